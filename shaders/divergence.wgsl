@@ -1,0 +1,26 @@
+// Divergence per cell (seed 002, step 3): (u_right - u_left + v_top - v_bottom) / h.
+// Prescribed faces (walls, inflows, solids) are read as their prescribed value. Solid cells: 0.
+
+fn u_face_value(i: i32, j: i32) -> f32 {
+    let f = u_face(i, j);
+    if f.fixed { return f.value; }
+    return u_at(i, j);
+}
+
+fn v_face_value(i: i32, j: i32) -> f32 {
+    let f = v_face(i, j);
+    if f.fixed { return f.value; }
+    return v_at(i, j);
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= nx() || j >= ny() { return; }
+    var d = 0.0;
+    if !is_solid(i, j) {
+        d = (u_face_value(i + 1, j) - u_face_value(i, j) + v_face_value(i, j + 1) - v_face_value(i, j)) / params.h;
+    }
+    divergence[cell_idx(i, j)] = d;
+}

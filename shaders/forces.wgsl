@@ -1,0 +1,40 @@
+// Body forces on the edge velocities: Boussinesq buoyancy (seed 004: density is the deviation from
+// the ambient density, so a = (density / rho_ambient) g, heavy fluid falls along g) and momentum
+// damping (seed 001: momentum *= factor, here exp(-damping dt) so it is independent of dt).
+// Prescribed faces are left as they are.
+
+// Density deviation at a face: the mean of the fluid cells on its two sides.
+fn face_density(a: vec2<i32>, b: vec2<i32>) -> f32 {
+    var sum = 0.0;
+    var count = 0.0;
+    if a.x >= 0 && a.x < nx() && a.y >= 0 && a.y < ny() && !is_solid(a.x, a.y) {
+        sum += density[cell_idx(a.x, a.y)];
+        count += 1.0;
+    }
+    if b.x >= 0 && b.x < nx() && b.y >= 0 && b.y < ny() && !is_solid(b.x, b.y) {
+        sum += density[cell_idx(b.x, b.y)];
+        count += 1.0;
+    }
+    return select(0.0, sum / count, count > 0.0);
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    let keep = exp(-params.damping * params.dt);
+    if i <= nx() && j < ny() && !u_face(i, j).fixed {
+        var l = i - 1;
+        var r = i;
+        if periodic_x() { l = wrap(l, nx()); r = wrap(r, nx()); }
+        let a = params.dt * face_density(vec2<i32>(l, j), vec2<i32>(r, j)) / params.rho * params.gravity_x;
+        u[u_idx(i, j)] = (u[u_idx(i, j)] + a) * keep;
+    }
+    if i < nx() && j <= ny() && !v_face(i, j).fixed {
+        var b = j - 1;
+        var t = j;
+        if periodic_y() { b = wrap(b, ny()); t = wrap(t, ny()); }
+        let a = params.dt * face_density(vec2<i32>(i, b), vec2<i32>(i, t)) / params.rho * params.gravity_y;
+        v[v_idx(i, j)] = (v[v_idx(i, j)] + a) * keep;
+    }
+}

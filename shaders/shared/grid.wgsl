@@ -1,0 +1,301 @@
+// Shared prelude of every simulation pass: the parameter block, the fixed binding table,
+// MAC-grid indexing, boundary classification and the staggered bilinear samplers.
+// Conventions: ../shared/DESIGN.md §1. Cell (i, j): column i from the left, row j from the bottom.
+
+// Keep in sync with `Params` in src/sim/params.rs (a test compares the layouts).
+struct Params {
+    nx: u32,
+    ny: u32,
+    h: f32,
+    dt: f32,
+    rho: f32,
+    viscosity: f32,
+    jacobi_weight: f32,
+    sor_omega: f32,
+    gravity_x: f32,
+    gravity_y: f32,
+    vorticity: f32,
+    damping: f32,
+    ink_dissipation: f32,
+    density_drain: f32,
+    time: f32,
+    splat_count: u32,
+    // Per side, in the order left, right, bottom, top.
+    bc_kind: vec4<u32>,
+    bc_slip: vec4<u32>,
+    bc_speed: vec4<f32>,
+    inflow_u: vec4<f32>,
+    inflow_v: vec4<f32>,
+    inflow_density: vec4<f32>,
+    inflow_ink_r: vec4<f32>,
+    inflow_ink_g: vec4<f32>,
+    inflow_ink_b: vec4<f32>,
+    // advection scheme of velocity, ink, density; x = velocity, y = ink, z = density, w = flags
+    schemes: vec4<u32>,
+    // Spare slots for passes that need a per-step constant (kept zero when unused).
+    extra: vec4<f32>,
+}
+
+// A disk that adds (brush) or blends toward (emitter) velocity, ink and density.
+// Keep in sync with `Splat` in src/sim/params.rs.
+struct Splat {
+    x: f32,
+    y: f32,
+    radius: f32,
+    // 0: add the values times the falloff (brush); 1: blend toward them by the falloff (emitter).
+    mode: u32,
+    vx: f32,
+    vy: f32,
+    density: f32,
+    ink_r: f32,
+    ink_g: f32,
+    ink_b: f32,
+    _pad0: f32,
+    _pad1: f32,
+}
+
+// The binding table: one number per named resource, the same in every pass, so a pass declares
+// only what it uses and the Rust side binds by number (src/sim/kernel.rs).
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> u: array<f32>;
+@group(0) @binding(2) var<storage, read_write> v: array<f32>;
+@group(0) @binding(3) var<storage, read_write> p: array<f32>;
+@group(0) @binding(4) var<storage, read_write> divergence: array<f32>;
+@group(0) @binding(5) var<storage, read_write> ink: array<f32>;
+@group(0) @binding(6) var<storage, read_write> density: array<f32>;
+@group(0) @binding(7) var<storage, read_write> solid: array<f32>;
+@group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
+@group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
+@group(0) @binding(10) var<storage, read_write> p_out: array<f32>;
+@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+@group(0) @binding(13) var<storage, read_write> splats: array<Splat>;
+@group(0) @binding(14) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(15) var<storage, read_write> stats: array<f32>;
+@group(0) @binding(16) var<storage, read_write> scratch: array<f32>;
+// Per cell, the pressure stencil packed by `stencil_pack` (pressure.wgsl): bits 0-3 say which of the
+// left, right, bottom, top neighbours is a fluid cell; bits 4-6 hold the neighbour count of the
+// reduced stencil (fluid plus outflow ghosts; 0 for solid or isolated cells).
+@group(0) @binding(17) var<storage, read_write> stencil: array<u32>;
+
+const SIDE_LEFT: u32 = 0u;
+const SIDE_RIGHT: u32 = 1u;
+const SIDE_BOTTOM: u32 = 2u;
+const SIDE_TOP: u32 = 3u;
+
+const BC_WALL: u32 = 0u;
+const BC_INFLOW: u32 = 1u;
+const BC_OUTFLOW: u32 = 2u;
+const BC_PERIODIC: u32 = 3u;
+
+const SLIP_NO_SLIP: u32 = 0u;
+const SLIP_FREE: u32 = 1u;
+
+fn nx() -> i32 { return i32(params.nx); }
+fn ny() -> i32 { return i32(params.ny); }
+fn periodic_x() -> bool { return params.bc_kind.x == BC_PERIODIC; }
+fn periodic_y() -> bool { return params.bc_kind.z == BC_PERIODIC; }
+
+fn cell_idx(i: i32, j: i32) -> u32 { return u32(j * nx() + i); }
+fn u_idx(i: i32, j: i32) -> u32 { return u32(j * (nx() + 1) + i); }
+fn v_idx(i: i32, j: i32) -> u32 { return u32(j * nx() + i); }
+
+// Wraps an index onto 0..n.
+fn wrap(i: i32, n: i32) -> i32 { return ((i % n) + n) % n; }
+
+const STENCIL_LEFT: u32 = 1u;
+const STENCIL_RIGHT: u32 = 2u;
+const STENCIL_BOTTOM: u32 = 4u;
+const STENCIL_TOP: u32 = 8u;
+
+// Solid test for a cell that lies inside the domain.
+fn is_solid(i: i32, j: i32) -> bool { return solid[cell_idx(i, j)] > 0.5; }
+
+// A cell's neighbour across one side, as the pressure stencil sees it.
+const NB_NONE: u32 = 0u;      // wall, inflow or solid cell: no fluid neighbour (Neumann)
+const NB_FLUID: u32 = 1u;     // a fluid cell, at `cell`
+const NB_DIRICHLET: u32 = 2u; // outflow: a ghost cell held at p = 0
+
+struct Neighbour {
+    kind: u32,
+    cell: vec2<i32>,
+}
+
+fn neighbour(i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
+    var a = i + di;
+    var b = j + dj;
+    var side = 4u;
+    if a < 0 { side = SIDE_LEFT; }
+    if a >= nx() { side = SIDE_RIGHT; }
+    if b < 0 { side = SIDE_BOTTOM; }
+    if b >= ny() { side = SIDE_TOP; }
+    if side < 4u {
+        let kind = params.bc_kind[side];
+        if kind == BC_OUTFLOW { return Neighbour(NB_DIRICHLET, vec2<i32>(0, 0)); }
+        if kind != BC_PERIODIC { return Neighbour(NB_NONE, vec2<i32>(0, 0)); }
+        a = wrap(a, nx());
+        b = wrap(b, ny());
+    }
+    if is_solid(a, b) { return Neighbour(NB_NONE, vec2<i32>(a, b)); }
+    return Neighbour(NB_FLUID, vec2<i32>(a, b));
+}
+
+// Edge classification: a face whose normal velocity is prescribed (walls, inflows, faces touching
+// a solid cell) reports it; `free` faces are solved for.
+struct Face {
+    fixed: bool,
+    value: f32,
+}
+
+fn u_face(i: i32, j: i32) -> Face {
+    var side = 4u;
+    if i == 0 { side = SIDE_LEFT; }
+    if i == nx() { side = SIDE_RIGHT; }
+    if side < 4u && !periodic_x() {
+        let kind = params.bc_kind[side];
+        if kind == BC_WALL { return Face(true, 0.0); }
+        if kind == BC_INFLOW { return Face(true, params.inflow_u[side]); }
+        // outflow: free, but only the interior cell can be solid
+        let c = select(nx() - 1, 0, side == SIDE_LEFT);
+        if is_solid(c, j) { return Face(true, 0.0); }
+        return Face(false, 0.0);
+    }
+    let l = wrap(i - 1, nx());
+    let r = wrap(i, nx());
+    if is_solid(l, j) || is_solid(r, j) { return Face(true, 0.0); }
+    return Face(false, 0.0);
+}
+
+fn v_face(i: i32, j: i32) -> Face {
+    var side = 4u;
+    if j == 0 { side = SIDE_BOTTOM; }
+    if j == ny() { side = SIDE_TOP; }
+    if side < 4u && !periodic_y() {
+        let kind = params.bc_kind[side];
+        if kind == BC_WALL { return Face(true, 0.0); }
+        if kind == BC_INFLOW { return Face(true, params.inflow_v[side]); }
+        let c = select(ny() - 1, 0, side == SIDE_BOTTOM);
+        if is_solid(i, c) { return Face(true, 0.0); }
+        return Face(false, 0.0);
+    }
+    let b = wrap(j - 1, ny());
+    let t = wrap(j, ny());
+    if is_solid(i, b) || is_solid(i, t) { return Face(true, 0.0); }
+    return Face(false, 0.0);
+}
+
+// Reads an edge velocity; on periodic sides the last face is the first one.
+fn u_at(i: i32, j: i32) -> f32 {
+    var a = i;
+    if periodic_x() { a = wrap(i, nx()); }
+    return u[u_idx(a, j)];
+}
+
+fn v_at(i: i32, j: i32) -> f32 {
+    var b = j;
+    if periodic_y() { b = wrap(j, ny()); }
+    return v[v_idx(i, b)];
+}
+
+// Lattice coordinate along one axis of `n` samples: wraps on a periodic axis, otherwise clamps.
+// Returns (i0, i1, fraction).
+struct Span {
+    i0: i32,
+    i1: i32,
+    t: f32,
+}
+
+fn span_clamped(g: f32, last: i32) -> Span {
+    let c = clamp(g, 0.0, f32(last));
+    let i0 = min(i32(floor(c)), max(last - 1, 0));
+    let i1 = min(i0 + 1, last);
+    return Span(i0, i1, c - f32(i0));
+}
+
+fn span_wrapped(g: f32, n: i32) -> Span {
+    let f = floor(g);
+    let i0 = wrap(i32(f), n);
+    return Span(i0, wrap(i0 + 1, n), g - f);
+}
+
+// Bilinear sample of u at a point (metres), on the u lattice (i h, (j + 1/2) h) — seed 002 step 8:
+// u and v use different stencils for the same point.
+fn sample_u(pos: vec2<f32>) -> f32 {
+    let gx = pos.x / params.h;
+    let gy = pos.y / params.h - 0.5;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny() - 1); }
+    let a = mix(u[u_idx(sx.i0, sy.i0)], u[u_idx(sx.i1, sy.i0)], sx.t);
+    let b = mix(u[u_idx(sx.i0, sy.i1)], u[u_idx(sx.i1, sy.i1)], sx.t);
+    return mix(a, b, sy.t);
+}
+
+// Bilinear sample of v on the v lattice ((i + 1/2) h, j h).
+fn sample_v(pos: vec2<f32>) -> f32 {
+    let gx = pos.x / params.h - 0.5;
+    let gy = pos.y / params.h;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx() - 1); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
+    let a = mix(v[v_idx(sx.i0, sy.i0)], v[v_idx(sx.i1, sy.i0)], sx.t);
+    let b = mix(v[v_idx(sx.i0, sy.i1)], v[v_idx(sx.i1, sy.i1)], sx.t);
+    return mix(a, b, sy.t);
+}
+
+fn velocity_at(pos: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(sample_u(pos), sample_v(pos));
+}
+
+// Keeps a point inside the domain (or wraps it on periodic axes, where samplers wrap anyway).
+fn clamp_to_domain(pos: vec2<f32>) -> vec2<f32> {
+    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    var q = pos;
+    if !periodic_x() { q.x = clamp(q.x, 0.0, size.x); }
+    if !periodic_y() { q.y = clamp(q.y, 0.0, size.y); }
+    return q;
+}
+
+// Where the fluid at `pos` came from one step ago: a midpoint (RK2) back-trace.
+fn trace_back(pos: vec2<f32>) -> vec2<f32> {
+    let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
+    return clamp_to_domain(pos - params.dt * velocity_at(mid));
+}
+
+// Cell-centred bilinear weights at a point: the four cells and their weights, with solid cells
+// given weight zero and the rest renormalised, so nothing is ever sampled from inside a solid.
+struct CellStencil {
+    c00: vec2<i32>,
+    c10: vec2<i32>,
+    c01: vec2<i32>,
+    c11: vec2<i32>,
+    w: vec4<f32>,
+}
+
+fn cell_stencil(pos: vec2<f32>) -> CellStencil {
+    let gx = pos.x / params.h - 0.5;
+    let gy = pos.y / params.h - 0.5;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx() - 1); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny() - 1); }
+    var w = vec4<f32>((1.0 - sx.t) * (1.0 - sy.t), sx.t * (1.0 - sy.t), (1.0 - sx.t) * sy.t, sx.t * sy.t);
+    let s = CellStencil(vec2<i32>(sx.i0, sy.i0), vec2<i32>(sx.i1, sy.i0), vec2<i32>(sx.i0, sy.i1), vec2<i32>(sx.i1, sy.i1), w);
+    let open = vec4<f32>(
+        select(1.0, 0.0, is_solid(s.c00.x, s.c00.y)),
+        select(1.0, 0.0, is_solid(s.c10.x, s.c10.y)),
+        select(1.0, 0.0, is_solid(s.c01.x, s.c01.y)),
+        select(1.0, 0.0, is_solid(s.c11.x, s.c11.y)),
+    );
+    let total = dot(w, open);
+    if total > 0.0 { w = w * open / total; } else { w = vec4<f32>(0.0); }
+    return CellStencil(s.c00, s.c10, s.c01, s.c11, w);
+}
+
+// Smooth falloff of a splat: 1 at the centre, 0 at the rim, with zero slope there.
+fn falloff(d: f32, radius: f32) -> f32 {
+    let x = clamp(1.0 - (d * d) / (radius * radius), 0.0, 1.0);
+    return x * x;
+}

@@ -1,0 +1,71 @@
+// Sources: brush strokes and emitters (splats) add velocity to the edges inside a disk with a
+// smooth falloff, and ink and density to the cells inside it (seed 002, step 8: the brush).
+// One thread per (i, j) covers u[j][i], v[j][i] and cell (i, j) where each exists.
+
+// Offset from a splat centre, with the nearest periodic image on wrap-around axes.
+fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
+    var d = pos - vec2<f32>(s.x, s.y);
+    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    if periodic_x() { d.x = d.x - round(d.x / size.x) * size.x; }
+    if periodic_y() { d.y = d.y - round(d.y / size.y) * size.y; }
+    return d;
+}
+
+fn apply(value: f32, target_value: f32, w: f32, mode: u32) -> f32 {
+    if mode == 0u { return value + w * target_value; }
+    return mix(value, target_value, w);
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    let h = params.h;
+    if i <= nx() && j < ny() {
+        let f = u_face(i, j);
+        var value = u[u_idx(i, j)];
+        // the last face of a periodic row is the first one: compute it there
+        var fi = i;
+        if periodic_x() && i == nx() { fi = 0; }
+        let pos = vec2<f32>(f32(fi) * h, (f32(j) + 0.5) * h);
+        for (var k = 0u; k < params.splat_count; k++) {
+            let s = splats[k];
+            let w = falloff(length(splat_offset(pos, s)), s.radius);
+            if w > 0.0 { value = apply(value, s.vx, w, s.mode); }
+        }
+        if f.fixed { value = f.value; }
+        u[u_idx(i, j)] = value;
+    }
+    if i < nx() && j <= ny() {
+        let f = v_face(i, j);
+        var value = v[v_idx(i, j)];
+        var fj = j;
+        if periodic_y() && j == ny() { fj = 0; }
+        let pos = vec2<f32>((f32(i) + 0.5) * h, f32(fj) * h);
+        for (var k = 0u; k < params.splat_count; k++) {
+            let s = splats[k];
+            let w = falloff(length(splat_offset(pos, s)), s.radius);
+            if w > 0.0 { value = apply(value, s.vy, w, s.mode); }
+        }
+        if f.fixed { value = f.value; }
+        v[v_idx(i, j)] = value;
+    }
+    if i < nx() && j < ny() && !is_solid(i, j) {
+        let c = cell_idx(i, j);
+        let pos = vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h);
+        var rgb = vec3<f32>(ink[3u * c], ink[3u * c + 1u], ink[3u * c + 2u]);
+        var rho = density[c];
+        for (var k = 0u; k < params.splat_count; k++) {
+            let s = splats[k];
+            let w = falloff(length(splat_offset(pos, s)), s.radius);
+            if w > 0.0 {
+                rgb = vec3<f32>(apply(rgb.x, s.ink_r, w, s.mode), apply(rgb.y, s.ink_g, w, s.mode), apply(rgb.z, s.ink_b, w, s.mode));
+                rho = apply(rho, s.density, w, s.mode);
+            }
+        }
+        ink[3u * c] = rgb.x;
+        ink[3u * c + 1u] = rgb.y;
+        ink[3u * c + 2u] = rgb.z;
+        density[c] = rho;
+    }
+}

@@ -1,0 +1,120 @@
+// Statistics reduced on the GPU, read back asynchronously: max |divergence| before and after the
+// pressure solve, total ink and kinetic energy. Fixed workgroup count and a fixed tree order, so a
+// run gives the same figures every time.
+//   partials[0 .. G)      max |div| before (from the divergence buffer)
+//   partials[G .. 2G)     max |div| after projection (recomputed from u, v)
+//   partials[2G .. 3G)    sum of ink over cells and channels
+//   partials[3G .. 4G)    sum of u^2 over distinct u faces plus v^2 over distinct v faces
+//   stats[0..4]           the four totals (ink times h^2, energy times rho h^2 / 2)
+
+// Keep in sync with STATS_GROUPS in src/sim/stats.rs.
+const GROUPS: u32 = 64u;
+const WG: u32 = 256u;
+
+var<workgroup> red: array<f32, 256>;
+
+fn reduce_max(lid: u32) {
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        workgroupBarrier();
+        if lid < s { red[lid] = max(red[lid], red[lid + s]); }
+    }
+    workgroupBarrier();
+}
+
+fn reduce_sum(lid: u32) {
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        workgroupBarrier();
+        if lid < s { red[lid] = red[lid] + red[lid + s]; }
+    }
+    workgroupBarrier();
+}
+
+@compute @workgroup_size(256)
+fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n = params.nx * params.ny;
+    var m = 0.0;
+    for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
+        m = max(m, abs(divergence[c]));
+    }
+    red[lid.x] = m;
+    reduce_max(lid.x);
+    if lid.x == 0u { partials[wid.x] = red[0]; }
+}
+
+fn u_value(i: i32, j: i32) -> f32 {
+    let f = u_face(i, j);
+    return select(u_at(i, j), f.value, f.fixed);
+}
+
+fn v_value(i: i32, j: i32) -> f32 {
+    let f = v_face(i, j);
+    return select(v_at(i, j), f.value, f.fixed);
+}
+
+@compute @workgroup_size(256)
+fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n = params.nx * params.ny;
+    var m = 0.0;
+    for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
+        let i = i32(c % params.nx);
+        let j = i32(c / params.nx);
+        if !is_solid(i, j) {
+            let d = (u_value(i + 1, j) - u_value(i, j) + v_value(i, j + 1) - v_value(i, j)) / params.h;
+            m = max(m, abs(d));
+        }
+    }
+    red[lid.x] = m;
+    reduce_max(lid.x);
+    if lid.x == 0u { partials[GROUPS + wid.x] = red[0]; }
+}
+
+@compute @workgroup_size(256)
+fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n = params.nx * params.ny;
+    var s = 0.0;
+    for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
+        s += ink[3u * c] + ink[3u * c + 1u] + ink[3u * c + 2u];
+    }
+    red[lid.x] = s;
+    reduce_sum(lid.x);
+    if lid.x == 0u { partials[2u * GROUPS + wid.x] = red[0]; }
+
+    // distinct faces only: on a periodic axis the last face repeats the first
+    let ux = select(params.nx + 1u, params.nx, periodic_x());
+    let vy = select(params.ny + 1u, params.ny, periodic_y());
+    let nu = ux * params.ny;
+    let nv = params.nx * vy;
+    var e = 0.0;
+    for (var k = wid.x * WG + lid.x; k < nu + nv; k += GROUPS * WG) {
+        if k < nu {
+            let x = u[(k / ux) * (params.nx + 1u) + k % ux];
+            e += x * x;
+        } else {
+            let y = v[k - nu];
+            e += y * y;
+        }
+    }
+    workgroupBarrier();
+    red[lid.x] = e;
+    reduce_sum(lid.x);
+    if lid.x == 0u { partials[3u * GROUPS + wid.x] = red[0]; }
+}
+
+@compute @workgroup_size(1)
+fn finish() {
+    var m0 = 0.0;
+    var m1 = 0.0;
+    var s2 = 0.0;
+    var s3 = 0.0;
+    for (var g = 0u; g < GROUPS; g++) {
+        m0 = max(m0, partials[g]);
+        m1 = max(m1, partials[GROUPS + g]);
+        s2 += partials[2u * GROUPS + g];
+        s3 += partials[3u * GROUPS + g];
+    }
+    let h2 = params.h * params.h;
+    stats[0] = m0;
+    stats[1] = m1;
+    stats[2] = s2 * h2;
+    stats[3] = 0.5 * params.rho * h2 * s3;
+}

@@ -1,0 +1,189 @@
+//! The command line (DESIGN.md §4): `smokebox` opens the window; `smokebox run` steps a scene
+//! headless with stats, dumps and frames; `smokebox scenes` lists the built-ins.
+
+use crate::error::Result;
+use crate::gpu::Gpu;
+use crate::scene::{BUILTIN, Scene, Source};
+use crate::sim::Simulation;
+use crate::state_io::{self, Meta};
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(name = "smokebox", version, about = "An interactive smoke sandbox on a MAC grid, in WGSL compute shaders")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Scene to open: a built-in name (see `smokebox scenes`) or a .toml path.
+    #[arg(long, global = false)]
+    pub scene: Option<String>,
+    /// Override a scene key by dotted path, e.g. --set fluid.viscosity=0.01 (a TOML value).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a scene without a window.
+    Run(RunArgs),
+    /// List the built-in scenes.
+    Scenes,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// A built-in scene name or a .toml path (default: the scene in --load's meta.json, else `drops`).
+    #[arg(long)]
+    pub scene: Option<String>,
+    /// Steps to run.
+    #[arg(long)]
+    pub steps: u64,
+    /// Override a scene key by dotted path (a TOML value; a bare word is a string).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Continue from a state folder written by --dump.
+    #[arg(long, value_name = "DIR")]
+    pub load: Option<PathBuf>,
+    /// Write the final state here.
+    #[arg(long, value_name = "DIR")]
+    pub dump: Option<PathBuf>,
+    /// With --dump: also write DIR/step_NNNNNN/ every K steps.
+    #[arg(long, value_name = "K")]
+    pub dump_every: Option<u64>,
+    /// Write PNG renders of the ink here.
+    #[arg(long, value_name = "DIR")]
+    pub frames: Option<PathBuf>,
+    /// With --frames: one frame every K steps (default 1).
+    #[arg(long, value_name = "K")]
+    pub frame_every: Option<u64>,
+    /// Print one JSON object of statistics per step.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+pub fn main(cli: Cli) -> Result<()> {
+    match cli.command {
+        Some(Command::Run(args)) => run(&args),
+        Some(Command::Scenes) => {
+            for (name, text) in BUILTIN {
+                let scene = Scene::from_text(text, name, &[])?;
+                println!("{name:<16} {}", scene.description);
+            }
+            Ok(())
+        }
+        None => crate::fail!("the window is not built yet: use `smokebox run --scene NAME --steps N`"),
+    }
+}
+
+/// Loads the scene and initial state of a headless run.
+pub fn prepare(args: &RunArgs, limits: &wgpu::Limits) -> Result<(Scene, Source, crate::sim::fields::Fields, Option<Meta>)> {
+    let meta = match &args.load {
+        Some(dir) => Some(state_io::load_meta(dir)?),
+        None => None,
+    };
+    let scene_name = args.scene.clone().or_else(|| meta.as_ref().map(|m| m.scene.clone())).unwrap_or_else(|| "drops".into());
+    // "same scene, same settings": a continued run reuses the dump's overrides unless given new ones
+    let overrides = match (&meta, args.set.is_empty()) {
+        (Some(m), true) => m.overrides.clone(),
+        _ => args.set.clone(),
+    };
+    let (mut scene, source) = Scene::load(&scene_name, &overrides)?;
+    if let Some(m) = &meta {
+        // the state defines the grid
+        scene.grid.nx = m.nx as i64;
+        scene.grid.ny = m.ny as i64;
+        scene.grid.cell_size = m.cell_size;
+    }
+    crate::sim::check_fits(limits, scene.grid.nx as usize, scene.grid.ny as usize)?;
+    let fields = match (&args.load, &meta) {
+        (Some(dir), Some(m)) => state_io::load_fields(dir, m)?,
+        _ => scene.initial_fields(&source)?,
+    };
+    Ok((scene, source, fields, meta))
+}
+
+pub fn run(args: &RunArgs) -> Result<()> {
+    if args.dump_every.is_some() && args.dump.is_none() {
+        crate::fail!("--dump-every needs --dump DIR");
+    }
+    if args.dump_every == Some(0) || args.frame_every == Some(0) {
+        crate::fail!("--dump-every and --frame-every take a whole number of at least 1");
+    }
+    let gpu = Gpu::headless()?;
+    let (scene, source, fields, meta) = prepare(args, &gpu.device.limits())?;
+    let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings())?;
+    sim.emitters = scene.emitter_splats();
+    if let Some(m) = &meta {
+        sim.step_index = m.step;
+        sim.time = m.time;
+    }
+    let overrides = match (&meta, args.set.is_empty()) {
+        (Some(m), true) => m.overrides.clone(),
+        _ => args.set.clone(),
+    };
+    let meta_now = |sim: &Simulation| Meta {
+        nx: sim.nx,
+        ny: sim.ny,
+        cell_size: scene.grid.cell_size,
+        step: sim.step_index,
+        time: sim.time,
+        dt: scene.time.dt,
+        scene: source.label(),
+        overrides: overrides.clone(),
+    };
+    let stdout = std::io::stdout();
+    let frame_every = args.frame_every.unwrap_or(1);
+    if let Some(dir) = &args.frames {
+        std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
+    }
+    for _ in 0..args.steps {
+        let t0 = Instant::now();
+        let stats = sim.run_blocking(1, args.stats);
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        if let Some(s) = stats.last() {
+            let mut line = serde_json::to_value(s).expect("stats serialise");
+            line["ms"] = serde_json::json!(ms);
+            let mut out = stdout.lock();
+            let _ = writeln!(out, "{line}");
+        }
+        if let (Some(dir), Some(k)) = (&args.dump, args.dump_every)
+            && sim.step_index % k == 0
+        {
+            state_io::dump(&dir.join(format!("step_{:06}", sim.step_index)), &sim.download(), &meta_now(&sim))?;
+        }
+        if let Some(dir) = &args.frames
+            && sim.step_index % frame_every == 0
+        {
+            write_frame(&dir.join(format!("frame_{:06}.png", sim.step_index)), &sim.download(), scene.display.background)?;
+        }
+    }
+    if let Some(dir) = &args.dump {
+        state_io::dump(dir, &sim.download(), &meta_now(&sim))?;
+    }
+    Ok(())
+}
+
+/// A PNG of the ink over the background, top row first (y points up in the grid).
+pub fn write_frame(path: &Path, f: &crate::sim::fields::Fields, background: [f32; 3]) -> Result<()> {
+    let mut img = image::RgbImage::new(f.nx as u32, f.ny as u32);
+    for j in 0..f.ny {
+        for i in 0..f.nx {
+            let c = f.cell(i, j);
+            let px = if f.solid[c] > 0.5 {
+                [90, 94, 104]
+            } else {
+                let mut rgb = [0u8; 3];
+                for k in 0..3 {
+                    // ink as optical depth: saturates smoothly instead of clipping
+                    let x = background[k] + (1.0 - background[k]) * (1.0 - (-f.ink[3 * c + k].max(0.0)).exp());
+                    rgb[k] = (x.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0).round() as u8;
+                }
+                rgb
+            };
+            img.put_pixel(i as u32, (f.ny - 1 - j) as u32, image::Rgb(px));
+        }
+    }
+    img.save(path).map_err(|e| crate::error!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,11 @@
+//! smokebox: an interactive smoke sandbox. A MAC-grid fluid solver in WGSL compute shaders
+//! (src/sim, shaders/), a headless command line (src/cli.rs) and a desktop app (src/app.rs).
+
+pub mod cli;
+pub mod error;
+pub mod gpu;
+pub mod scene;
+pub mod sim;
+pub mod state_io;
+
+pub use error::{Error, Result};

@@ -1,0 +1,168 @@
+//! GPU buffers of one simulation state, in the index orders of DESIGN.md §1, and the blocking
+//! upload/download used by loads, dumps and tests (never by the frame loop).
+
+use super::fields::Fields;
+use super::kernel::slot;
+use super::params::{MAX_SPLATS, Params, Splat};
+use crate::sim::stats::{STATS_GROUPS, STATS_LEN};
+
+pub struct Buffers {
+    pub params: wgpu::Buffer,
+    pub u: wgpu::Buffer,
+    pub v: wgpu::Buffer,
+    pub p: wgpu::Buffer,
+    pub divergence: wgpu::Buffer,
+    pub ink: wgpu::Buffer,
+    pub density: wgpu::Buffer,
+    pub solid: wgpu::Buffer,
+    pub u_out: wgpu::Buffer,
+    pub v_out: wgpu::Buffer,
+    pub p_out: wgpu::Buffer,
+    pub ink_out: wgpu::Buffer,
+    pub density_out: wgpu::Buffer,
+    pub splats: wgpu::Buffer,
+    pub partials: wgpu::Buffer,
+    pub stats: wgpu::Buffer,
+    pub scratch: wgpu::Buffer,
+    pub stencil: wgpu::Buffer,
+}
+
+fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (floats.max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Bytes of GPU memory the state takes for an nx × ny grid (all buffers above).
+pub fn bytes_for(nx: usize, ny: usize) -> u64 {
+    let cells = nx * ny;
+    let floats = 2 * (ny * (nx + 1) + (ny + 1) * nx) // u, v and their outputs
+        + 2 * cells // p, p_out
+        + cells // divergence
+        + 2 * 3 * cells // ink, ink_out
+        + 2 * cells // density, density_out
+        + cells // solid
+        + cells // scratch
+        + cells; // stencil (u32)
+    (floats * 4) as u64
+}
+
+impl Buffers {
+    pub fn new(device: &wgpu::Device, nx: usize, ny: usize) -> Buffers {
+        let cells = nx * ny;
+        let nu = ny * (nx + 1);
+        let nv = (ny + 1) * nx;
+        Buffers {
+            params: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("params"),
+                size: std::mem::size_of::<Params>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            u: storage(device, "u", nu),
+            v: storage(device, "v", nv),
+            p: storage(device, "p", cells),
+            divergence: storage(device, "divergence", cells),
+            ink: storage(device, "ink", 3 * cells),
+            density: storage(device, "density", cells),
+            solid: storage(device, "solid", cells),
+            u_out: storage(device, "u_out", nu),
+            v_out: storage(device, "v_out", nv),
+            p_out: storage(device, "p_out", cells),
+            ink_out: storage(device, "ink_out", 3 * cells),
+            density_out: storage(device, "density_out", cells),
+            splats: storage(device, "splats", MAX_SPLATS * std::mem::size_of::<Splat>() / 4),
+            partials: storage(device, "partials", 4 * STATS_GROUPS as usize),
+            stats: storage(device, "stats", STATS_LEN),
+            scratch: storage(device, "scratch", cells),
+            stencil: storage(device, "stencil", cells),
+        }
+    }
+
+    /// The binding table with every slot at its natural buffer.
+    pub fn table(&self) -> [Option<&wgpu::Buffer>; slot::COUNT] {
+        [
+            Some(&self.params),
+            Some(&self.u),
+            Some(&self.v),
+            Some(&self.p),
+            Some(&self.divergence),
+            Some(&self.ink),
+            Some(&self.density),
+            Some(&self.solid),
+            Some(&self.u_out),
+            Some(&self.v_out),
+            Some(&self.p_out),
+            Some(&self.ink_out),
+            Some(&self.density_out),
+            Some(&self.splats),
+            Some(&self.partials),
+            Some(&self.stats),
+            Some(&self.scratch),
+            Some(&self.stencil),
+        ]
+    }
+
+    pub fn upload(&self, queue: &wgpu::Queue, f: &Fields) {
+        for (buffer, data) in self.field_buffers().into_iter().zip(field_slices(f)) {
+            queue.write_buffer(buffer, 0, bytemuck::cast_slice(data));
+        }
+    }
+
+    /// Reads every field back (blocking): for dumps and tests only.
+    pub fn download(&self, device: &wgpu::Device, queue: &wgpu::Queue, nx: usize, ny: usize) -> Fields {
+        let mut f = Fields::zeros(nx, ny);
+        let buffers = self.field_buffers();
+        let data = read_buffers(device, queue, &buffers);
+        for (dst, src) in field_slices_mut(&mut f).into_iter().zip(data) {
+            dst.copy_from_slice(&src);
+        }
+        f
+    }
+
+    fn field_buffers(&self) -> [&wgpu::Buffer; 7] {
+        [&self.u, &self.v, &self.p, &self.divergence, &self.ink, &self.density, &self.solid]
+    }
+}
+
+fn field_slices(f: &Fields) -> [&[f32]; 7] {
+    [&f.u, &f.v, &f.p, &f.divergence, &f.ink, &f.density, &f.solid]
+}
+
+fn field_slices_mut(f: &mut Fields) -> [&mut Vec<f32>; 7] {
+    [&mut f.u, &mut f.v, &mut f.p, &mut f.divergence, &mut f.ink, &mut f.density, &mut f.solid]
+}
+
+/// Copies buffers into staging buffers and waits for them: a blocking read for tests and dumps.
+pub fn read_buffers(device: &wgpu::Device, queue: &wgpu::Queue, buffers: &[&wgpu::Buffer]) -> Vec<Vec<f32>> {
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read back") });
+    let staging: Vec<wgpu::Buffer> = buffers
+        .iter()
+        .map(|b| {
+            let s = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("staging"),
+                size: b.size(),
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_buffer_to_buffer(b, 0, &s, 0, b.size());
+            s
+        })
+        .collect();
+    queue.submit([encoder.finish()]);
+    for s in &staging {
+        s.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping a staging buffer"));
+    }
+    device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+    staging
+        .iter()
+        .map(|s| {
+            let data = bytemuck::cast_slice::<u8, f32>(&*s.slice(..).get_mapped_range().expect("mapped")).to_vec();
+            s.unmap();
+            data
+        })
+        .collect()
+}

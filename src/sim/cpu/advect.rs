@@ -1,0 +1,91 @@
+//! CPU reference of shaders/advect_velocity.wgsl and shaders/advect_ink.wgsl.
+
+use super::grid::Grid;
+use crate::sim::fields::Fields;
+use crate::sim::params::*;
+
+pub fn advect_velocity(f: &mut Fields, p: &Params) {
+    let old = f.clone();
+    let g = Grid::new(&old, p);
+    let h = p.h;
+    for j in 0..g.ny() {
+        for i in 0..=g.nx() {
+            let face = g.u_face(i, j);
+            f.u[g.ui(i, j)] = if face.fixed {
+                face.value
+            } else {
+                let fi = if g.px() && i == g.nx() { 0 } else { i };
+                let (x, y) = g.trace_back(fi as f32 * h, (j as f32 + 0.5) * h);
+                g.sample_u_in(&old.u, x, y)
+            };
+        }
+    }
+    for j in 0..=g.ny() {
+        for i in 0..g.nx() {
+            let face = g.v_face(i, j);
+            f.v[g.vi(i, j)] = if face.fixed {
+                face.value
+            } else {
+                let fj = if g.py() && j == g.ny() { 0 } else { j };
+                let (x, y) = g.trace_back((i as f32 + 0.5) * h, fj as f32 * h);
+                g.sample_v_in(&old.v, x, y)
+            };
+        }
+    }
+}
+
+pub fn advect_ink(f: &mut Fields, p: &Params) {
+    let old = f.clone();
+    let g = Grid::new(&old, p);
+    let h = p.h;
+    let (sx, sy) = (p.nx as f32 * h, p.ny as f32 * h);
+    let keep_ink = (-p.ink_dissipation * p.dt).exp();
+    let keep_density = (-p.density_drain * p.dt).exp();
+    for j in 0..g.ny() {
+        for i in 0..g.nx() {
+            let c = g.cell(i, j);
+            if g.is_solid(i, j) {
+                f.ink[3 * c..3 * c + 3].fill(0.0);
+                f.density[c] = 0.0;
+                continue;
+            }
+            let (bx, by) = g.trace_back_raw((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+            let mut side = None;
+            if bx < 0.0 && !g.px() {
+                side = Some(SIDE_LEFT);
+            }
+            if bx > sx && !g.px() {
+                side = Some(SIDE_RIGHT);
+            }
+            if by < 0.0 && !g.py() {
+                side = Some(SIDE_BOTTOM);
+            }
+            if by > sy && !g.py() {
+                side = Some(SIDE_TOP);
+            }
+            let (rgb, rho) = match side {
+                Some(s) if p.bc_kind[s] == BC_INFLOW => {
+                    ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]], p.inflow_density[s])
+                }
+                _ => {
+                    let (x, y) = g.clamp_to_domain(bx, by);
+                    let st = g.cell_stencil(x, y);
+                    let mut rgb = [0.0f32; 3];
+                    let mut rho = 0.0f32;
+                    for &(a, b, w) in &st {
+                        let n = g.cell(a, b);
+                        for k in 0..3 {
+                            rgb[k] += w * old.ink[3 * n + k];
+                        }
+                        rho += w * old.density[n];
+                    }
+                    (rgb, rho)
+                }
+            };
+            for k in 0..3 {
+                f.ink[3 * c + k] = rgb[k] * keep_ink;
+            }
+            f.density[c] = rho * keep_density;
+        }
+    }
+}

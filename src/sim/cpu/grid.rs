@@ -1,0 +1,236 @@
+//! CPU twin of shaders/shared/grid.wgsl: boundary classification and the staggered samplers,
+//! written as plainly as the WGSL so the two can be read side by side.
+
+use crate::sim::fields::Fields;
+use crate::sim::params::*;
+
+pub fn wrap(i: i32, n: i32) -> i32 {
+    ((i % n) + n) % n
+}
+
+pub struct Grid<'a> {
+    pub f: &'a Fields,
+    pub p: &'a Params,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Neighbour {
+    None,
+    Fluid(i32, i32),
+    Dirichlet,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Face {
+    pub fixed: bool,
+    pub value: f32,
+}
+
+pub struct Span {
+    pub i0: i32,
+    pub i1: i32,
+    pub t: f32,
+}
+
+pub fn span_clamped(g: f32, last: i32) -> Span {
+    let c = g.clamp(0.0, last as f32);
+    let i0 = (c.floor() as i32).min((last - 1).max(0));
+    let i1 = (i0 + 1).min(last);
+    Span { i0, i1, t: c - i0 as f32 }
+}
+
+pub fn span_wrapped(g: f32, n: i32) -> Span {
+    let f = g.floor();
+    let i0 = wrap(f as i32, n);
+    Span { i0, i1: wrap(i0 + 1, n), t: g - f }
+}
+
+fn mix(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}
+
+impl<'a> Grid<'a> {
+    pub fn new(f: &'a Fields, p: &'a Params) -> Self {
+        Grid { f, p }
+    }
+    pub fn nx(&self) -> i32 {
+        self.p.nx as i32
+    }
+    pub fn ny(&self) -> i32 {
+        self.p.ny as i32
+    }
+    pub fn px(&self) -> bool {
+        self.p.periodic_x()
+    }
+    pub fn py(&self) -> bool {
+        self.p.periodic_y()
+    }
+    pub fn cell(&self, i: i32, j: i32) -> usize {
+        (j * self.nx() + i) as usize
+    }
+    pub fn ui(&self, i: i32, j: i32) -> usize {
+        (j * (self.nx() + 1) + i) as usize
+    }
+    pub fn vi(&self, i: i32, j: i32) -> usize {
+        (j * self.nx() + i) as usize
+    }
+    pub fn is_solid(&self, i: i32, j: i32) -> bool {
+        self.f.solid[self.cell(i, j)] > 0.5
+    }
+
+    pub fn neighbour(&self, i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
+        let (mut a, mut b) = (i + di, j + dj);
+        let side = if a < 0 {
+            Some(SIDE_LEFT)
+        } else if a >= self.nx() {
+            Some(SIDE_RIGHT)
+        } else if b < 0 {
+            Some(SIDE_BOTTOM)
+        } else if b >= self.ny() {
+            Some(SIDE_TOP)
+        } else {
+            None
+        };
+        if let Some(side) = side {
+            match self.p.bc_kind[side] {
+                BC_OUTFLOW => return Neighbour::Dirichlet,
+                BC_PERIODIC => {
+                    a = wrap(a, self.nx());
+                    b = wrap(b, self.ny());
+                }
+                _ => return Neighbour::None,
+            }
+        }
+        if self.is_solid(a, b) { Neighbour::None } else { Neighbour::Fluid(a, b) }
+    }
+
+    pub fn u_face(&self, i: i32, j: i32) -> Face {
+        let side = if i == 0 {
+            Some(SIDE_LEFT)
+        } else if i == self.nx() {
+            Some(SIDE_RIGHT)
+        } else {
+            None
+        };
+        if let (Some(side), false) = (side, self.px()) {
+            match self.p.bc_kind[side] {
+                BC_WALL => return Face { fixed: true, value: 0.0 },
+                BC_INFLOW => return Face { fixed: true, value: self.p.inflow_u[side] },
+                _ => {
+                    let c = if side == SIDE_LEFT { 0 } else { self.nx() - 1 };
+                    return Face { fixed: self.is_solid(c, j), value: 0.0 };
+                }
+            }
+        }
+        let (l, r) = (wrap(i - 1, self.nx()), wrap(i, self.nx()));
+        Face { fixed: self.is_solid(l, j) || self.is_solid(r, j), value: 0.0 }
+    }
+
+    pub fn v_face(&self, i: i32, j: i32) -> Face {
+        let side = if j == 0 {
+            Some(SIDE_BOTTOM)
+        } else if j == self.ny() {
+            Some(SIDE_TOP)
+        } else {
+            None
+        };
+        if let (Some(side), false) = (side, self.py()) {
+            match self.p.bc_kind[side] {
+                BC_WALL => return Face { fixed: true, value: 0.0 },
+                BC_INFLOW => return Face { fixed: true, value: self.p.inflow_v[side] },
+                _ => {
+                    let c = if side == SIDE_BOTTOM { 0 } else { self.ny() - 1 };
+                    return Face { fixed: self.is_solid(i, c), value: 0.0 };
+                }
+            }
+        }
+        let (b, t) = (wrap(j - 1, self.ny()), wrap(j, self.ny()));
+        Face { fixed: self.is_solid(i, b) || self.is_solid(i, t), value: 0.0 }
+    }
+
+    pub fn u_at(&self, i: i32, j: i32) -> f32 {
+        let a = if self.px() { wrap(i, self.nx()) } else { i };
+        self.f.u[self.ui(a, j)]
+    }
+    pub fn v_at(&self, i: i32, j: i32) -> f32 {
+        let b = if self.py() { wrap(j, self.ny()) } else { j };
+        self.f.v[self.vi(i, b)]
+    }
+    /// A face's velocity with prescribed faces read as their prescribed value.
+    pub fn u_value(&self, i: i32, j: i32) -> f32 {
+        let f = self.u_face(i, j);
+        if f.fixed { f.value } else { self.u_at(i, j) }
+    }
+    pub fn v_value(&self, i: i32, j: i32) -> f32 {
+        let f = self.v_face(i, j);
+        if f.fixed { f.value } else { self.v_at(i, j) }
+    }
+
+    fn spans(&self, gx: f32, gy: f32, last_x: i32, last_y: i32) -> (Span, Span) {
+        let sx = if self.px() { span_wrapped(gx, self.nx()) } else { span_clamped(gx, last_x) };
+        let sy = if self.py() { span_wrapped(gy, self.ny()) } else { span_clamped(gy, last_y) };
+        (sx, sy)
+    }
+
+    pub fn sample_u_in(&self, field: &[f32], x: f32, y: f32) -> f32 {
+        let h = self.p.h;
+        let (sx, sy) = self.spans(x / h, y / h - 0.5, self.nx(), self.ny() - 1);
+        let a = mix(field[self.ui(sx.i0, sy.i0)], field[self.ui(sx.i1, sy.i0)], sx.t);
+        let b = mix(field[self.ui(sx.i0, sy.i1)], field[self.ui(sx.i1, sy.i1)], sx.t);
+        mix(a, b, sy.t)
+    }
+
+    pub fn sample_v_in(&self, field: &[f32], x: f32, y: f32) -> f32 {
+        let h = self.p.h;
+        let (sx, sy) = self.spans(x / h - 0.5, y / h, self.nx() - 1, self.ny());
+        let a = mix(field[self.vi(sx.i0, sy.i0)], field[self.vi(sx.i1, sy.i0)], sx.t);
+        let b = mix(field[self.vi(sx.i0, sy.i1)], field[self.vi(sx.i1, sy.i1)], sx.t);
+        mix(a, b, sy.t)
+    }
+
+    pub fn velocity_at(&self, x: f32, y: f32) -> (f32, f32) {
+        (self.sample_u_in(&self.f.u, x, y), self.sample_v_in(&self.f.v, x, y))
+    }
+
+    pub fn clamp_to_domain(&self, x: f32, y: f32) -> (f32, f32) {
+        let (sx, sy) = (self.p.nx as f32 * self.p.h, self.p.ny as f32 * self.p.h);
+        (if self.px() { x } else { x.clamp(0.0, sx) }, if self.py() { y } else { y.clamp(0.0, sy) })
+    }
+
+    /// Midpoint back-trace; `clamp_end` = false returns the raw end point.
+    pub fn trace_back_raw(&self, x: f32, y: f32) -> (f32, f32) {
+        let dt = self.p.dt;
+        let (u0, v0) = self.velocity_at(x, y);
+        let (mx, my) = self.clamp_to_domain(x - 0.5 * dt * u0, y - 0.5 * dt * v0);
+        let (u1, v1) = self.velocity_at(mx, my);
+        (x - dt * u1, y - dt * v1)
+    }
+
+    pub fn trace_back(&self, x: f32, y: f32) -> (f32, f32) {
+        let (bx, by) = self.trace_back_raw(x, y);
+        self.clamp_to_domain(bx, by)
+    }
+
+    /// Cell-centred bilinear stencil with solid cells weighted zero and the rest renormalised.
+    pub fn cell_stencil(&self, x: f32, y: f32) -> [(i32, i32, f32); 4] {
+        let h = self.p.h;
+        let (sx, sy) = self.spans(x / h - 0.5, y / h - 0.5, self.nx() - 1, self.ny() - 1);
+        let mut s = [
+            (sx.i0, sy.i0, (1.0 - sx.t) * (1.0 - sy.t)),
+            (sx.i1, sy.i0, sx.t * (1.0 - sy.t)),
+            (sx.i0, sy.i1, (1.0 - sx.t) * sy.t),
+            (sx.i1, sy.i1, sx.t * sy.t),
+        ];
+        let open: Vec<f32> = s.iter().map(|&(a, b, _)| if self.is_solid(a, b) { 0.0 } else { 1.0 }).collect();
+        let total: f32 = s.iter().zip(&open).map(|(c, o)| c.2 * o).sum();
+        for (c, o) in s.iter_mut().zip(&open) {
+            c.2 = if total > 0.0 { c.2 * o / total } else { 0.0 };
+        }
+        s
+    }
+}
+
+pub fn falloff(d: f32, radius: f32) -> f32 {
+    let x = (1.0 - (d * d) / (radius * radius)).clamp(0.0, 1.0);
+    x * x
+}

@@ -1,0 +1,45 @@
+//! CPU reference of every simulation pass, with the same names as the WGSL files, written as
+//! plain loops. Tests run each GPU pass and its twin here on the same input and compare.
+
+pub mod advect;
+pub mod divergence;
+pub mod forces;
+pub mod grid;
+pub mod pressure;
+pub mod project;
+pub mod sources;
+pub mod stats;
+
+pub use advect::{advect_ink, advect_velocity};
+pub use divergence::divergence;
+pub use forces::forces;
+pub use pressure::pressure;
+pub use project::project;
+pub use sources::sources;
+
+use crate::sim::fields::Fields;
+use crate::sim::params::{Params, Splat};
+
+/// One whole step on the CPU, in the order of DESIGN.md §2 (Jacobi solver). Velocity, ink and
+/// density are all carried by the velocity the projection left.
+pub fn step(f: &mut Fields, p: &Params, splats: &[Splat], iterations: u32, warm_start: bool, freeze_velocity: bool) {
+    sources(f, p, splats);
+    if !freeze_velocity {
+        forces(f, p);
+        divergence(f, p);
+        if !warm_start {
+            f.p.fill(0.0);
+        }
+        for _ in 0..iterations {
+            pressure(f, p);
+        }
+        project(f, p);
+    }
+    let mut carrier = f.clone();
+    if !freeze_velocity {
+        advect_velocity(f, p);
+    }
+    advect_ink(&mut carrier, p);
+    f.ink = carrier.ink;
+    f.density = carrier.density;
+}

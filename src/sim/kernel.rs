@@ -1,0 +1,173 @@
+//! Compute kernels: a pass's WGSL with the shared prelude in front, checked by naga, with the
+//! bindings it really uses found by reflection. Every pass shares one binding table (the
+//! numbers below, declared once in shaders/shared/grid.wgsl), so binding is by name, not by hand.
+
+use crate::error::{Error, Result};
+
+/// The binding table of shaders/shared/grid.wgsl.
+pub mod slot {
+    pub const PARAMS: u32 = 0;
+    pub const U: u32 = 1;
+    pub const V: u32 = 2;
+    pub const P: u32 = 3;
+    pub const DIVERGENCE: u32 = 4;
+    pub const INK: u32 = 5;
+    pub const DENSITY: u32 = 6;
+    pub const SOLID: u32 = 7;
+    pub const U_OUT: u32 = 8;
+    pub const V_OUT: u32 = 9;
+    pub const P_OUT: u32 = 10;
+    pub const INK_OUT: u32 = 11;
+    pub const DENSITY_OUT: u32 = 12;
+    pub const SPLATS: u32 = 13;
+    pub const PARTIALS: u32 = 14;
+    pub const STATS: u32 = 15;
+    pub const SCRATCH: u32 = 16;
+    pub const STENCIL: u32 = 17;
+    pub const COUNT: usize = 18;
+}
+
+pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
+
+/// Every pass's WGSL, by file name (without `.wgsl`).
+pub const SHADERS: &[(&str, &str)] = &[
+    ("sources", include_str!("../../shaders/sources.wgsl")),
+    ("forces", include_str!("../../shaders/forces.wgsl")),
+    ("divergence", include_str!("../../shaders/divergence.wgsl")),
+    ("pressure", include_str!("../../shaders/pressure.wgsl")),
+    ("project", include_str!("../../shaders/project.wgsl")),
+    ("advect_velocity", include_str!("../../shaders/advect_velocity.wgsl")),
+    ("advect_ink", include_str!("../../shaders/advect_ink.wgsl")),
+    ("stats", include_str!("../../shaders/stats.wgsl")),
+];
+
+/// The full source of a pass: the prelude, then the pass.
+pub fn source(name: &str) -> Result<String> {
+    let body = SHADERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| *s)
+        .ok_or_else(|| crate::error!("no shader named {name}"))?;
+    Ok(format!("{PRELUDE}\n{body}"))
+}
+
+/// Parses and validates a composed shader, naming the pass file and line of a mistake.
+pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::ModuleInfo)> {
+    let prelude_lines = PRELUDE.lines().count() + 1;
+    let locate = |offset: usize| -> String {
+        let line = source[..offset.min(source.len())].lines().count().max(1);
+        if line > prelude_lines {
+            format!("shaders/{name}.wgsl:{}", line - prelude_lines)
+        } else {
+            format!("shaders/shared/grid.wgsl:{line}")
+        }
+    };
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
+        let at = e.location(source).map(|l| locate(l.offset as usize)).unwrap_or_default();
+        Error(format!("{at}: {}", e.message()))
+    })?;
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .map_err(|e| {
+            let at = e.location(source).map(|l| locate(l.offset as usize)).unwrap_or_default();
+            Error(format!("{at}: {}", e.into_inner()))
+        })?;
+    Ok((module, info))
+}
+
+/// One compute entry point, ready to dispatch.
+pub struct Kernel {
+    pub label: String,
+    pub pipeline: wgpu::ComputePipeline,
+    pub layout: wgpu::BindGroupLayout,
+    /// Binding numbers the entry point uses, in increasing order.
+    pub bindings: Vec<u32>,
+    pub workgroup_size: [u32; 3],
+}
+
+impl Kernel {
+    pub fn new(device: &wgpu::Device, shader: &str, entry: &str) -> Result<Kernel> {
+        let src = source(shader)?;
+        let (module, info) = parse(shader, &src)?;
+        let index = module
+            .entry_points
+            .iter()
+            .position(|e| e.name == entry)
+            .ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?;
+        let uses = info.get_entry_point(index);
+        let mut bindings: Vec<u32> = module
+            .global_variables
+            .iter()
+            .filter(|(handle, _)| !uses[*handle].is_empty())
+            .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.binding))
+            .collect();
+        bindings.sort_unstable();
+        let label = if entry == "main" { shader.to_string() } else { format!("{shader}.{entry}") };
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+            .iter()
+            .map(|&binding| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: if binding == slot::PARAMS {
+                        wgpu::BufferBindingType::Uniform
+                    } else {
+                        wgpu::BufferBindingType::Storage { read_only: false }
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(&label), entries: &entries });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(&label),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let module_gpu = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&label),
+            source: wgpu::ShaderSource::Wgsl(src.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&label),
+            layout: Some(&pipeline_layout),
+            module: &module_gpu,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let workgroup_size = module.entry_points[index].workgroup_size;
+        Ok(Kernel { label, pipeline, layout, bindings, workgroup_size })
+    }
+
+    /// A bind group giving each used slot its buffer from `table` (indexed by slot number).
+    pub fn bind(&self, device: &wgpu::Device, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = self
+            .bindings
+            .iter()
+            .map(|&b| wgpu::BindGroupEntry {
+                binding: b,
+                resource: table[b as usize]
+                    .unwrap_or_else(|| panic!("{}: slot {b} has no buffer", self.label))
+                    .as_entire_binding(),
+            })
+            .collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&self.label), layout: &self.layout, entries: &entries })
+    }
+
+    /// Records one dispatch covering `size` threads (rounded up to whole workgroups).
+    pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, size: [u32; 2]) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        pass.dispatch_workgroups(size[0].div_ceil(self.workgroup_size[0]), size[1].div_ceil(self.workgroup_size[1]), 1);
+    }
+
+    /// Records a dispatch of an exact number of workgroups.
+    pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, groups: u32) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        pass.dispatch_workgroups(groups, 1, 1);
+    }
+}

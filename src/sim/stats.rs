@@ -1,0 +1,99 @@
+//! Statistics of a step (max |div| before and after the solve, total ink, kinetic energy),
+//! reduced on the GPU by shaders/stats.wgsl and read back asynchronously through a ring of
+//! staging buffers, so the frame loop never waits for them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Workgroups of each partial reduction. Keep in sync with GROUPS in shaders/stats.wgsl.
+pub const STATS_GROUPS: u32 = 64;
+/// Floats in the stats buffer.
+pub const STATS_LEN: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct StepStats {
+    pub step: u64,
+    pub time: f64,
+    pub div_max_before: f32,
+    pub div_max_after: f32,
+    pub ink_total: f32,
+    pub kinetic_energy: f32,
+}
+
+impl StepStats {
+    pub fn from_raw(step: u64, time: f64, raw: &[f32]) -> StepStats {
+        StepStats { step, time, div_max_before: raw[0], div_max_after: raw[1], ink_total: raw[2], kinetic_energy: raw[3] }
+    }
+}
+
+struct Slot {
+    buffer: wgpu::Buffer,
+    /// (step, time) of the copy in flight, if any.
+    pending: Option<(u64, f64)>,
+    map_requested: bool,
+    mapped: Arc<AtomicBool>,
+}
+
+/// A ring of staging buffers for the stats of recent steps.
+pub struct StatsReadback {
+    slots: Vec<Slot>,
+}
+
+impl StatsReadback {
+    pub fn new(device: &wgpu::Device, depth: usize) -> StatsReadback {
+        let slots = (0..depth)
+            .map(|_| Slot {
+                buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("stats readback"),
+                    size: (STATS_LEN * 4) as u64,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+                pending: None,
+                map_requested: false,
+                mapped: Arc::new(AtomicBool::new(false)),
+            })
+            .collect();
+        StatsReadback { slots }
+    }
+
+    /// Copies the stats buffer into a free slot; false when every slot is still in flight
+    /// (then this step's figures are skipped rather than waited for).
+    pub fn encode_copy(&mut self, encoder: &mut wgpu::CommandEncoder, stats: &wgpu::Buffer, step: u64, time: f64) -> bool {
+        let Some(slot) = self.slots.iter_mut().find(|s| s.pending.is_none()) else { return false };
+        encoder.copy_buffer_to_buffer(stats, 0, &slot.buffer, 0, (STATS_LEN * 4) as u64);
+        slot.pending = Some((step, time));
+        slot.map_requested = false;
+        true
+    }
+
+    /// Call after the submission that holds the copies.
+    pub fn request_maps(&mut self) {
+        for slot in self.slots.iter_mut().filter(|s| s.pending.is_some() && !s.map_requested) {
+            let flag = slot.mapped.clone();
+            slot.buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                if r.is_ok() {
+                    flag.store(true, Ordering::Release);
+                }
+            });
+            slot.map_requested = true;
+        }
+    }
+
+    /// Figures that have arrived, oldest first. Needs `device.poll` to have run.
+    pub fn collect(&mut self) -> Vec<StepStats> {
+        let mut out = Vec::new();
+        for slot in &mut self.slots {
+            if slot.mapped.load(Ordering::Acquire) {
+                let (step, time) = slot.pending.take().expect("a mapped slot has a step");
+                let raw: Vec<f32> = bytemuck::cast_slice(&*slot.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
+                slot.buffer.unmap();
+                slot.mapped.store(false, Ordering::Release);
+                slot.map_requested = false;
+                out.push(StepStats::from_raw(step, time, &raw));
+            }
+        }
+        out.sort_by_key(|s| s.step);
+        out
+    }
+}

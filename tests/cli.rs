@@ -1,0 +1,162 @@
+//! The command line as a user drives it: scenes, runs with stats, dumps that load and continue
+//! bit for bit, and one-line errors with exit status 2 for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn smokebox(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smokebox")).args(args).output().expect("run smokebox")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("smokebox-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Lines of stderr that are smokebox's own (drivers may print their own chatter).
+fn own_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr).lines().filter(|l| l.starts_with("smokebox")).map(String::from).collect()
+}
+
+/// A bad input: exit 2, exactly one line from smokebox naming `needle`, no panic.
+fn assert_bad(args: &[&str], needle: &str) {
+    let out = smokebox(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: expected exit 2, got {:?}; stderr: {err}", out.status.code());
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{args:?} panicked: {err}");
+    let lines = own_lines(&out);
+    assert_eq!(lines.len(), 1, "{args:?}: expected one line, got {lines:?}");
+    assert!(lines[0].contains(needle), "{args:?}: '{}' does not mention '{needle}'", lines[0]);
+}
+
+fn npy_shape(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap();
+    let header = String::from_utf8_lossy(&bytes[10..10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize]).to_string();
+    assert!(header.contains("'descr': '<f4'") && header.contains("'fortran_order': False"), "{header}");
+    header.split("'shape': ").nth(1).unwrap().split(')').next().unwrap().to_string() + ")"
+}
+
+#[test]
+fn scenes_lists_the_builtins() {
+    let out = smokebox(&["scenes"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    for want in ["box", "drops", "plume"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+}
+
+#[test]
+fn stats_print_one_json_object_per_step() {
+    let out = smokebox(&["run", "--scene", "plume", "--steps", "5", "--stats", "--set", "grid.nx=32", "--set", "grid.ny=32", "--set", "grid.cell_size=0.03125"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 5);
+    for (n, l) in lines.iter().enumerate() {
+        for key in ["step", "time", "div_max_before", "div_max_after", "ink_total", "kinetic_energy", "ms"] {
+            assert!(l.get(key).is_some(), "line {n} lacks {key}: {l}");
+        }
+        assert_eq!(l["step"].as_u64(), Some(n as u64 + 1));
+    }
+    assert!(lines[4]["ink_total"].as_f64().unwrap() > 0.0, "the plume emits ink");
+}
+
+#[test]
+fn dump_writes_design_files_and_load_continues_bit_for_bit() {
+    let dir = tmp("dump");
+    let (a, b, straight) = (dir.join("a"), dir.join("b"), dir.join("straight"));
+    let base = ["--scene", "drops", "--set", "grid.nx=48", "--set", "grid.ny=40"];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run"];
+        args.extend_from_slice(extra);
+        let out = smokebox(&args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    run(&[&base[..], &["--steps", "30", "--dump", a.to_str().unwrap()]].concat());
+    for (file, shape) in [("u.npy", "(40, 49)"), ("v.npy", "(41, 48)"), ("p.npy", "(40, 48)"), ("ink.npy", "(40, 48, 3)"), ("density.npy", "(40, 48)"), ("solid.npy", "(40, 48)")] {
+        assert_eq!(npy_shape(&a.join(file)), shape, "{file}");
+    }
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(a.join("meta.json")).unwrap()).unwrap();
+    for key in ["nx", "ny", "cell_size", "step", "time", "dt", "scene"] {
+        assert!(meta.get(key).is_some(), "meta.json lacks {key}");
+    }
+    assert_eq!(meta["step"], 30);
+    assert_eq!(meta["scene"], "drops");
+    run(&["--load", a.to_str().unwrap(), "--steps", "20", "--dump", b.to_str().unwrap()]);
+    run(&[&base[..], &["--steps", "50", "--dump", straight.to_str().unwrap()]].concat());
+    for file in ["u.npy", "v.npy", "p.npy", "ink.npy", "density.npy", "solid.npy"] {
+        assert!(std::fs::read(b.join(file)).unwrap() == std::fs::read(straight.join(file)).unwrap(), "{file} differs after load + continue");
+    }
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(b.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["step"], 50);
+}
+
+#[test]
+fn dump_every_writes_numbered_states() {
+    let dir = tmp("every");
+    let out = smokebox(&["run", "--scene", "box", "--steps", "6", "--set", "grid.nx=16", "--set", "grid.ny=16", "--dump", dir.join("d").to_str().unwrap(), "--dump-every", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("d/step_000003/u.npy").exists() && dir.join("d/step_000006/meta.json").exists());
+}
+
+#[test]
+fn bad_scene_input_gets_one_line_and_exit_2() {
+    let dir = tmp("bad");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let malformed = write("malformed.toml", "[grid]\nnx = 32\nny = = 4\n");
+    let unknown = write("unknown.toml", "[grid]\nnx = 32\nnxx = 4\n");
+    let typed = write("typed.toml", "[grid]\nnx = \"many\"\n");
+    assert_bad(&["run", "--scene", "nope", "--steps", "1"], "unknown scene 'nope'");
+    assert_bad(&["run", "--scene", &malformed, "--steps", "1"], "line 3");
+    assert_bad(&["run", "--scene", &unknown, "--steps", "1"], "nxx");
+    assert_bad(&["run", "--scene", &typed, "--steps", "1"], "grid.nx");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "grid.nxx=3"], "nxx");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "solver.iterations=many"], "solver.iterations");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "grid.nx=0"], "grid 0x128");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "time.dt=-0.1"], "time.dt");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "time.dt=nan"], "time.dt");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "fluid.viscosity=nan"], "fluid.viscosity");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "fluid.viscosity=-1"], "fluid.viscosity");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "grid.nx=60000", "--set", "grid.ny=60000"], "largest square grid that fits");
+    assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
+}
+
+#[test]
+fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
+    let dir = tmp("state");
+    let good = dir.join("good");
+    let out = smokebox(&["run", "--scene", "box", "--steps", "1", "--set", "grid.nx=16", "--set", "grid.ny=12", "--dump", good.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_bad(&["run", "--load", dir.join("missing").to_str().unwrap(), "--steps", "1"], "meta.json");
+    // a field file missing
+    let missing = dir.join("missing_field");
+    copy_dir(&good, &missing);
+    std::fs::remove_file(missing.join("p.npy")).unwrap();
+    assert_bad(&["run", "--load", missing.to_str().unwrap(), "--steps", "1"], "p.npy");
+    // a field of the wrong shape: u from a 16x12 state with meta of another size
+    let wrong = dir.join("wrong_shape");
+    copy_dir(&good, &wrong);
+    let meta = std::fs::read_to_string(wrong.join("meta.json")).unwrap().replace("\"nx\": 16", "\"nx\": 15");
+    std::fs::write(wrong.join("meta.json"), meta).unwrap();
+    let out_dir = dir.join("never");
+    assert_bad(&["run", "--load", wrong.to_str().unwrap(), "--steps", "1", "--dump", out_dir.to_str().unwrap()], "expected (12, 16)");
+    assert!(!out_dir.exists(), "a failed run left a dump behind");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
+    assert!(leftovers.is_empty(), "partial dump left behind");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
