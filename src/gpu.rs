@@ -66,15 +66,12 @@ pub fn instance_descriptor() -> wgpu::InstanceDescriptor {
 /// and the grid size is limited by the largest storage binding.
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
     let mut features = wgpu::Features::empty();
-    for f in [wgpu::Features::TIMESTAMP_QUERY, wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS, wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES] {
+    for f in
+        [wgpu::Features::TIMESTAMP_QUERY, wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS, wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES]
+    {
         if adapter.features().contains(f) {
             features |= f;
         }
     }
-    wgpu::DeviceDescriptor {
-        label: Some("smokebox"),
-        required_features: features,
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }
+    wgpu::DeviceDescriptor { label: Some("smokebox"), required_features: features, required_limits: adapter.limits(), ..Default::default() }
 }

@@ -297,10 +297,7 @@ impl Source {
             return Ok(Source::File(path));
         }
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(crate::error!(
-            "unknown scene '{name_or_path}': expected a built-in scene ({}) or the path of a .toml file",
-            names.join(", ")
-        ))
+        Err(crate::error!("unknown scene '{name_or_path}': expected a built-in scene ({}) or the path of a .toml file", names.join(", ")))
     }
 
     pub fn label(&self) -> String {
@@ -320,9 +317,8 @@ impl Source {
 
 /// Parses `--set KEY=VALUE`: the value is a TOML value, and a bare word is a string.
 pub fn parse_override(text: &str) -> Result<(String, toml::Value)> {
-    let (key, value) = text
-        .split_once('=')
-        .ok_or_else(|| crate::error!("--set {text}: expected KEY=VALUE, e.g. --set fluid.viscosity=0.01"))?;
+    let (key, value) =
+        text.split_once('=').ok_or_else(|| crate::error!("--set {text}: expected KEY=VALUE, e.g. --set fluid.viscosity=0.01"))?;
     let key = key.trim();
     if key.is_empty() || key.split('.').any(|p| p.trim().is_empty()) {
         crate::fail!("--set {text}: expected a dotted key such as solver.iterations");

@@ -136,8 +136,10 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Reads `meta.json` of a state folder.
 pub fn load_meta(dir: &Path) -> Result<Meta> {
     let path = dir.join("meta.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| crate::error!("{}: cannot read ({e}); expected a state folder written by --dump", path.display()))?;
-    let meta: Meta = serde_json::from_str(&text).map_err(|e| crate::error!("{}: {e}; expected nx, ny, cell_size, step, time, dt, scene", path.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| crate::error!("{}: cannot read ({e}); expected a state folder written by --dump", path.display()))?;
+    let meta: Meta = serde_json::from_str(&text)
+        .map_err(|e| crate::error!("{}: {e}; expected nx, ny, cell_size, step, time, dt, scene", path.display()))?;
     if meta.nx < 2 || meta.ny < 2 {
         crate::fail!("{}: grid {}x{}, expected at least 2x2", path.display(), meta.nx, meta.ny);
     }
@@ -150,7 +152,8 @@ pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
     for (file, shape) in field_shapes(meta.nx, meta.ny) {
         let path = dir.join(file);
         let want = format!("{shape:?}").replace('[', "(").replace(']', ")");
-        let bytes = std::fs::read(&path).map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?;
+        let bytes =
+            std::fs::read(&path).map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?;
         let data = npy_parse(&path.display().to_string(), &bytes, &shape)?;
         let dst = match file {
             "u.npy" => &mut f.u,

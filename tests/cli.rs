@@ -51,7 +51,20 @@ fn scenes_lists_the_builtins() {
 
 #[test]
 fn stats_print_one_json_object_per_step() {
-    let out = smokebox(&["run", "--scene", "plume", "--steps", "5", "--stats", "--set", "grid.nx=32", "--set", "grid.ny=32", "--set", "grid.cell_size=0.03125"]);
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "plume",
+        "--steps",
+        "5",
+        "--stats",
+        "--set",
+        "grid.nx=32",
+        "--set",
+        "grid.ny=32",
+        "--set",
+        "grid.cell_size=0.03125",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -77,7 +90,14 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     };
     run(&[&base[..], &["--steps", "30", "--dump", a.to_str().unwrap()]].concat());
-    for (file, shape) in [("u.npy", "(40, 49)"), ("v.npy", "(41, 48)"), ("p.npy", "(40, 48)"), ("ink.npy", "(40, 48, 3)"), ("density.npy", "(40, 48)"), ("solid.npy", "(40, 48)")] {
+    for (file, shape) in [
+        ("u.npy", "(40, 49)"),
+        ("v.npy", "(41, 48)"),
+        ("p.npy", "(40, 48)"),
+        ("ink.npy", "(40, 48, 3)"),
+        ("density.npy", "(40, 48)"),
+        ("solid.npy", "(40, 48)"),
+    ] {
         assert_eq!(npy_shape(&a.join(file)), shape, "{file}");
     }
     let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(a.join("meta.json")).unwrap()).unwrap();
@@ -89,7 +109,10 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
     run(&["--load", a.to_str().unwrap(), "--steps", "20", "--dump", b.to_str().unwrap()]);
     run(&[&base[..], &["--steps", "50", "--dump", straight.to_str().unwrap()]].concat());
     for file in ["u.npy", "v.npy", "p.npy", "ink.npy", "density.npy", "solid.npy"] {
-        assert!(std::fs::read(b.join(file)).unwrap() == std::fs::read(straight.join(file)).unwrap(), "{file} differs after load + continue");
+        assert!(
+            std::fs::read(b.join(file)).unwrap() == std::fs::read(straight.join(file)).unwrap(),
+            "{file} differs after load + continue"
+        );
     }
     let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(b.join("meta.json")).unwrap()).unwrap();
     assert_eq!(meta["step"], 50);
@@ -98,7 +121,21 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
 #[test]
 fn dump_every_writes_numbered_states() {
     let dir = tmp("every");
-    let out = smokebox(&["run", "--scene", "box", "--steps", "6", "--set", "grid.nx=16", "--set", "grid.ny=16", "--dump", dir.join("d").to_str().unwrap(), "--dump-every", "3"]);
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "box",
+        "--steps",
+        "6",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=16",
+        "--dump",
+        dir.join("d").to_str().unwrap(),
+        "--dump-every",
+        "3",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(dir.join("d/step_000003/u.npy").exists() && dir.join("d/step_000006/meta.json").exists());
 }
@@ -125,7 +162,10 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
     assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "time.dt=nan"], "time.dt");
     assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "fluid.viscosity=nan"], "fluid.viscosity");
     assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "fluid.viscosity=-1"], "fluid.viscosity");
-    assert_bad(&["run", "--scene", "box", "--steps", "1", "--set", "grid.nx=60000", "--set", "grid.ny=60000"], "largest square grid that fits");
+    assert_bad(
+        &["run", "--scene", "box", "--steps", "1", "--set", "grid.nx=60000", "--set", "grid.ny=60000"],
+        "largest square grid that fits",
+    );
     assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
 }
 
@@ -133,7 +173,19 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
 fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     let dir = tmp("state");
     let good = dir.join("good");
-    let out = smokebox(&["run", "--scene", "box", "--steps", "1", "--set", "grid.nx=16", "--set", "grid.ny=12", "--dump", good.to_str().unwrap()]);
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "box",
+        "--steps",
+        "1",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=12",
+        "--dump",
+        good.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_bad(&["run", "--load", dir.join("missing").to_str().unwrap(), "--steps", "1"], "meta.json");
     // a field file missing
@@ -149,7 +201,8 @@ fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     let out_dir = dir.join("never");
     assert_bad(&["run", "--load", wrong.to_str().unwrap(), "--steps", "1", "--dump", out_dir.to_str().unwrap()], "expected (12, 16)");
     assert!(!out_dir.exists(), "a failed run left a dump behind");
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
+    let leftovers: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
     assert!(leftovers.is_empty(), "partial dump left behind");
 }
 

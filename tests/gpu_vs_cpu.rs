@@ -13,7 +13,15 @@ const NY: usize = 29;
 const REL: f32 = 1e-5;
 
 /// Runs `pass` on the GPU and `reference` on the CPU from the same input; compares every field.
-fn compare(gpu: &smokebox::gpu::Gpu, label: &str, input: &Fields, p: Params, splats: &[Splat], pass: &str, reference: impl Fn(&mut Fields, &Params)) {
+fn compare(
+    gpu: &smokebox::gpu::Gpu,
+    label: &str,
+    input: &Fields,
+    p: Params,
+    splats: &[Splat],
+    pass: &str,
+    reference: impl Fn(&mut Fields, &Params),
+) {
     let mut sim = Simulation::new(gpu, input, p, SolverSettings::default()).unwrap();
     for s in splats {
         sim.add_splat(*s);
@@ -84,8 +92,32 @@ fn inputs() -> Vec<(String, Fields, Params)> {
 fn sources_match_cpu() {
     let gpu = gpu();
     let splats = [
-        Splat { x: 0.6, y: 0.7, radius: 0.3, mode: SPLAT_ADD, vx: 1.5, vy: -0.5, density: 0.3, ink_r: 1.0, ink_g: 0.5, ink_b: 0.2, ..Default::default() },
-        Splat { x: 0.05, y: 1.2, radius: 0.25, mode: SPLAT_BLEND, vx: 0.0, vy: 2.0, density: -0.4, ink_r: 0.1, ink_g: 0.9, ink_b: 0.4, ..Default::default() },
+        Splat {
+            x: 0.6,
+            y: 0.7,
+            radius: 0.3,
+            mode: SPLAT_ADD,
+            vx: 1.5,
+            vy: -0.5,
+            density: 0.3,
+            ink_r: 1.0,
+            ink_g: 0.5,
+            ink_b: 0.2,
+            ..Default::default()
+        },
+        Splat {
+            x: 0.05,
+            y: 1.2,
+            radius: 0.25,
+            mode: SPLAT_BLEND,
+            vx: 0.0,
+            vy: 2.0,
+            density: -0.4,
+            ink_r: 0.1,
+            ink_g: 0.9,
+            ink_b: 0.4,
+            ..Default::default()
+        },
     ];
     for (label, f, p) in inputs() {
         compare(&gpu, &label, &f, p, &splats, "sources", |f, p| cpu::sources(f, p, &splats));

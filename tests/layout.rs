@@ -26,9 +26,34 @@ macro_rules! rust_offsets {
 fn params_layout_matches_wgsl() {
     let (size, members) = wgsl_struct("Params");
     let rust = rust_offsets!(
-        Params, nx, ny, h, dt, rho, viscosity, jacobi_weight, sor_omega, gravity_x, gravity_y, vorticity, damping,
-        ink_dissipation, density_drain, time, splat_count, bc_kind, bc_slip, bc_speed, inflow_u, inflow_v,
-        inflow_density, inflow_ink_r, inflow_ink_g, inflow_ink_b, schemes, extra
+        Params,
+        nx,
+        ny,
+        h,
+        dt,
+        rho,
+        viscosity,
+        jacobi_weight,
+        sor_omega,
+        gravity_x,
+        gravity_y,
+        vorticity,
+        damping,
+        ink_dissipation,
+        density_drain,
+        time,
+        splat_count,
+        bc_kind,
+        bc_slip,
+        bc_speed,
+        inflow_u,
+        inflow_v,
+        inflow_density,
+        inflow_ink_r,
+        inflow_ink_g,
+        inflow_ink_b,
+        schemes,
+        extra
     );
     assert_eq!(size as usize, size_of::<Params>(), "Params size differs between Rust and WGSL");
     assert_eq!(members, rust, "Params members or offsets differ between Rust and WGSL");

@@ -84,7 +84,8 @@ impl Buffers {
 
     /// The binding table with every slot at its natural buffer.
     pub fn table(&self) -> [Option<&wgpu::Buffer>; slot::COUNT] {
-        [
+        let mut t = [None; slot::COUNT];
+        let natural = [
             Some(&self.params),
             Some(&self.u),
             Some(&self.v),
@@ -103,7 +104,9 @@ impl Buffers {
             Some(&self.stats),
             Some(&self.scratch),
             Some(&self.stencil),
-        ]
+        ];
+        t[..natural.len()].copy_from_slice(&natural);
+        t
     }
 
     pub fn upload(&self, queue: &wgpu::Queue, f: &Fields) {

@@ -24,7 +24,10 @@ pub mod slot {
     pub const STATS: u32 = 15;
     pub const SCRATCH: u32 = 16;
     pub const STENCIL: u32 = 17;
-    pub const COUNT: usize = 18;
+    // Reserved ranges for the buffers of later stages, so they never collide:
+    // 18..=23 pressure solvers (SOR, multigrid levels), 24..=27 viscosity and obstacles,
+    // 28..=31 transport schemes and vorticity.
+    pub const COUNT: usize = 32;
 }
 
 pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
@@ -43,11 +46,7 @@ pub const SHADERS: &[(&str, &str)] = &[
 
 /// The full source of a pass: the prelude, then the pass.
 pub fn source(name: &str) -> Result<String> {
-    let body = SHADERS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, s)| *s)
-        .ok_or_else(|| crate::error!("no shader named {name}"))?;
+    let body = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| crate::error!("no shader named {name}"))?;
     Ok(format!("{PRELUDE}\n{body}"))
 }
 
@@ -126,10 +125,8 @@ impl Kernel {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let module_gpu = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&label),
-            source: wgpu::ShaderSource::Wgsl(src.into()),
-        });
+        let module_gpu =
+            device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(&label), source: wgpu::ShaderSource::Wgsl(src.into()) });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&label),
             layout: Some(&pipeline_layout),
@@ -149,9 +146,7 @@ impl Kernel {
             .iter()
             .map(|&b| wgpu::BindGroupEntry {
                 binding: b,
-                resource: table[b as usize]
-                    .unwrap_or_else(|| panic!("{}: slot {b} has no buffer", self.label))
-                    .as_entire_binding(),
+                resource: table[b as usize].unwrap_or_else(|| panic!("{}: slot {b} has no buffer", self.label)).as_entire_binding(),
             })
             .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&self.label), layout: &self.layout, entries: &entries })

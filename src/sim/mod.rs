@@ -1,20 +1,29 @@
 //! The simulation: state buffers on the GPU and the passes of one time step (DESIGN.md §2),
 //! dispatched from the CPU with no read-back on the hot path.
 
+pub mod advection;
 pub mod buffers;
 pub mod cpu;
 pub mod fields;
+pub mod forces;
 pub mod kernel;
 pub mod params;
+pub mod projection;
+pub mod sources;
+pub mod stage;
 pub mod stats;
 
 use crate::error::Result;
 use crate::gpu::Gpu;
+use advection::Advection;
 use buffers::Buffers;
 use fields::Fields;
-use kernel::{Kernel, slot};
+use forces::Forces;
 use params::{MAX_SPLATS, Params, Splat};
-use stats::{STATS_GROUPS, StatsReadback, StepStats};
+use projection::Projection;
+use sources::Sources;
+use stage::{Ctx, copy_all, timed_pass};
+use stats::{Stats, StatsReadback, StepStats};
 
 /// Solver settings that are not shader constants.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,97 +42,24 @@ impl Default for SolverSettings {
     }
 }
 
-/// The passes of a step, each one WGSL entry point (shaders/<name>.wgsl).
-pub struct Passes {
-    pub sources: Kernel,
-    pub forces: Kernel,
-    pub divergence: Kernel,
-    pub pressure: Kernel,
-    pub stencil_pack: Kernel,
-    pub project: Kernel,
-    pub advect_velocity: Kernel,
-    pub advect_ink: Kernel,
-    pub stats_div_before: Kernel,
-    pub stats_div_after: Kernel,
-    pub stats_totals: Kernel,
-    pub stats_finish: Kernel,
+/// The stages of a step, each in its own module with its own kernels and bind groups.
+pub struct Stages {
+    pub sources: Sources,
+    pub forces: Forces,
+    pub projection: Projection,
+    pub advection: Advection,
+    pub stats: Stats,
 }
 
-impl Passes {
-    pub fn new(device: &wgpu::Device) -> Result<Passes> {
-        Ok(Passes {
-            sources: Kernel::new(device, "sources", "main")?,
-            forces: Kernel::new(device, "forces", "main")?,
-            divergence: Kernel::new(device, "divergence", "main")?,
-            pressure: Kernel::new(device, "pressure", "main")?,
-            stencil_pack: Kernel::new(device, "pressure", "stencil_pack")?,
-            project: Kernel::new(device, "project", "main")?,
-            advect_velocity: Kernel::new(device, "advect_velocity", "main")?,
-            advect_ink: Kernel::new(device, "advect_ink", "main")?,
-            stats_div_before: Kernel::new(device, "stats", "div_before")?,
-            stats_div_after: Kernel::new(device, "stats", "div_after")?,
-            stats_totals: Kernel::new(device, "stats", "totals")?,
-            stats_finish: Kernel::new(device, "stats", "finish")?,
+impl Stages {
+    pub fn new(ctx: &Ctx) -> Result<Stages> {
+        Ok(Stages {
+            sources: Sources::new(ctx)?,
+            forces: Forces::new(ctx)?,
+            projection: Projection::new(ctx)?,
+            advection: Advection::new(ctx)?,
+            stats: Stats::new(ctx)?,
         })
-    }
-}
-
-struct BindGroups {
-    sources: wgpu::BindGroup,
-    forces: wgpu::BindGroup,
-    divergence: wgpu::BindGroup,
-    /// Jacobi ping-pong: p -> p_out, then p_out -> p.
-    pressure: [wgpu::BindGroup; 2],
-    stencil_pack: wgpu::BindGroup,
-    project: wgpu::BindGroup,
-    advect_velocity: wgpu::BindGroup,
-    advect_ink: wgpu::BindGroup,
-    stats_div_before: wgpu::BindGroup,
-    stats_div_after: wgpu::BindGroup,
-    stats_totals: wgpu::BindGroup,
-    stats_finish: wgpu::BindGroup,
-}
-
-impl BindGroups {
-    fn new(device: &wgpu::Device, k: &Passes, b: &Buffers) -> BindGroups {
-        let t = b.table();
-        let mut swapped = t;
-        swapped[slot::P as usize] = Some(&b.p_out);
-        swapped[slot::P_OUT as usize] = Some(&b.p);
-        BindGroups {
-            sources: k.sources.bind(device, &t),
-            forces: k.forces.bind(device, &t),
-            divergence: k.divergence.bind(device, &t),
-            pressure: [k.pressure.bind(device, &t), k.pressure.bind(device, &swapped)],
-            stencil_pack: k.stencil_pack.bind(device, &t),
-            project: k.project.bind(device, &t),
-            advect_velocity: k.advect_velocity.bind(device, &t),
-            advect_ink: k.advect_ink.bind(device, &t),
-            stats_div_before: k.stats_div_before.bind(device, &t),
-            stats_div_after: k.stats_div_after.bind(device, &t),
-            stats_totals: k.stats_totals.bind(device, &t),
-            stats_finish: k.stats_finish.bind(device, &t),
-        }
-    }
-}
-
-/// Opens a labelled compute pass, timed by the profiler when one is given.
-fn timed_pass(
-    encoder: &mut wgpu::CommandEncoder,
-    profiler: Option<&wgpu_profiler::GpuProfiler>,
-    label: &str,
-    record: impl FnOnce(&mut wgpu::ComputePass<'_>),
-) {
-    let query = profiler.map(|p| p.begin_pass_query(label, encoder));
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(label),
-            timestamp_writes: query.as_ref().and_then(|q| q.compute_pass_timestamp_writes()),
-        });
-        record(&mut pass);
-    }
-    if let (Some(p), Some(q)) = (profiler, query) {
-        p.end_query(encoder, q);
     }
 }
 
@@ -143,8 +79,7 @@ pub struct Simulation {
     pub time: f64,
     pending_splats: Vec<Splat>,
     pub buffers: Buffers,
-    passes: Passes,
-    groups: BindGroups,
+    pub stages: Stages,
     pub readback: StatsReadback,
 }
 
@@ -154,9 +89,8 @@ impl Simulation {
         check_fits(&gpu.device.limits(), fields.nx, fields.ny)?;
         let device = gpu.device.clone();
         let queue = gpu.queue.clone();
-        let passes = Passes::new(&device)?;
         let buffers = Buffers::new(&device, fields.nx, fields.ny);
-        let groups = BindGroups::new(&device, &passes, &buffers);
+        let stages = Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny })?;
         buffers.upload(&queue, fields);
         let readback = StatsReadback::new(&device, 8);
         let mut params = params;
@@ -174,8 +108,7 @@ impl Simulation {
             time: 0.0,
             pending_splats: Vec::new(),
             buffers,
-            passes,
-            groups,
+            stages,
             readback,
         })
     }
@@ -196,15 +129,6 @@ impl Simulation {
         self.buffers.download(&self.device, &self.queue, self.nx, self.ny)
     }
 
-    fn cells(&self) -> [u32; 2] {
-        [self.nx as u32, self.ny as u32]
-    }
-
-    /// Threads covering every u face, v face and cell.
-    fn edges(&self) -> [u32; 2] {
-        [self.nx as u32 + 1, self.ny as u32 + 1]
-    }
-
     /// Writes this step's constants and splats; call before encoding a step.
     fn prepare(&mut self) {
         let mut splats: Vec<Splat> = self.emitters.clone();
@@ -218,70 +142,42 @@ impl Simulation {
         }
     }
 
-    /// Records one full step. With `stats`, the GPU also reduces the step's statistics into the
-    /// stats buffer (see `encode_stats_copy`).
+    /// Records one full step (DESIGN.md §2). With `stats`, the GPU also reduces the step's
+    /// statistics into the stats buffer (copy it out with `readback.encode_copy`).
     pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, stats: bool, profiler: Option<&wgpu_profiler::GpuProfiler>) {
         self.prepare();
-        let (k, g) = (&self.passes, &self.groups);
-        let (edges, cells) = (self.edges(), self.cells());
+        let s = &self.stages;
+        let b = &self.buffers;
         let freeze = self.solver.freeze_velocity;
         if self.params.splat_count > 0 {
-            timed_pass(encoder, profiler, "sources", |pass| k.sources.dispatch(pass, &g.sources, edges));
+            s.sources.encode(encoder, profiler);
         }
         if !freeze {
-            timed_pass(encoder, profiler, "forces", |pass| k.forces.dispatch(pass, &g.forces, edges));
+            s.forces.encode(encoder, profiler);
             timed_pass(encoder, profiler, "divergence", |pass| {
-                k.divergence.dispatch(pass, &g.divergence, cells);
+                s.projection.encode_divergence(pass);
                 if stats {
-                    k.stats_div_before.dispatch_groups(pass, &g.stats_div_before, STATS_GROUPS);
+                    s.stats.encode_div_before(pass);
                 }
             });
-            if !self.solver.warm_start {
-                encoder.clear_buffer(&self.buffers.p, 0, None);
-            }
-            let iterations = self.solver.iterations;
-            timed_pass(encoder, profiler, "pressure", |pass| {
-                k.stencil_pack.dispatch(pass, &g.stencil_pack, cells);
-                for it in 0..iterations {
-                    k.pressure.dispatch(pass, &g.pressure[(it % 2) as usize], cells);
-                }
-            });
-            if iterations % 2 == 1 {
-                let b = &self.buffers;
-                encoder.copy_buffer_to_buffer(&b.p_out, 0, &b.p, 0, b.p.size());
-            }
+            s.projection.encode_solve(encoder, profiler, b, &self.solver);
             timed_pass(encoder, profiler, "project", |pass| {
-                k.project.dispatch(pass, &g.project, edges);
+                s.projection.encode_correction(pass);
                 if stats {
-                    k.stats_div_after.dispatch_groups(pass, &g.stats_div_after, STATS_GROUPS);
+                    s.stats.encode_div_after(pass);
                 }
             });
         }
-        timed_pass(encoder, profiler, "advect", |pass| {
-            if !freeze {
-                k.advect_velocity.dispatch(pass, &g.advect_velocity, edges);
-            }
-            k.advect_ink.dispatch(pass, &g.advect_ink, cells);
-        });
-        let b = &self.buffers;
-        if !freeze {
-            encoder.copy_buffer_to_buffer(&b.u_out, 0, &b.u, 0, b.u.size());
-            encoder.copy_buffer_to_buffer(&b.v_out, 0, &b.v, 0, b.v.size());
-        }
-        encoder.copy_buffer_to_buffer(&b.ink_out, 0, &b.ink, 0, b.ink.size());
-        encoder.copy_buffer_to_buffer(&b.density_out, 0, &b.density, 0, b.density.size());
+        s.advection.encode(encoder, profiler, b, freeze);
         if stats {
-            if freeze {
-                // no solve this step: both figures are the divergence of the frozen field
-                timed_pass(encoder, profiler, "stats", |pass| {
-                    k.divergence.dispatch(pass, &g.divergence, cells);
-                    k.stats_div_before.dispatch_groups(pass, &g.stats_div_before, STATS_GROUPS);
-                    k.stats_div_after.dispatch_groups(pass, &g.stats_div_after, STATS_GROUPS);
-                });
-            }
             timed_pass(encoder, profiler, "stats", |pass| {
-                k.stats_totals.dispatch_groups(pass, &g.stats_totals, STATS_GROUPS);
-                k.stats_finish.dispatch_groups(pass, &g.stats_finish, 1);
+                if freeze {
+                    // no solve this step: both figures are the divergence of the frozen field
+                    s.projection.encode_divergence(pass);
+                    s.stats.encode_div_before(pass);
+                    s.stats.encode_div_after(pass);
+                }
+                s.stats.encode_totals(pass);
             });
         }
         self.step_index += 1;
@@ -315,30 +211,28 @@ impl Simulation {
     pub fn run_pass(&mut self, name: &str) {
         self.prepare();
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(name) });
-        let (k, g) = (&self.passes, &self.groups);
-        let (edges, cells) = (self.edges(), self.cells());
-        timed_pass(&mut encoder, None, name, |pass| match name {
-            "sources" => k.sources.dispatch(pass, &g.sources, edges),
-            "forces" => k.forces.dispatch(pass, &g.forces, edges),
-            "divergence" => k.divergence.dispatch(pass, &g.divergence, cells),
-            "pressure" => {
-                k.stencil_pack.dispatch(pass, &g.stencil_pack, cells);
-                k.pressure.dispatch(pass, &g.pressure[0], cells)
-            }
-            "project" => k.project.dispatch(pass, &g.project, edges),
-            "advect_velocity" => k.advect_velocity.dispatch(pass, &g.advect_velocity, edges),
-            "advect_ink" => k.advect_ink.dispatch(pass, &g.advect_ink, cells),
-            other => panic!("no pass named {other}"),
-        });
+        let s = &self.stages;
         let b = &self.buffers;
-        let copies: &[(&wgpu::Buffer, &wgpu::Buffer)] = match name {
-            "pressure" => &[(&b.p_out, &b.p)],
-            "advect_velocity" => &[(&b.u_out, &b.u), (&b.v_out, &b.v)],
-            "advect_ink" => &[(&b.ink_out, &b.ink), (&b.density_out, &b.density)],
-            _ => &[],
-        };
-        for (src, dst) in copies {
-            encoder.copy_buffer_to_buffer(src, 0, dst, 0, src.size());
+        match name {
+            "sources" => s.sources.encode(&mut encoder, None),
+            "forces" => s.forces.encode(&mut encoder, None),
+            "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
+            "pressure" => {
+                let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };
+                s.projection.encode_solve(&mut encoder, None, b, &one_sweep);
+            }
+            "project" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_correction(pass)),
+            "advect_velocity" => {
+                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_velocity(pass));
+                copy_all(&mut encoder, &b.u_out, &b.u);
+                copy_all(&mut encoder, &b.v_out, &b.v);
+            }
+            "advect_ink" => {
+                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_ink(pass));
+                copy_all(&mut encoder, &b.ink_out, &b.ink);
+                copy_all(&mut encoder, &b.density_out, &b.density);
+            }
+            other => panic!("no pass named {other}"),
         }
         self.queue.submit([encoder.finish()]);
         self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");

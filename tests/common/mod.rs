@@ -37,17 +37,7 @@ impl Rng {
 
 /// Parameters of a box of `nx` × `ny` cells of side `h` with walls on every side.
 pub fn box_params(nx: usize, ny: usize, h: f32, dt: f32) -> Params {
-    Params {
-        nx: nx as u32,
-        ny: ny as u32,
-        h,
-        dt,
-        rho: 1.0,
-        jacobi_weight: 0.8,
-        sor_omega: 1.9,
-        gravity_y: -9.81,
-        ..Params::default()
-    }
+    Params { nx: nx as u32, ny: ny as u32, h, dt, rho: 1.0, jacobi_weight: 0.8, sor_omega: 1.9, gravity_y: -9.81, ..Params::default() }
 }
 
 /// A field of white noise in every array, with solids where `solid_fraction` says.

@@ -64,9 +64,7 @@ pub fn advect_ink(f: &mut Fields, p: &Params) {
                 side = Some(SIDE_TOP);
             }
             let (rgb, rho) = match side {
-                Some(s) if p.bc_kind[s] == BC_INFLOW => {
-                    ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]], p.inflow_density[s])
-                }
+                Some(s) if p.bc_kind[s] == BC_INFLOW => ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]], p.inflow_density[s]),
                 _ => {
                     let (x, y) = g.clamp_to_domain(bx, by);
                     let st = g.cell_stencil(x, y);

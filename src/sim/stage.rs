@@ -1,0 +1,48 @@
+//! What every stage of the step shares: the device, the buffers, the grid size, and a labelled
+//! compute pass that the profiler can time.
+
+use super::buffers::Buffers;
+
+/// Borrowed context for building a stage's kernels and bind groups.
+pub struct Ctx<'a> {
+    pub device: &'a wgpu::Device,
+    pub buffers: &'a Buffers,
+    pub nx: usize,
+    pub ny: usize,
+}
+
+impl Ctx<'_> {
+    /// Threads covering every cell.
+    pub fn cells(&self) -> [u32; 2] {
+        [self.nx as u32, self.ny as u32]
+    }
+    /// Threads covering every u face, v face and cell.
+    pub fn edges(&self) -> [u32; 2] {
+        [self.nx as u32 + 1, self.ny as u32 + 1]
+    }
+}
+
+/// Opens a labelled compute pass, timed by the profiler when one is given.
+pub fn timed_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    profiler: Option<&wgpu_profiler::GpuProfiler>,
+    label: &str,
+    record: impl FnOnce(&mut wgpu::ComputePass<'_>),
+) {
+    let query = profiler.map(|p| p.begin_pass_query(label, encoder));
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(label),
+            timestamp_writes: query.as_ref().and_then(|q| q.compute_pass_timestamp_writes()),
+        });
+        record(&mut pass);
+    }
+    if let (Some(p), Some(q)) = (profiler, query) {
+        p.end_query(encoder, q);
+    }
+}
+
+/// Copies a whole buffer into another of the same size.
+pub fn copy_all(encoder: &mut wgpu::CommandEncoder, from: &wgpu::Buffer, to: &wgpu::Buffer) {
+    encoder.copy_buffer_to_buffer(from, 0, to, 0, from.size());
+}
