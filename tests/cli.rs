@@ -213,3 +213,17 @@ fn copy_dir(from: &Path, to: &Path) {
         std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
     }
 }
+
+#[test]
+fn no_gpu_adapter_says_how_to_install_lavapipe() {
+    let out = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--scene", "box", "--steps", "1"])
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines = own_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("no GPU adapter") && lines[0].contains("mesa-vulkan-drivers"), "{}", lines[0]);
+}
