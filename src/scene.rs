@@ -120,12 +120,19 @@ impl Default for SolverConfig {
 pub enum Scheme {
     #[default]
     SemiLagrangian,
+    Maccormack,
+    Bfecc,
+    /// Flux form, ink and density only.
+    Conservative,
 }
 
 impl Scheme {
     pub fn code(self) -> u32 {
         match self {
             Scheme::SemiLagrangian => SCHEME_SEMI_LAGRANGIAN,
+            Scheme::Maccormack => SCHEME_MACCORMACK,
+            Scheme::Bfecc => SCHEME_BFECC,
+            Scheme::Conservative => SCHEME_CONSERVATIVE,
         }
     }
 }
@@ -135,8 +142,11 @@ impl Scheme {
 pub struct AdvectionConfig {
     /// Scheme for the edge velocities.
     pub velocity: Scheme,
-    /// Scheme for ink and density.
+    /// Scheme for ink (and for density unless `density` is given).
     pub ink: Scheme,
+    /// Scheme for density; absent: the same as ink.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<Scheme>,
     /// Velocity stays as it is; ink and density are still carried by it.
     pub freeze_velocity: bool,
 }
@@ -405,6 +415,11 @@ impl Scene {
         non_negative("fluid.ink_dissipation", self.fluid.ink_dissipation, "1/s")?;
         non_negative("fluid.density_drain", self.fluid.density_drain, "1/s")?;
         non_negative("forces.vorticity", self.forces.vorticity, "")?;
+        if self.advection.velocity == Scheme::Conservative {
+            crate::fail!(
+                "advection.velocity = \"conservative\": the flux form is for ink and density only; use semi-lagrangian, maccormack or bfecc"
+            );
+        }
         non_negative("forces.damping", self.forces.damping, "1/s")?;
         non_negative("solver.tolerance", self.solver.tolerance, "")?;
         finite_all("forces.gravity", &self.forces.gravity)?;
@@ -530,7 +545,12 @@ impl Scene {
             damping: self.forces.damping,
             ink_dissipation: self.fluid.ink_dissipation,
             density_drain: self.fluid.density_drain,
-            schemes: [self.advection.velocity.code(), self.advection.ink.code(), self.advection.ink.code(), 0],
+            schemes: [
+                self.advection.velocity.code(),
+                self.advection.ink.code(),
+                self.advection.density.unwrap_or(self.advection.ink).code(),
+                0,
+            ],
             ..Params::default()
         };
         for (n, (_, side)) in self.boundary.sides().into_iter().enumerate() {
