@@ -14,6 +14,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("box", include_str!("../assets/scenes/box.toml")),
     ("drops", include_str!("../assets/scenes/drops.toml")),
     ("plume", include_str!("../assets/scenes/plume.toml")),
+    ("rayleigh-taylor", include_str!("../assets/scenes/rayleigh-taylor.toml")),
 ];
 
 /// Built-in obstacle masks, embedded: (file name, PNG bytes).
@@ -35,6 +36,7 @@ pub struct Scene {
     pub obstacles: Vec<Obstacle>,
     pub emitters: Vec<Emitter>,
     pub blobs: Vec<Blob>,
+    pub layers: Vec<Layer>,
     pub display: DisplayConfig,
 }
 
@@ -270,6 +272,22 @@ impl Default for Blob {
     }
 }
 
+/// A horizontal band of ink and density, from `bottom` to `top` (metres), whose lower edge is
+/// displaced by `amplitude` · cos(2π · waves · x / width): a Rayleigh–Taylor interface.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Layer {
+    pub bottom: f32,
+    pub top: f32,
+    pub ink: [f32; 3],
+    /// Density deviation, kg/m³.
+    pub density: f32,
+    /// Displacement of the lower edge, metres.
+    pub amplitude: f32,
+    /// Cosine waves across the domain width.
+    pub waves: f32,
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct DisplayConfig {
@@ -472,6 +490,9 @@ impl Scene {
             finite_all(&format!("emitters[{n}].position"), &e.position)?;
             finite_all(&format!("emitters[{n}].velocity"), &e.velocity)?;
         }
+        for (n, l) in self.layers.iter().enumerate() {
+            finite_all(&format!("layers[{n}]"), &[l.bottom, l.top, l.density, l.amplitude, l.waves, l.ink[0], l.ink[1], l.ink[2]])?;
+        }
         for (n, bl) in self.blobs.iter().enumerate() {
             positive(&format!("blobs[{n}].radius"), bl.radius, "metres")?;
             finite_all(&format!("blobs[{n}].center"), &bl.center)?;
@@ -638,6 +659,22 @@ impl Scene {
                         f.ink[3 * c + k] += w * b.ink[k];
                     }
                     f.density[c] += w * b.density;
+                }
+            }
+        }
+        let width = nx as f32 * h;
+        for l in &self.layers {
+            for j in 0..ny {
+                for i in 0..nx {
+                    let c = f.cell(i, j);
+                    let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+                    let edge = l.bottom + l.amplitude * (std::f32::consts::TAU * l.waves * x / width).cos();
+                    if f.solid[c] < 0.5 && y >= edge && y <= l.top {
+                        for k in 0..3 {
+                            f.ink[3 * c + k] += l.ink[k];
+                        }
+                        f.density[c] += l.density;
+                    }
                 }
             }
         }
