@@ -669,11 +669,13 @@ impl Scene {
                     let c = f.cell(i, j);
                     let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
                     let edge = l.bottom + l.amplitude * (std::f32::consts::TAU * l.waves * x / width).cos();
-                    if f.solid[c] < 0.5 && y >= edge && y <= l.top {
+                    // the share of the cell above the lower edge, so sub-cell displacements count
+                    let share = ((y + 0.5 * h - edge) / h).clamp(0.0, 1.0);
+                    if f.solid[c] < 0.5 && y <= l.top {
                         for k in 0..3 {
-                            f.ink[3 * c + k] += l.ink[k];
+                            f.ink[3 * c + k] += share * l.ink[k];
                         }
-                        f.density[c] += l.density;
+                        f.density[c] += share * l.density;
                     }
                 }
             }
