@@ -245,3 +245,34 @@ fn confinement_keeps_a_decaying_swirl_alive_and_zero_strength_is_exact() {
     let got = sim.download();
     assert!(got.u == f.u && got.v == f.v, "vorticity pass with eps = 0 changed the velocity");
 }
+
+/// Benchmark (ignored; run with `cargo test --release --test transport -- --ignored --nocapture`):
+/// wall time per advection-only step (frozen velocity for ink schemes; velocity schemes with the
+/// pressure solve off) at 256² on the present adapter.
+#[test]
+#[ignore]
+fn bench_schemes_256() {
+    let gpu = gpu();
+    let n = 256;
+    let f = stirring(n, n, 1.0 / n as f32, 1.0);
+    let p = box_params(n, n, 1.0 / n as f32, 0.002);
+    let names = ["semi-lagrangian", "maccormack", "bfecc", "conservative"];
+    for (code, name) in names.iter().enumerate() {
+        let code = code as u32;
+        let runs: Vec<(&str, [u32; 4], bool)> = if code == SCHEME_CONSERVATIVE {
+            vec![("ink+density", [0, code, code, 0], true)]
+        } else {
+            vec![("ink+density", [0, code, code, 0], true), ("velocity+ink+density", [code, code, code, 0], false)]
+        };
+        for (what, schemes, freeze) in runs {
+            let mut p = p;
+            p.schemes = schemes;
+            let mut sim = Simulation::new(&gpu, &f, p, settings(0, freeze)).unwrap();
+            sim.run_blocking(5, false);
+            let start = std::time::Instant::now();
+            sim.run_blocking(40, false);
+            let ms = start.elapsed().as_secs_f64() * 1e3 / 40.0;
+            eprintln!("256x256 {name:16} {what:22} {ms:7.2} ms/step (0 Jacobi sweeps)");
+        }
+    }
+}
