@@ -14,6 +14,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("box", include_str!("../assets/scenes/box.toml")),
     ("drops", include_str!("../assets/scenes/drops.toml")),
     ("plume", include_str!("../assets/scenes/plume.toml")),
+    ("rayleigh-taylor", include_str!("../assets/scenes/rayleigh-taylor.toml")),
 ];
 
 /// Built-in obstacle masks, embedded: (file name, PNG bytes).
@@ -35,6 +36,7 @@ pub struct Scene {
     pub obstacles: Vec<Obstacle>,
     pub emitters: Vec<Emitter>,
     pub blobs: Vec<Blob>,
+    pub layers: Vec<Layer>,
     pub display: DisplayConfig,
 }
 
@@ -120,12 +122,19 @@ impl Default for SolverConfig {
 pub enum Scheme {
     #[default]
     SemiLagrangian,
+    Maccormack,
+    Bfecc,
+    /// Flux form, ink and density only.
+    Conservative,
 }
 
 impl Scheme {
     pub fn code(self) -> u32 {
         match self {
             Scheme::SemiLagrangian => SCHEME_SEMI_LAGRANGIAN,
+            Scheme::Maccormack => SCHEME_MACCORMACK,
+            Scheme::Bfecc => SCHEME_BFECC,
+            Scheme::Conservative => SCHEME_CONSERVATIVE,
         }
     }
 }
@@ -135,8 +144,11 @@ impl Scheme {
 pub struct AdvectionConfig {
     /// Scheme for the edge velocities.
     pub velocity: Scheme,
-    /// Scheme for ink and density.
+    /// Scheme for ink (and for density unless `density` is given).
     pub ink: Scheme,
+    /// Scheme for density; absent: the same as ink.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<Scheme>,
     /// Velocity stays as it is; ink and density are still carried by it.
     pub freeze_velocity: bool,
 }
@@ -258,6 +270,22 @@ impl Default for Blob {
     fn default() -> Self {
         Blob { center: [0.5, 0.5], radius: 0.1, ink: [1.0, 1.0, 1.0], density: 0.0, velocity: [0.0, 0.0], swirl: 0.0 }
     }
+}
+
+/// A horizontal band of ink and density, from `bottom` to `top` (metres), whose lower edge is
+/// displaced by `amplitude` · cos(2π · waves · x / width): a Rayleigh–Taylor interface.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Layer {
+    pub bottom: f32,
+    pub top: f32,
+    pub ink: [f32; 3],
+    /// Density deviation, kg/m³.
+    pub density: f32,
+    /// Displacement of the lower edge, metres.
+    pub amplitude: f32,
+    /// Cosine waves across the domain width.
+    pub waves: f32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -405,6 +433,11 @@ impl Scene {
         non_negative("fluid.ink_dissipation", self.fluid.ink_dissipation, "1/s")?;
         non_negative("fluid.density_drain", self.fluid.density_drain, "1/s")?;
         non_negative("forces.vorticity", self.forces.vorticity, "")?;
+        if self.advection.velocity == Scheme::Conservative {
+            crate::fail!(
+                "advection.velocity = \"conservative\": the flux form is for ink and density only; use semi-lagrangian, maccormack or bfecc"
+            );
+        }
         non_negative("forces.damping", self.forces.damping, "1/s")?;
         non_negative("solver.tolerance", self.solver.tolerance, "")?;
         finite_all("forces.gravity", &self.forces.gravity)?;
@@ -456,6 +489,9 @@ impl Scene {
             positive(&format!("emitters[{n}].radius"), e.radius, "metres")?;
             finite_all(&format!("emitters[{n}].position"), &e.position)?;
             finite_all(&format!("emitters[{n}].velocity"), &e.velocity)?;
+        }
+        for (n, l) in self.layers.iter().enumerate() {
+            finite_all(&format!("layers[{n}]"), &[l.bottom, l.top, l.density, l.amplitude, l.waves, l.ink[0], l.ink[1], l.ink[2]])?;
         }
         for (n, bl) in self.blobs.iter().enumerate() {
             positive(&format!("blobs[{n}].radius"), bl.radius, "metres")?;
@@ -530,7 +566,12 @@ impl Scene {
             damping: self.forces.damping,
             ink_dissipation: self.fluid.ink_dissipation,
             density_drain: self.fluid.density_drain,
-            schemes: [self.advection.velocity.code(), self.advection.ink.code(), self.advection.ink.code(), 0],
+            schemes: [
+                self.advection.velocity.code(),
+                self.advection.ink.code(),
+                self.advection.density.unwrap_or(self.advection.ink).code(),
+                0,
+            ],
             ..Params::default()
         };
         for (n, (_, side)) in self.boundary.sides().into_iter().enumerate() {
@@ -618,6 +659,24 @@ impl Scene {
                         f.ink[3 * c + k] += w * b.ink[k];
                     }
                     f.density[c] += w * b.density;
+                }
+            }
+        }
+        let width = nx as f32 * h;
+        for l in &self.layers {
+            for j in 0..ny {
+                for i in 0..nx {
+                    let c = f.cell(i, j);
+                    let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+                    let edge = l.bottom + l.amplitude * (std::f32::consts::TAU * l.waves * x / width).cos();
+                    // the share of the cell above the lower edge, so sub-cell displacements count
+                    let share = ((y + 0.5 * h - edge) / h).clamp(0.0, 1.0);
+                    if f.solid[c] < 0.5 && y <= l.top {
+                        for k in 0..3 {
+                            f.ink[3 * c + k] += share * l.ink[k];
+                        }
+                        f.density[c] += share * l.density;
+                    }
                 }
             }
         }

@@ -177,6 +177,35 @@ fn advect_ink_matches_cpu() {
 }
 
 #[test]
+fn vorticity_matches_cpu() {
+    let gpu = gpu();
+    for (label, f, mut p) in inputs() {
+        p.vorticity = 0.8;
+        compare(&gpu, &label, &f, p, &[], "vorticity", cpu::vorticity);
+    }
+}
+
+/// The whole advection stage under every scheme combination (velocity, ink, density).
+#[test]
+fn advection_schemes_match_cpu() {
+    let gpu = gpu();
+    let combos = [
+        [SCHEME_MACCORMACK, SCHEME_MACCORMACK, SCHEME_BFECC, 0],
+        [SCHEME_BFECC, SCHEME_BFECC, SCHEME_MACCORMACK, 0],
+        [SCHEME_SEMI_LAGRANGIAN, SCHEME_CONSERVATIVE, SCHEME_CONSERVATIVE, 0],
+        [SCHEME_MACCORMACK, SCHEME_CONSERVATIVE, SCHEME_SEMI_LAGRANGIAN, 0],
+    ];
+    for (label, f, mut p) in inputs() {
+        p.ink_dissipation = 0.3;
+        p.density_drain = 0.2;
+        for schemes in combos {
+            p.schemes = schemes;
+            compare(&gpu, &format!("{label}, schemes {schemes:?}"), &f, p, &[], "advect", |f, p| cpu::advect(f, p, false));
+        }
+    }
+}
+
+#[test]
 fn whole_step_matches_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {

@@ -1,49 +1,85 @@
-//! Advection stage: shaders/advect_velocity.wgsl then shaders/advect_ink.wgsl, both carried by
-//! the velocity the projection left, written to the *_out buffers and copied back.
+//! Advection stage, per field by `Params::schemes` (x velocity, y ink, z density):
+//! semi-Lagrangian (shaders/advect_velocity.wgsl, shaders/advect_ink.wgsl), then for MacCormack
+//! and BFECC the reverse trace and limited correction (shaders/advect_maccormack.wgsl), and for
+//! conservative ink/density the flux-form transport (shaders/advect_conservative.wgsl). Everything
+//! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
 use super::kernel::Kernel;
+use super::params::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
 
+/// A kernel with its bind group (every slot at its natural buffer).
+struct Bound {
+    kernel: Kernel,
+    group: wgpu::BindGroup,
+}
+
+impl Bound {
+    fn new(ctx: &Ctx, file: &str, entry: &str) -> Result<Bound> {
+        let kernel = Kernel::new(ctx.device, file, entry)?;
+        let group = kernel.bind(ctx.device, &ctx.buffers.table());
+        Ok(Bound { kernel, group })
+    }
+    fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, size: [u32; 2]) {
+        self.kernel.dispatch(pass, &self.group, size);
+    }
+}
+
 pub struct Advection {
-    velocity: Kernel,
-    ink: Kernel,
-    velocity_group: wgpu::BindGroup,
-    ink_group: wgpu::BindGroup,
+    velocity: Bound,
+    ink: Bound,
+    velocity_reverse: Bound,
+    velocity_bfecc_mid: Bound,
+    velocity_correct: Bound,
+    ink_reverse: Bound,
+    ink_bfecc_mid: Bound,
+    ink_correct: Bound,
+    outflow_scale: Bound,
+    transport: Bound,
     cells: [u32; 2],
     edges: [u32; 2],
 }
 
+fn corrected(scheme: u32) -> bool {
+    scheme == SCHEME_MACCORMACK || scheme == SCHEME_BFECC
+}
+
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
-        let d = ctx.device;
-        let t = ctx.buffers.table();
-        let velocity = Kernel::new(d, "advect_velocity", "main")?;
-        let ink = Kernel::new(d, "advect_ink", "main")?;
+        let mc = "advect_maccormack";
         Ok(Advection {
-            velocity_group: velocity.bind(d, &t),
-            ink_group: ink.bind(d, &t),
-            velocity,
-            ink,
+            velocity: Bound::new(ctx, "advect_velocity", "main")?,
+            ink: Bound::new(ctx, "advect_ink", "main")?,
+            velocity_reverse: Bound::new(ctx, mc, "velocity_reverse")?,
+            velocity_bfecc_mid: Bound::new(ctx, mc, "velocity_bfecc_mid")?,
+            velocity_correct: Bound::new(ctx, mc, "velocity_correct")?,
+            ink_reverse: Bound::new(ctx, mc, "ink_reverse")?,
+            ink_bfecc_mid: Bound::new(ctx, mc, "ink_bfecc_mid")?,
+            ink_correct: Bound::new(ctx, mc, "ink_correct")?,
+            outflow_scale: Bound::new(ctx, "advect_conservative", "outflow_scale")?,
+            transport: Bound::new(ctx, "advect_conservative", "transport")?,
             cells: ctx.cells(),
             edges: ctx.edges(),
         })
     }
 
-    /// Advects velocity (unless frozen), ink and density, and copies the results into place.
+    /// Advects velocity (unless frozen), ink and density with the schemes in `schemes`
+    /// (`Params::schemes`), and copies the results into place.
     pub fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         profiler: Option<&wgpu_profiler::GpuProfiler>,
         b: &Buffers,
         freeze_velocity: bool,
+        schemes: [u32; 4],
     ) {
         timed_pass(encoder, profiler, "advect", |pass| {
             if !freeze_velocity {
-                self.encode_velocity(pass);
+                self.encode_velocity_scheme(pass, schemes[0]);
             }
-            self.encode_ink(pass);
+            self.encode_ink_schemes(pass, schemes[1], schemes[2]);
         });
         if !freeze_velocity {
             copy_all(encoder, &b.u_out, &b.u);
@@ -53,11 +89,44 @@ impl Advection {
         copy_all(encoder, &b.density_out, &b.density);
     }
 
+    /// Semi-Lagrangian velocity advection into u_out, v_out.
     pub fn encode_velocity(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.velocity.dispatch(pass, &self.velocity_group, self.edges);
+        self.velocity.dispatch(pass, self.edges);
     }
 
+    /// Semi-Lagrangian ink and density advection into ink_out, density_out.
     pub fn encode_ink(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.ink.dispatch(pass, &self.ink_group, self.cells);
+        self.ink.dispatch(pass, self.cells);
+    }
+
+    /// Velocity advection with `scheme` into u_out, v_out.
+    pub fn encode_velocity_scheme(&self, pass: &mut wgpu::ComputePass<'_>, scheme: u32) {
+        self.encode_velocity(pass);
+        if corrected(scheme) {
+            self.velocity_reverse.dispatch(pass, self.edges);
+            if scheme == SCHEME_BFECC {
+                self.velocity_bfecc_mid.dispatch(pass, self.edges);
+            }
+            self.velocity_correct.dispatch(pass, self.edges);
+        }
+    }
+
+    /// Ink and density advection with their schemes into ink_out, density_out.
+    pub fn encode_ink_schemes(&self, pass: &mut wgpu::ComputePass<'_>, ink: u32, density: u32) {
+        let conservative = [ink, density].map(|s| s == SCHEME_CONSERVATIVE);
+        if !(conservative[0] && conservative[1]) {
+            self.encode_ink(pass);
+        }
+        if corrected(ink) || corrected(density) {
+            self.ink_reverse.dispatch(pass, self.cells);
+            if ink == SCHEME_BFECC || density == SCHEME_BFECC {
+                self.ink_bfecc_mid.dispatch(pass, self.cells);
+            }
+            self.ink_correct.dispatch(pass, self.cells);
+        }
+        if conservative[0] || conservative[1] {
+            self.outflow_scale.dispatch(pass, self.cells);
+            self.transport.dispatch(pass, self.cells);
+        }
     }
 }

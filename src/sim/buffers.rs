@@ -25,6 +25,12 @@ pub struct Buffers {
     pub stats: wgpu::Buffer,
     pub scratch: wgpu::Buffer,
     pub stencil: wgpu::Buffer,
+    /// Transport and vorticity scratch (slots 28-31): a cell field (vorticity, outflow scale),
+    /// ink and density for MacCormack/BFECC, and u then v for the velocity corrections.
+    pub cell_tmp: wgpu::Buffer,
+    pub ink_tmp: wgpu::Buffer,
+    pub density_tmp: wgpu::Buffer,
+    pub vel_tmp: wgpu::Buffer,
 }
 
 fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
@@ -46,7 +52,8 @@ pub fn bytes_for(nx: usize, ny: usize) -> u64 {
         + 2 * cells // density, density_out
         + cells // solid
         + cells // scratch
-        + cells; // stencil (u32)
+        + cells // stencil (u32)
+        + 6 * cells + (ny * (nx + 1) + (ny + 1) * nx); // transport scratch: cell_tmp, ink_tmp, density_tmp, vel_tmp
     (floats * 4) as u64
 }
 
@@ -79,6 +86,10 @@ impl Buffers {
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),
+            cell_tmp: storage(device, "cell_tmp", cells),
+            ink_tmp: storage(device, "ink_tmp", 3 * cells),
+            density_tmp: storage(device, "density_tmp", cells),
+            vel_tmp: storage(device, "vel_tmp", nu + nv),
         }
     }
 
@@ -106,6 +117,10 @@ impl Buffers {
             Some(&self.stencil),
         ];
         t[..natural.len()].copy_from_slice(&natural);
+        t[slot::CELL_TMP as usize] = Some(&self.cell_tmp);
+        t[slot::INK_TMP as usize] = Some(&self.ink_tmp);
+        t[slot::DENSITY_TMP as usize] = Some(&self.density_tmp);
+        t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
         t
     }
 

@@ -27,6 +27,10 @@ pub mod slot {
     // Reserved ranges for the buffers of later stages, so they never collide:
     // 18..=23 pressure solvers (SOR, multigrid levels), 24..=27 viscosity and obstacles,
     // 28..=31 transport schemes and vorticity.
+    pub const CELL_TMP: u32 = 28;
+    pub const INK_TMP: u32 = 29;
+    pub const DENSITY_TMP: u32 = 30;
+    pub const VEL_TMP: u32 = 31;
     pub const COUNT: usize = 32;
 }
 
@@ -42,6 +46,9 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("advect_velocity", include_str!("../../shaders/advect_velocity.wgsl")),
     ("advect_ink", include_str!("../../shaders/advect_ink.wgsl")),
     ("stats", include_str!("../../shaders/stats.wgsl")),
+    ("vorticity", include_str!("../../shaders/vorticity.wgsl")),
+    ("advect_maccormack", include_str!("../../shaders/advect_maccormack.wgsl")),
+    ("advect_conservative", include_str!("../../shaders/advect_conservative.wgsl")),
 ];
 
 /// The full source of a pass: the prelude, then the pass.

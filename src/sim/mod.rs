@@ -153,7 +153,7 @@ impl Simulation {
             s.sources.encode(encoder, profiler);
         }
         if !freeze {
-            s.forces.encode(encoder, profiler);
+            s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.projection.encode_divergence(pass);
                 if stats {
@@ -168,7 +168,7 @@ impl Simulation {
                 }
             });
         }
-        s.advection.encode(encoder, profiler, b, freeze);
+        s.advection.encode(encoder, profiler, b, freeze, self.params.schemes);
         if stats {
             timed_pass(encoder, profiler, "stats", |pass| {
                 if freeze {
@@ -215,7 +215,9 @@ impl Simulation {
         let b = &self.buffers;
         match name {
             "sources" => s.sources.encode(&mut encoder, None),
-            "forces" => s.forces.encode(&mut encoder, None),
+            "forces" => s.forces.encode(&mut encoder, None, self.params.vorticity != 0.0),
+            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.forces.encode_vorticity(pass)),
+            "advect" => s.advection.encode(&mut encoder, None, b, self.solver.freeze_velocity, self.params.schemes),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
                 let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };

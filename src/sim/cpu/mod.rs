@@ -9,6 +9,8 @@ pub mod pressure;
 pub mod project;
 pub mod sources;
 pub mod stats;
+pub mod transport;
+pub mod vorticity;
 
 pub use advect::{advect_ink, advect_velocity};
 pub use divergence::divergence;
@@ -16,6 +18,8 @@ pub use forces::forces;
 pub use pressure::pressure;
 pub use project::project;
 pub use sources::sources;
+pub use transport::advect;
+pub use vorticity::vorticity;
 
 use crate::sim::fields::Fields;
 use crate::sim::params::{Params, Splat};
@@ -26,6 +30,9 @@ pub fn step(f: &mut Fields, p: &Params, splats: &[Splat], iterations: u32, warm_
     sources(f, p, splats);
     if !freeze_velocity {
         forces(f, p);
+        if p.vorticity != 0.0 {
+            vorticity(f, p);
+        }
         divergence(f, p);
         if !warm_start {
             f.p.fill(0.0);
@@ -35,11 +42,5 @@ pub fn step(f: &mut Fields, p: &Params, splats: &[Splat], iterations: u32, warm_
         }
         project(f, p);
     }
-    let mut carrier = f.clone();
-    if !freeze_velocity {
-        advect_velocity(f, p);
-    }
-    advect_ink(&mut carrier, p);
-    f.ink = carrier.ink;
-    f.density = carrier.density;
+    advect(f, p, freeze_velocity);
 }

@@ -1,0 +1,229 @@
+// MacCormack and BFECC corrections on top of the semi-Lagrangian step (Selle et al. 2008), for
+// ink/density (cells) and for the edge velocities, chosen per field by params.schemes. The
+// semi-Lagrangian passes have already written φ̂ = A(φ) into the *_out buffers; then
+//   `*_reverse`:    φ̃ = A⁻¹(φ̂), a forward trace (−Δt) sampling φ̂, into the *_tmp buffers;
+//   `*_bfecc_mid`:  BFECC only, φ̄ = φ + ½(φ − φ̃) in place of φ̃;
+//   `*_correct`:    MacCormack φ̂ + ½(φ − φ̃), BFECC A(φ̄), either clamped to the min/max of φ at
+//                   the four lattice points around the back-traced point (no new extrema).
+// Ink dissipation and density drain (a factor `keep` already in φ̂) are folded in consistently.
+// Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
+
+@group(0) @binding(29) var<storage, read_write> ink_tmp: array<f32>;
+@group(0) @binding(30) var<storage, read_write> density_tmp: array<f32>;
+// u part (ny (nx + 1) values), then v part (nx (ny + 1) values).
+@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+
+const SCHEME_MACCORMACK: u32 = 1u;
+const SCHEME_BFECC: u32 = 2u;
+
+fn corrected(s: u32) -> bool { return s == SCHEME_MACCORMACK || s == SCHEME_BFECC; }
+
+// Midpoint trace over a signed time step (dt > 0: back-trace, as `trace_back`).
+fn trace(pos: vec2<f32>, dt: f32) -> vec2<f32> {
+    let mid = clamp_to_domain(pos - 0.5 * dt * velocity_at(pos));
+    return clamp_to_domain(pos - dt * velocity_at(mid));
+}
+
+fn cell_centre(i: i32, j: i32) -> vec2<f32> { return vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h); }
+
+// Four array indices and bilinear weights.
+struct Lattice {
+    k: vec4<u32>,
+    w: vec4<f32>,
+}
+
+fn cells_of(s: CellStencil) -> Lattice {
+    return Lattice(vec4<u32>(cell_idx(s.c00.x, s.c00.y), cell_idx(s.c10.x, s.c10.y), cell_idx(s.c01.x, s.c01.y), cell_idx(s.c11.x, s.c11.y)), s.w);
+}
+
+fn weights(sx: Span, sy: Span) -> vec4<f32> {
+    return vec4<f32>((1.0 - sx.t) * (1.0 - sy.t), sx.t * (1.0 - sy.t), (1.0 - sx.t) * sy.t, sx.t * sy.t);
+}
+
+fn u_lattice(pos: vec2<f32>) -> Lattice {
+    let gx = pos.x / params.h;
+    let gy = pos.y / params.h - 0.5;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny() - 1); }
+    return Lattice(vec4<u32>(u_idx(sx.i0, sy.i0), u_idx(sx.i1, sy.i0), u_idx(sx.i0, sy.i1), u_idx(sx.i1, sy.i1)), weights(sx, sy));
+}
+
+fn v_lattice(pos: vec2<f32>) -> Lattice {
+    let gx = pos.x / params.h - 0.5;
+    let gy = pos.y / params.h;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx() - 1); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
+    return Lattice(vec4<u32>(v_idx(sx.i0, sy.i0), v_idx(sx.i1, sy.i0), v_idx(sx.i0, sy.i1), v_idx(sx.i1, sy.i1)), weights(sx, sy));
+}
+
+// Weighted sum in a fixed order (the CPU twin sums the same way).
+fn blend(w: vec4<f32>, a: vec4<f32>) -> f32 { return w.x * a.x + w.y * a.y + w.z * a.z + w.w * a.w; }
+
+// Clamps x to the range of the values a at the points of positive weight (x itself if none).
+fn limit(x: f32, w: vec4<f32>, a: vec4<f32>) -> f32 {
+    let open = w > vec4<f32>(0.0);
+    let lo = min(min(select(3.0e38, a.x, open.x), select(3.0e38, a.y, open.y)), min(select(3.0e38, a.z, open.z), select(3.0e38, a.w, open.w)));
+    let hi = max(max(select(-3.0e38, a.x, open.x), select(-3.0e38, a.y, open.y)), max(select(-3.0e38, a.z, open.z), select(-3.0e38, a.w, open.w)));
+    if lo > hi { return x; }
+    return clamp(x, lo, hi);
+}
+
+fn ink_n(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink[3u * k.x + ch], ink[3u * k.y + ch], ink[3u * k.z + ch], ink[3u * k.w + ch]); }
+fn ink_hat(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_out[3u * k.x + ch], ink_out[3u * k.y + ch], ink_out[3u * k.z + ch], ink_out[3u * k.w + ch]); }
+fn ink_bar(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_tmp[3u * k.x + ch], ink_tmp[3u * k.y + ch], ink_tmp[3u * k.z + ch], ink_tmp[3u * k.w + ch]); }
+fn density_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density[k.x], density[k.y], density[k.z], density[k.w]); }
+fn density_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_out[k.x], density_out[k.y], density_out[k.z], density_out[k.w]); }
+fn density_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_tmp[k.x], density_tmp[k.y], density_tmp[k.z], density_tmp[k.w]); }
+fn u_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(u[k.x], u[k.y], u[k.z], u[k.w]); }
+fn u_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(u_out[k.x], u_out[k.y], u_out[k.z], u_out[k.w]); }
+fn u_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(vel_tmp[k.x], vel_tmp[k.y], vel_tmp[k.z], vel_tmp[k.w]); }
+fn v_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(v[k.x], v[k.y], v[k.z], v[k.w]); }
+fn v_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(v_out[k.x], v_out[k.y], v_out[k.z], v_out[k.w]); }
+fn v_bar(k: vec4<u32>) -> vec4<f32> {
+    let o = vec4<u32>(params.ny * (params.nx + 1u));
+    let q = k + o;
+    return vec4<f32>(vel_tmp[q.x], vel_tmp[q.y], vel_tmp[q.z], vel_tmp[q.w]);
+}
+
+fn keep_ink() -> f32 { return exp(-params.ink_dissipation * params.dt); }
+fn keep_density() -> f32 { return exp(-params.density_drain * params.dt); }
+
+// ---- ink and density (cells) ----
+
+@compute @workgroup_size(8, 8)
+fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= nx() || j >= ny() || is_solid(i, j) { return; }
+    let c = cell_idx(i, j);
+    let s = cells_of(cell_stencil(trace(cell_centre(i, j), -params.dt)));
+    if corrected(params.schemes.y) {
+        ink_tmp[3u * c] = blend(s.w, ink_hat(s.k, 0u));
+        ink_tmp[3u * c + 1u] = blend(s.w, ink_hat(s.k, 1u));
+        ink_tmp[3u * c + 2u] = blend(s.w, ink_hat(s.k, 2u));
+    }
+    if corrected(params.schemes.z) {
+        density_tmp[c] = blend(s.w, density_hat(s.k));
+    }
+}
+
+@compute @workgroup_size(8, 8)
+fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= nx() || j >= ny() || is_solid(i, j) { return; }
+    let c = cell_idx(i, j);
+    if params.schemes.y == SCHEME_BFECC {
+        let k = keep_ink();
+        ink_tmp[3u * c] = ink[3u * c] + 0.5 * (ink[3u * c] - ink_tmp[3u * c] / k);
+        ink_tmp[3u * c + 1u] = ink[3u * c + 1u] + 0.5 * (ink[3u * c + 1u] - ink_tmp[3u * c + 1u] / k);
+        ink_tmp[3u * c + 2u] = ink[3u * c + 2u] + 0.5 * (ink[3u * c + 2u] - ink_tmp[3u * c + 2u] / k);
+    }
+    if params.schemes.z == SCHEME_BFECC {
+        density_tmp[c] = density[c] + 0.5 * (density[c] - density_tmp[c] / keep_density());
+    }
+}
+
+// One channel's corrected value: MacCormack from this cell's φ̂, φ, φ̃; BFECC from φ̄ around `back`.
+fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, w: vec4<f32>, n: vec4<f32>, bar: vec4<f32>) -> f32 {
+    var x = hat + 0.5 * (keep * now - rev);
+    if scheme == SCHEME_BFECC { x = keep * blend(w, bar); }
+    return limit(x, w, keep * n);
+}
+
+@compute @workgroup_size(8, 8)
+fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= nx() || j >= ny() || is_solid(i, j) { return; }
+    let c = cell_idx(i, j);
+    let pos = cell_centre(i, j);
+    let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
+    let back = pos - params.dt * velocity_at(mid);
+    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    var side = 4u;
+    if back.x < 0.0 && !periodic_x() { side = SIDE_LEFT; }
+    if back.x > size.x && !periodic_x() { side = SIDE_RIGHT; }
+    if back.y < 0.0 && !periodic_y() { side = SIDE_BOTTOM; }
+    if back.y > size.y && !periodic_y() { side = SIDE_TOP; }
+    if side < 4u && params.bc_kind[side] == BC_INFLOW { return; }
+    let s = cells_of(cell_stencil(clamp_to_domain(back)));
+    let si = params.schemes.y;
+    if corrected(si) {
+        let k = keep_ink();
+        ink_out[3u * c] = correct_one(si, k, ink_out[3u * c], ink[3u * c], ink_tmp[3u * c], s.w, ink_n(s.k, 0u), ink_bar(s.k, 0u));
+        ink_out[3u * c + 1u] =
+            correct_one(si, k, ink_out[3u * c + 1u], ink[3u * c + 1u], ink_tmp[3u * c + 1u], s.w, ink_n(s.k, 1u), ink_bar(s.k, 1u));
+        ink_out[3u * c + 2u] =
+            correct_one(si, k, ink_out[3u * c + 2u], ink[3u * c + 2u], ink_tmp[3u * c + 2u], s.w, ink_n(s.k, 2u), ink_bar(s.k, 2u));
+    }
+    let sd = params.schemes.z;
+    if corrected(sd) {
+        density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], density_tmp[c], s.w, density_n(s.k), density_bar(s.k));
+    }
+}
+
+// ---- edge velocities ----
+
+fn u_pos(i: i32, j: i32) -> vec2<f32> {
+    var fi = i;
+    if periodic_x() && i == nx() { fi = 0; }
+    return vec2<f32>(f32(fi) * params.h, (f32(j) + 0.5) * params.h);
+}
+
+fn v_pos(i: i32, j: i32) -> vec2<f32> {
+    var fj = j;
+    if periodic_y() && j == ny() { fj = 0; }
+    return vec2<f32>((f32(i) + 0.5) * params.h, f32(fj) * params.h);
+}
+
+fn v_off() -> u32 { return params.ny * (params.nx + 1u); }
+
+@compute @workgroup_size(8, 8)
+fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i <= nx() && j < ny() && !u_face(i, j).fixed {
+        let l = u_lattice(trace(u_pos(i, j), -params.dt));
+        vel_tmp[u_idx(i, j)] = blend(l.w, u_hat(l.k));
+    }
+    if i < nx() && j <= ny() && !v_face(i, j).fixed {
+        let l = v_lattice(trace(v_pos(i, j), -params.dt));
+        vel_tmp[v_off() + v_idx(i, j)] = blend(l.w, v_hat(l.k));
+    }
+}
+
+@compute @workgroup_size(8, 8)
+fn velocity_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i <= nx() && j < ny() && !u_face(i, j).fixed {
+        let k = u_idx(i, j);
+        vel_tmp[k] = u[k] + 0.5 * (u[k] - vel_tmp[k]);
+    }
+    if i < nx() && j <= ny() && !v_face(i, j).fixed {
+        let k = v_idx(i, j);
+        vel_tmp[v_off() + k] = v[k] + 0.5 * (v[k] - vel_tmp[v_off() + k]);
+    }
+}
+
+@compute @workgroup_size(8, 8)
+fn velocity_correct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    let s = params.schemes.x;
+    if i <= nx() && j < ny() && !u_face(i, j).fixed {
+        let k = u_idx(i, j);
+        let l = u_lattice(trace(u_pos(i, j), params.dt));
+        u_out[k] = correct_one(s, 1.0, u_out[k], u[k], vel_tmp[k], l.w, u_n(l.k), u_bar(l.k));
+    }
+    if i < nx() && j <= ny() && !v_face(i, j).fixed {
+        let k = v_idx(i, j);
+        let l = v_lattice(trace(v_pos(i, j), params.dt));
+        v_out[k] = correct_one(s, 1.0, v_out[k], v[k], vel_tmp[v_off() + k], l.w, v_n(l.k), v_bar(l.k));
+    }
+}
