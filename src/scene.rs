@@ -14,6 +14,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("box", include_str!("../assets/scenes/box.toml")),
     ("drops", include_str!("../assets/scenes/drops.toml")),
     ("plume", include_str!("../assets/scenes/plume.toml")),
+    ("teaching", include_str!("../assets/scenes/teaching.toml")),
 ];
 
 /// Built-in obstacle masks, embedded: (file name, PNG bytes).

@@ -90,7 +90,7 @@ impl Settings {
                 radius: 0.04 * (s.grid.nx.max(s.grid.ny) as f32 * s.grid.cell_size),
                 strength: 1.0,
                 colour: [0.2, 0.6, 1.0],
-                amount: 0.5,
+                amount: 1.0,
                 density: 0.0,
                 mode: BrushMode::Paint,
             },
@@ -188,7 +188,7 @@ pub fn toggle_overlay(o: &mut Overlays, n: u32) {
 pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) -> Vec<Command> {
     let mut out = Vec::new();
     ui.horizontal(|ui| {
-        let label = if s.paused { "▶ Run" } else { "⏸ Pause" };
+        let label = if s.paused { "Run" } else { "Pause" };
         if ui.button(label).clicked() {
             s.paused ^= true;
         }
