@@ -29,7 +29,15 @@ fn harness() -> Harness<'static, State> {
 #[test]
 fn each_overlay_checkbox_toggles_its_setting() {
     let mut h = harness();
-    let labels = ["1 ink", "2 divergence tint", "3 pressure", "4 velocity on MAC edges", "5 velocity at cell centres", "6 grid lines", "7 numbers in large cells"];
+    let labels = [
+        "1 ink",
+        "2 divergence tint",
+        "3 pressure",
+        "4 velocity on MAC edges",
+        "5 velocity at cell centres",
+        "6 grid lines",
+        "7 numbers in large cells",
+    ];
     for (n, label) in labels.iter().enumerate() {
         let before = h.state().settings.overlays.clone();
         h.get_by_label(label).click();
