@@ -73,7 +73,7 @@ pub fn main(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        None => crate::fail!("the window is not built yet: use `smokebox run --scene NAME --steps N`"),
+        None => crate::app::run(cli.scene.as_deref(), &cli.set),
     }
 }
 

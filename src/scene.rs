@@ -15,6 +15,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("drops", include_str!("../assets/scenes/drops.toml")),
     ("plume", include_str!("../assets/scenes/plume.toml")),
     ("rayleigh-taylor", include_str!("../assets/scenes/rayleigh-taylor.toml")),
+    ("teaching", include_str!("../assets/scenes/teaching.toml")),
 ];
 
 /// Built-in obstacle masks, embedded: (file name, PNG bytes).

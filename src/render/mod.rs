@@ -1,0 +1,326 @@
+//! Display of the simulation state and its teaching overlays: one render pipeline that reads the
+//! state buffers directly (no copies, no read-back) and draws into a viewport that keeps the grid's
+//! aspect ratio. Used by the window (src/app.rs) and headless for reference-image tests
+//! (`render_rgba`).
+
+use crate::sim::Simulation;
+use crate::sim::params::BC_WALL;
+use bytemuck::{Pod, Zeroable};
+
+pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
+
+/// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
+pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+/// What to draw on top of (or instead of) the ink. Plain data: the panel edits it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overlays {
+    pub ink: bool,
+    pub divergence: bool,
+    /// Divergence of the current velocity (after projection and advection) instead of the
+    /// divergence the solver saw before projecting.
+    pub divergence_after: bool,
+    /// |div| (1/s) at full tint.
+    pub divergence_range: f32,
+    pub pressure: bool,
+    /// Range from the last pressure read-back instead of `pressure_range`.
+    pub pressure_auto: bool,
+    /// |p| (Pa) at full colour.
+    pub pressure_range: f32,
+    /// u on vertical edges, v on horizontal edges.
+    pub arrows_mac: bool,
+    /// Velocity interpolated at cell centres, every `arrow_spacing` cells.
+    pub arrows_centre: bool,
+    pub arrow_spacing: u32,
+    /// Arrow length in cells per m/s.
+    pub arrow_scale: f32,
+    /// Cell outlines when cells are at least 12 pixels wide.
+    pub grid_lines: bool,
+    /// The value of the shown field printed in each cell when cells are large.
+    pub numbers: bool,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Overlays {
+            ink: true,
+            divergence: false,
+            divergence_after: false,
+            divergence_range: 1.0,
+            pressure: false,
+            pressure_auto: true,
+            pressure_range: 1.0,
+            arrows_mac: false,
+            arrows_centre: false,
+            arrow_spacing: 8,
+            arrow_scale: 4.0,
+            grid_lines: true,
+            numbers: true,
+        }
+    }
+}
+
+const SHOW_INK: u32 = 1;
+const SHOW_DIVERGENCE: u32 = 2;
+const DIVERGENCE_AFTER: u32 = 4;
+const SHOW_PRESSURE: u32 = 8;
+const ARROWS_MAC: u32 = 16;
+const ARROWS_CENTRE: u32 = 32;
+const GRID_LINES: u32 = 64;
+
+/// Keep in sync with `RenderParams` in shaders/render_field.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct RenderParams {
+    pub nx: u32,
+    pub ny: u32,
+    pub flags: u32,
+    pub walls: u32,
+    pub background: [f32; 4],
+    pub ranges: [f32; 4],
+    pub view: [f32; 4],
+}
+
+impl RenderParams {
+    /// Constants for drawing `sim` with `overlays` at `pixels_per_cell`; `pressure_range` is the
+    /// range in use (manual or auto).
+    pub fn new(sim: &Simulation, o: &Overlays, background: [f32; 3], pixels_per_cell: f32, pressure_range: f32) -> RenderParams {
+        let mut flags = 0;
+        for (on, bit) in [
+            (o.ink, SHOW_INK),
+            (o.divergence, SHOW_DIVERGENCE),
+            (o.divergence_after, DIVERGENCE_AFTER),
+            (o.pressure, SHOW_PRESSURE),
+            (o.arrows_mac, ARROWS_MAC),
+            (o.arrows_centre, ARROWS_CENTRE),
+            (o.grid_lines, GRID_LINES),
+        ] {
+            if on {
+                flags |= bit;
+            }
+        }
+        let walls = (0..4).filter(|&s| sim.params.bc_kind[s] == BC_WALL).fold(0, |m, s| m | 1 << s);
+        RenderParams {
+            nx: sim.nx as u32,
+            ny: sim.ny as u32,
+            flags,
+            walls,
+            background: [background[0], background[1], background[2], 1.0],
+            ranges: [o.divergence_range, pressure_range, o.arrow_spacing.max(1) as f32, o.arrow_scale],
+            view: [pixels_per_cell, sim.params.h, 0.0, 0.0],
+        }
+    }
+}
+
+/// A rectangle in physical pixels: x, y (from the top left), width, height.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Viewport {
+    /// The largest rectangle of the grid's aspect ratio centred in `area`, with a margin.
+    pub fn fit(nx: usize, ny: usize, area: Viewport, margin: f32) -> Viewport {
+        let (aw, ah) = ((area.w - 2.0 * margin).max(1.0), (area.h - 2.0 * margin).max(1.0));
+        let scale = (aw / nx as f32).min(ah / ny as f32);
+        let (w, h) = (scale * nx as f32, scale * ny as f32);
+        Viewport { x: area.x + (area.w - w) / 2.0, y: area.y + (area.h - h) / 2.0, w, h }
+    }
+
+    pub fn pixels_per_cell(&self, nx: usize) -> f32 {
+        self.w / nx as f32
+    }
+
+    /// Grid position in metres (y up) of a pixel position; None outside.
+    pub fn to_metres(&self, px: [f32; 2], nx: usize, ny: usize, h: f32) -> [f32; 2] {
+        let gx = (px[0] - self.x) / self.w * nx as f32;
+        let gy = (1.0 - (px[1] - self.y) / self.h) * ny as f32;
+        [gx * h, gy * h]
+    }
+
+    /// Pixel position of a grid position in cells (y up).
+    pub fn from_cells(&self, g: [f32; 2], nx: usize, ny: usize) -> [f32; 2] {
+        [self.x + g[0] / nx as f32 * self.w, self.y + (1.0 - g[1] / ny as f32) * self.h]
+    }
+}
+
+/// The display pipeline. `attach` binds a simulation's buffers (again after a reset or resize).
+pub struct Renderer {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    group: Option<wgpu::BindGroup>,
+}
+
+impl Renderer {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Renderer {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("render_field"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let storage = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let mut entries = vec![wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
+            count: None,
+        }];
+        entries.extend((1..=6).map(storage));
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("render"), entries: &entries });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("render"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("render_field"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+            }),
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("render params"),
+            size: std::mem::size_of::<RenderParams>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Renderer { pipeline, layout, uniform, group: None }
+    }
+
+    /// Binds the state buffers of `sim`; call after every new simulation.
+    pub fn attach(&mut self, sim: &Simulation) {
+        let b = &sim.buffers;
+        let buffers = [&self.uniform, &b.u, &b.v, &b.p, &b.divergence, &b.ink, &b.solid];
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(n, buf)| wgpu::BindGroupEntry { binding: n as u32, resource: buf.as_entire_binding() })
+            .collect();
+        self.group = Some(sim.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("render"),
+            layout: &self.layout,
+            entries: &entries,
+        }));
+    }
+
+    /// Writes this frame's constants (before the pass that draws).
+    pub fn prepare(&self, queue: &wgpu::Queue, params: &RenderParams) {
+        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(params));
+    }
+
+    /// Draws the field into `viewport` of the pass's target.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
+        let Some(group) = &self.group else { return };
+        if viewport.w < 1.0 || viewport.h < 1.0 {
+            return;
+        }
+        pass.set_viewport(viewport.x, viewport.y, viewport.w, viewport.h, 0.0, 1.0);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// Renders `sim` with `overlays` into a `width`×`height` image (the grid fitted, aspect kept) and
+/// returns its RGBA rows, top first. Blocking: for tests and `--frames`, never the frame loop.
+pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], width: u32, height: u32) -> Vec<u8> {
+    let device = &sim.device;
+    let mut renderer = Renderer::new(device, HEADLESS_FORMAT);
+    renderer.attach(sim);
+    let area = Viewport { x: 0.0, y: 0.0, w: width as f32, h: height as f32 };
+    let vp = Viewport::fit(sim.nx, sim.ny, area, 0.0);
+    let pressure_range = overlays.pressure_range;
+    renderer.prepare(&sim.queue, &RenderParams::new(sim, overlays, background, vp.pixels_per_cell(sim.nx), pressure_range));
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("headless frame"),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: HEADLESS_FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless render") });
+    {
+        let mut pass = begin_clear_pass(&mut encoder, &view, CLEAR);
+        renderer.draw(&mut pass, vp);
+    }
+    let row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("headless staging"),
+        size: (row * height) as u64,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &staging,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(height) },
+        },
+        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+    );
+    sim.queue.submit([encoder.finish()]);
+    staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping the headless frame"));
+    device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+    let data = staging.slice(..).get_mapped_range().expect("mapped");
+    let mut out = Vec::with_capacity((width * height * 4) as usize);
+    for y in 0..height {
+        let start = (y * row) as usize;
+        out.extend_from_slice(&data[start..start + (width * 4) as usize]);
+    }
+    out
+}
+
+/// The colour around the domain (linear RGB).
+pub const CLEAR: wgpu::Color = wgpu::Color { r: 0.008, g: 0.008, b: 0.012, a: 1.0 };
+
+/// A render pass that clears `view` to `clear`.
+pub fn begin_clear_pass<'a>(
+    encoder: &'a mut wgpu::CommandEncoder,
+    view: &'a wgpu::TextureView,
+    clear: wgpu::Color,
+) -> wgpu::RenderPass<'a> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("display"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}

@@ -1,0 +1,118 @@
+//! End to end: the real binary in a real window under Xvfb (on lavapipe). xdotool drags the
+//! mouse across the window; a screenshot (ImageMagick `import`) must show the brush's ink along
+//! the drag path and none far from it; pressing `1` hides the ink overlay and the stroke vanishes.
+//! Needs Xvfb, xdotool and ImageMagick (.ci/run installs them); fails loudly without them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::Duration;
+
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn tool(name: &str) {
+    let ok = Command::new("sh").arg("-c").arg(format!("command -v {name}")).stdout(Stdio::null()).status().is_ok_and(|s| s.success());
+    assert!(ok, "{name} is missing: install xvfb, xdotool and imagemagick (see .ci/run)");
+}
+
+fn xdo(display: &str, args: &[&str]) {
+    let s = Command::new("xdotool").args(args).env("DISPLAY", display).status().expect("xdotool runs");
+    assert!(s.success(), "xdotool {args:?} failed");
+}
+
+fn shot(display: &str, path: &Path) -> image::RgbImage {
+    let s = Command::new("import").args(["-window", "root"]).arg(path).env("DISPLAY", display).status().expect("import runs");
+    assert!(s.success(), "import failed");
+    image::open(path).expect("screenshot readable").to_rgb8()
+}
+
+/// The domain's rim (the walls): the bounding box of its grey pixels.
+fn domain(img: &image::RgbImage) -> (u32, u32, u32, u32) {
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (x, y, p) in img.enumerate_pixels() {
+        let [r, g, b] = p.0;
+        if (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b) && x < img.width() * 2 / 3 {
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+    }
+    assert!(x0 < x1 && y0 < y1, "no domain rim found in the screenshot");
+    (x0, y0, x1, y1)
+}
+
+/// Blue brush ink: blue well above red.
+fn inked(p: &image::Rgb<u8>) -> bool {
+    p.0[2] as i32 - p.0[0] as i32 > 35
+}
+
+#[test]
+fn drag_paints_ink_and_key_toggles_overlay() {
+    for t in ["Xvfb", "xdotool", "import"] {
+        tool(t);
+    }
+    let display = format!(":{}", 70 + std::process::id() % 200);
+    let _x = Kill(
+        Command::new("Xvfb").args([display.as_str(), "-screen", "0", "1280x800x24"]).stderr(Stdio::null()).spawn().expect("Xvfb starts"),
+    );
+    sleep(Duration::from_secs(2));
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb");
+    std::fs::create_dir_all(&out).unwrap();
+    let _app = Kill(
+        Command::new(env!("CARGO_BIN_EXE_smokebox"))
+            .args(["--scene", "plume", "--set", "display.background=[0.02,0.02,0.03]"])
+            .env("DISPLAY", &display)
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("smokebox starts"),
+    );
+    sleep(Duration::from_secs(8));
+    let before = shot(&display, &out.join("before.png"));
+    let (x0, y0, x1, y1) = domain(&before);
+    let (w, h) = ((x1 - x0) as f32, (y1 - y0) as f32);
+    let at = |fx: f32, fy: f32| ((x0 as f32 + fx * w) as u32, (y0 as f32 + fy * h) as u32);
+    // drag left to right across the upper third
+    let (sx, sy) = at(0.15, 0.3);
+    xdo(&display, &["mousemove", &sx.to_string(), &sy.to_string()]);
+    xdo(&display, &["mousedown", "1"]);
+    for k in 1..=20 {
+        let (x, y) = at(0.15 + 0.5 * k as f32 / 20.0, 0.3);
+        xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+        sleep(Duration::from_millis(60));
+    }
+    xdo(&display, &["mouseup", "1"]);
+    sleep(Duration::from_millis(600));
+    let after = shot(&display, &out.join("after_drag.png"));
+    let along = (0..=10).filter(|k| {
+        let (x, y) = at(0.2 + 0.4 * *k as f32 / 10.0, 0.3);
+        inked(after.get_pixel(x, y))
+    });
+    let along = along.count();
+    assert!(along >= 8, "ink at only {along} of 11 points along the drag (see {})", out.display());
+    for (fx, fy) in [(0.1, 0.85), (0.9, 0.1), (0.9, 0.9), (0.5, 0.75)] {
+        let (x, y) = at(fx, fy);
+        assert!(!inked(after.get_pixel(x, y)), "brush ink far from the drag at ({fx}, {fy}) (see {})", out.display());
+    }
+    // key 1 hides the ink overlay
+    // no window manager under Xvfb: give the window the keyboard focus first
+    let id = Command::new("xdotool").args(["search", "--name", "smokebox"]).env("DISPLAY", &display).output().expect("xdotool search");
+    let id = String::from_utf8_lossy(&id.stdout).lines().next().expect("the smokebox window is found").trim().to_string();
+    xdo(&display, &["windowfocus", "--sync", &id]);
+    xdo(&display, &["key", "1"]);
+    sleep(Duration::from_millis(1500));
+    let hidden = shot(&display, &out.join("ink_hidden.png"));
+    let still = (0..=10)
+        .filter(|k| {
+            let (x, y) = at(0.2 + 0.4 * *k as f32 / 10.0, 0.3);
+            inked(hidden.get_pixel(x, y))
+        })
+        .count();
+    assert!(still <= 1, "ink still shown at {still} points after pressing 1 (see {})", out.display());
+}
