@@ -227,6 +227,14 @@ impl Simulation {
                 let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };
                 s.projection.encode_solve(&mut encoder, None, b, &one_sweep);
             }
+            // the whole solve with the current settings, on the divergence as it is
+            "solve" => s.projection.encode_solve(&mut encoder, None, b, &self.solver),
+            // divergence, solve and correction
+            "projection" => {
+                timed_pass(&mut encoder, None, "divergence", |pass| s.projection.encode_divergence(pass));
+                s.projection.encode_solve(&mut encoder, None, b, &self.solver);
+                timed_pass(&mut encoder, None, "project", |pass| s.projection.encode_correction(pass));
+            }
             "project" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_correction(pass)),
             "advect_velocity" => {
                 timed_pass(&mut encoder, None, name, |pass| s.advection.encode_velocity(pass));
