@@ -1,6 +1,7 @@
 //! smokebox: an interactive smoke sandbox. A MAC-grid fluid solver in WGSL compute shaders
 //! (src/sim, shaders/), a headless command line (src/cli.rs) and a desktop app (src/app.rs).
 
+pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod gpu;
