@@ -30,6 +30,8 @@ pub enum Command {
     Run(RunArgs),
     /// List the built-in scenes.
     Scenes,
+    /// Time each pressure solver at several grid sizes; prints a table and writes JSON.
+    Bench(crate::bench::BenchArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -66,6 +68,7 @@ pub struct RunArgs {
 pub fn main(cli: Cli) -> Result<()> {
     match cli.command {
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Bench(args)) => crate::bench::bench(&args),
         Some(Command::Scenes) => {
             for (name, text) in BUILTIN {
                 let scene = Scene::from_text(text, name, &[])?;

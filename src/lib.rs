@@ -2,6 +2,7 @@
 //! (src/sim, shaders/), a headless command line (src/cli.rs) and a desktop app (src/app.rs).
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod gpu;

@@ -94,13 +94,17 @@ impl Default for FluidConfig {
 pub enum SolverKind {
     #[default]
     Jacobi,
+    /// Red-black Gauss-Seidel with over-relaxation `solver.omega`.
+    Sor,
+    /// Geometric multigrid V-cycles (src/sim/multigrid.rs).
+    Multigrid,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct SolverConfig {
     pub kind: SolverKind,
-    /// Jacobi sweeps per step.
+    /// Jacobi or SOR sweeps, or multigrid V-cycles, per step (at most, with a tolerance).
     pub iterations: i64,
     /// Relative residual at which to stop (0: run all iterations).
     pub tolerance: f32,
@@ -600,6 +604,8 @@ impl Scene {
     pub fn solver_settings(&self) -> SolverSettings {
         SolverSettings {
             iterations: self.solver.iterations as u32,
+            kind: self.solver.kind,
+            tolerance: self.solver.tolerance,
             warm_start: self.solver.warm_start,
             freeze_velocity: self.advection.freeze_velocity,
         }

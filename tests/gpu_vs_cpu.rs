@@ -209,7 +209,7 @@ fn advection_schemes_match_cpu() {
 fn whole_step_matches_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let settings = SolverSettings { iterations: 12, warm_start: true, freeze_velocity: false };
+        let settings = SolverSettings { iterations: 12, warm_start: true, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings.clone()).unwrap();
         sim.run_blocking(3, false);
         let got = sim.download();

@@ -11,7 +11,7 @@ use smokebox::sim::params::*;
 use smokebox::sim::{Simulation, SolverSettings};
 
 fn settings(iterations: u32, freeze_velocity: bool) -> SolverSettings {
-    SolverSettings { iterations, warm_start: true, freeze_velocity }
+    SolverSettings { iterations, warm_start: true, freeze_velocity, ..Default::default() }
 }
 
 /// Ink-weighted centre (x, y) of the red channel.

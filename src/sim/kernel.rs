@@ -49,6 +49,23 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("vorticity", include_str!("../../shaders/vorticity.wgsl")),
     ("advect_maccormack", include_str!("../../shaders/advect_maccormack.wgsl")),
     ("advect_conservative", include_str!("../../shaders/advect_conservative.wgsl")),
+    ("pressure_sor", include_str!("../../shaders/pressure_sor.wgsl")),
+    ("multigrid_setup", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_setup.wgsl"))),
+    ("multigrid_smooth", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_smooth.wgsl"))),
+    (
+        "multigrid_residual",
+        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_residual.wgsl")),
+    ),
+    (
+        "multigrid_restrict",
+        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_restrict.wgsl")),
+    ),
+    (
+        "multigrid_prolong",
+        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_prolong.wgsl")),
+    ),
+    ("multigrid_coarse", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_coarse.wgsl"))),
+    ("solver_check", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/solver_check.wgsl"))),
 ];
 
 /// The full source of a pass: the prelude, then the pass.

@@ -7,8 +7,10 @@ pub mod cpu;
 pub mod fields;
 pub mod forces;
 pub mod kernel;
+pub mod multigrid;
 pub mod params;
 pub mod projection;
+pub mod solver;
 pub mod sources;
 pub mod stage;
 pub mod stats;
@@ -28,8 +30,11 @@ use stats::{Stats, StatsReadback, StepStats};
 /// Solver settings that are not shader constants.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverSettings {
-    /// Jacobi sweeps per step.
+    /// Jacobi or SOR sweeps, or multigrid V-cycles, per step (at most, with a tolerance).
     pub iterations: u32,
+    pub kind: crate::scene::SolverKind,
+    /// Relative residual (max |div after| / max |div before|) at which to stop; 0: never stop early.
+    pub tolerance: f32,
     /// Start each solve from the last step's pressure.
     pub warm_start: bool,
     /// Velocity stays as it is; ink and density are still carried by it.
@@ -38,7 +43,7 @@ pub struct SolverSettings {
 
 impl Default for SolverSettings {
     fn default() -> Self {
-        SolverSettings { iterations: 40, warm_start: true, freeze_velocity: false }
+        SolverSettings { iterations: 40, kind: Default::default(), tolerance: 0.0, warm_start: true, freeze_velocity: false }
     }
 }
 
@@ -137,6 +142,7 @@ impl Simulation {
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         self.queue.write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
+        self.stages.projection.solvers.prepare(&self.queue, self.solver.kind, self.solver.tolerance);
         if !splats.is_empty() {
             self.queue.write_buffer(&self.buffers.splats, 0, bytemuck::cast_slice(&splats));
         }
@@ -222,6 +228,14 @@ impl Simulation {
             "pressure" => {
                 let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };
                 s.projection.encode_solve(&mut encoder, None, b, &one_sweep);
+            }
+            // the whole solve with the current settings, on the divergence as it is
+            "solve" => s.projection.encode_solve(&mut encoder, None, b, &self.solver),
+            // divergence, solve and correction
+            "projection" => {
+                timed_pass(&mut encoder, None, "divergence", |pass| s.projection.encode_divergence(pass));
+                s.projection.encode_solve(&mut encoder, None, b, &self.solver);
+                timed_pass(&mut encoder, None, "project", |pass| s.projection.encode_correction(pass));
             }
             "project" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_correction(pass)),
             "advect_velocity" => {

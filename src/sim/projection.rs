@@ -1,12 +1,15 @@
 //! Projection stage: divergence (shaders/divergence.wgsl), the pressure solve
 //! (shaders/pressure.wgsl: weighted Jacobi, ping-pong p <-> p_out, warm-started), and the
-//! edge-velocity correction (shaders/project.wgsl).
+//! edge-velocity correction (shaders/project.wgsl). SOR, multigrid and tolerance-driven stopping:
+//! src/sim/solver.rs.
 
 use super::SolverSettings;
 use super::buffers::Buffers;
 use super::kernel::{Kernel, slot};
+use super::solver::{Solvers, check_every};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
+use crate::scene::SolverKind;
 
 pub struct Projection {
     divergence: Kernel,
@@ -20,6 +23,7 @@ pub struct Projection {
     project_group: wgpu::BindGroup,
     cells: [u32; 2],
     edges: [u32; 2],
+    pub solvers: Solvers,
 }
 
 impl Projection {
@@ -45,6 +49,7 @@ impl Projection {
             project,
             cells: ctx.cells(),
             edges: ctx.edges(),
+            solvers: Solvers::new(ctx)?,
         })
     }
 
@@ -64,14 +69,39 @@ impl Projection {
         if !solver.warm_start {
             encoder.clear_buffer(&b.p, 0, None);
         }
-        timed_pass(encoder, profiler, "pressure", |pass| {
+        let gated = solver.tolerance > 0.0 && solver.iterations > 0;
+        // with a tolerance, round up to whole check intervals (even, so Jacobi ends in `p`)
+        let every = check_every(solver.kind);
+        let iterations = if gated { solver.iterations.div_ceil(every) * every } else { solver.iterations };
+        let s = &self.solvers;
+        if solver.kind == SolverKind::Multigrid {
+            s.encode_copy_in(encoder, &b.p);
+        }
+        timed_pass(encoder, profiler, "pressure setup", |pass| {
             self.stencil_pack.dispatch(pass, &self.stencil_group, self.cells);
-            for it in 0..solver.iterations {
-                self.jacobi.dispatch(pass, &self.jacobi_groups[(it % 2) as usize], self.cells);
+            if solver.kind == SolverKind::Multigrid {
+                s.encode_mg_setup(pass);
+            }
+            if gated {
+                s.encode_gate_start(pass);
             }
         });
-        if solver.iterations % 2 == 1 {
-            copy_all(encoder, &b.p_out, &b.p);
+        timed_pass(encoder, profiler, "pressure", |pass| match solver.kind {
+            SolverKind::Jacobi => {
+                for it in 0..iterations {
+                    s.dispatch_fine(pass, &self.jacobi, &self.jacobi_groups[(it % 2) as usize], self.cells, gated);
+                    if gated && (it + 1) % every == 0 {
+                        s.encode_check_p(pass);
+                    }
+                }
+            }
+            SolverKind::Sor => s.encode_sor(pass, iterations, gated),
+            SolverKind::Multigrid => s.encode_vcycles(pass, iterations, gated),
+        });
+        match solver.kind {
+            SolverKind::Jacobi if iterations % 2 == 1 => copy_all(encoder, &b.p_out, &b.p),
+            SolverKind::Multigrid => s.encode_copy_out(encoder, &b.p),
+            _ => {}
         }
     }
 

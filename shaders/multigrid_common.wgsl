@@ -1,0 +1,64 @@
+// Shared by every multigrid pass (composed after the prelude, before the pass): the level
+// descriptor and the level buffers, slots 18-23. All levels live in a few big buffers at per-level
+// offsets; `level` is a small per-level buffer saying where this level and its neighbours lie.
+// The operator on every level is the Jacobi one (pressure.wgsl): count * x - sum(fluid nbrs) = rhs,
+// with rhs = -rho h^2 div / dt on level 0; coarser levels reuse the same boundary kinds (walls and
+// inflows Neumann, outflow a p = 0 ghost, periodic wrap) on their own solid masks.
+
+// Keep in sync with `LevelDesc` in src/sim/multigrid.rs.
+struct Level {
+    nx: u32,
+    ny: u32,
+    off: u32,
+    index: u32,
+    fine_nx: u32,
+    fine_ny: u32,
+    fine_off: u32,
+    _p1: u32,
+    coarse_nx: u32,
+    coarse_ny: u32,
+    coarse_off: u32,
+    _p2: u32,
+}
+
+@group(0) @binding(18) var<storage, read_write> level: Level;
+@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(21) var<storage, read_write> mg_res: array<f32>;
+// Convergence control (src/sim/solver.rs, `control`): tolerance, reductions, indirect dispatch args.
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID.
+@group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
+
+const MG_SOLID: u32 = 128u;
+
+fn lnx() -> i32 { return i32(level.nx); }
+fn lny() -> i32 { return i32(level.ny); }
+fn lidx(i: i32, j: i32) -> u32 { return level.off + u32(j * lnx() + i); }
+fn stencil_count(s: u32) -> f32 { return f32((s >> 4u) & 7u); }
+
+// Sum of the fluid neighbours' x on this level (the flags say which neighbours are fluid).
+fn neighbour_sum(i: i32, j: i32, s: u32) -> f32 {
+    let w = lnx();
+    let h = lny();
+    let base = level.off;
+    var sum = 0.0;
+    if (s & STENCIL_LEFT) != 0u { sum += mg_x[base + u32(j * w + select(i - 1, w - 1, i == 0))]; }
+    if (s & STENCIL_RIGHT) != 0u { sum += mg_x[base + u32(j * w + select(i + 1, 0, i == w - 1))]; }
+    if (s & STENCIL_BOTTOM) != 0u { sum += mg_x[base + u32(select(j - 1, h - 1, j == 0) * w + i)]; }
+    if (s & STENCIL_TOP) != 0u { sum += mg_x[base + u32(select(j + 1, 0, j == h - 1) * w + i)]; }
+    return sum;
+}
+
+// One relaxation of cell (i, j) in place, over-relaxed by omega (1: Gauss-Seidel).
+fn relax(i: i32, j: i32, omega: f32) {
+    let c = lidx(i, j);
+    let s = mg_stencil[c];
+    let count = stencil_count(s);
+    if count == 0.0 {
+        mg_x[c] = 0.0;
+        return;
+    }
+    let gs = (neighbour_sum(i, j, s) + mg_rhs[c]) / count;
+    mg_x[c] = mix(mg_x[c], gs, omega);
+}

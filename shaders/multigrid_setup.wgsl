@@ -1,0 +1,82 @@
+// Multigrid set-up, once per solve (solids may change every step), level by level from the finest:
+// `mark` flags solid cells (level 0: the solid field; coarser: a cell all of whose children are
+// solid or outside), `pack` packs the reduced stencil exactly as pressure.wgsl's stencil_pack does,
+// but on the level's own grid, and `load` writes level 0's right-hand side from the divergence.
+
+@compute @workgroup_size(8, 8)
+fn mark(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= lnx() || j >= lny() { return; }
+    var solid_cell = true;
+    if level.index == 0u {
+        solid_cell = is_solid(i, j);
+    } else {
+        let fw = i32(level.fine_nx);
+        let fh = i32(level.fine_ny);
+        for (var dj = 0; dj < 2; dj++) {
+            for (var di = 0; di < 2; di++) {
+                let a = 2 * i + di;
+                let b = 2 * j + dj;
+                if a < fw && b < fh && (mg_stencil[level.fine_off + u32(b * fw + a)] & MG_SOLID) == 0u {
+                    solid_cell = false;
+                }
+            }
+        }
+    }
+    mg_stencil[lidx(i, j)] = select(0u, MG_SOLID, solid_cell);
+}
+
+// The kind of the neighbour of (i, j) across (di, dj) on this level: NB_NONE, NB_FLUID or NB_DIRICHLET.
+fn level_neighbour(i: i32, j: i32, di: i32, dj: i32) -> u32 {
+    var a = i + di;
+    var b = j + dj;
+    var side = 4u;
+    if a < 0 { side = SIDE_LEFT; }
+    if a >= lnx() { side = SIDE_RIGHT; }
+    if b < 0 { side = SIDE_BOTTOM; }
+    if b >= lny() { side = SIDE_TOP; }
+    if side < 4u {
+        let kind = params.bc_kind[side];
+        if kind == BC_OUTFLOW { return NB_DIRICHLET; }
+        if kind != BC_PERIODIC { return NB_NONE; }
+        a = wrap(a, lnx());
+        b = wrap(b, lny());
+    }
+    if (mg_stencil[lidx(a, b)] & MG_SOLID) != 0u { return NB_NONE; }
+    return NB_FLUID;
+}
+
+@compute @workgroup_size(8, 8)
+fn pack(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= lnx() || j >= lny() { return; }
+    let c = lidx(i, j);
+    // only bit 7 of the neighbours is read, and no thread changes it here
+    if (mg_stencil[c] & MG_SOLID) != 0u { return; }
+    let l = level_neighbour(i, j, -1, 0);
+    let r = level_neighbour(i, j, 1, 0);
+    let b = level_neighbour(i, j, 0, -1);
+    let t = level_neighbour(i, j, 0, 1);
+    var packed = 0u;
+    if l == NB_FLUID { packed |= STENCIL_LEFT; }
+    if r == NB_FLUID { packed |= STENCIL_RIGHT; }
+    if b == NB_FLUID { packed |= STENCIL_BOTTOM; }
+    if t == NB_FLUID { packed |= STENCIL_TOP; }
+    let count = select(0u, 1u, l != NB_NONE) + select(0u, 1u, r != NB_NONE) + select(0u, 1u, b != NB_NONE) + select(0u, 1u, t != NB_NONE);
+    mg_stencil[c] = packed | (count << 4u);
+}
+
+@compute @workgroup_size(8, 8)
+fn load(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= lnx() || j >= lny() { return; }
+    let c = lidx(i, j);
+    var b = 0.0;
+    if stencil_count(mg_stencil[c]) > 0.0 {
+        b = -params.rho * params.h * params.h * divergence[cell_idx(i, j)] / params.dt;
+    }
+    mg_rhs[c] = b;
+}

@@ -1,0 +1,236 @@
+//! CPU reference of the SOR and multigrid passes (shaders/pressure_sor.wgsl,
+//! shaders/multigrid_*.wgsl): the same level layout (src/sim/multigrid.rs), the same packed
+//! stencils, plain loops. `Mg` mirrors the GPU's shared level buffers.
+
+use super::grid::wrap;
+use crate::sim::fields::Fields;
+use crate::sim::multigrid::{self, LevelDesc};
+use crate::sim::params::*;
+
+pub const MG_SOLID: u32 = 128;
+const LEFT: u32 = 1;
+const RIGHT: u32 = 2;
+const BOTTOM: u32 = 4;
+const TOP: u32 = 8;
+
+/// The level buffers of the GPU solver.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mg {
+    pub levels: Vec<LevelDesc>,
+    pub x: Vec<f32>,
+    pub rhs: Vec<f32>,
+    pub res: Vec<f32>,
+    pub stencil: Vec<u32>,
+}
+
+fn count(s: u32) -> f32 {
+    ((s >> 4) & 7) as f32
+}
+
+/// Neighbour indices (left, right, bottom, top) of (i, j) on a w x h grid, wrapped.
+fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
+    [(wrap(i - 1, w), j, LEFT), (wrap(i + 1, w), j, RIGHT), (i, wrap(j - 1, h), BOTTOM), (i, wrap(j + 1, h), TOP)]
+}
+
+/// Sum of the fluid neighbours of (i, j) in `x` (a level of w x h at offset `off`), by the flags of `s`.
+fn neighbour_sum(x: &[f32], off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -> f32 {
+    neighbours(w, h, i, j).iter().filter(|n| s & n.2 != 0).map(|&(a, b, _)| x[off + (b * w + a) as usize]).sum()
+}
+
+impl Mg {
+    pub fn new(nx: usize, ny: usize) -> Mg {
+        let levels = multigrid::levels(nx, ny);
+        let n = multigrid::total_cells(&levels);
+        Mg { levels, x: vec![0.0; n], rhs: vec![0.0; n], res: vec![0.0; n], stencil: vec![0; n] }
+    }
+
+    fn dims(&self, l: usize) -> (i32, i32, usize) {
+        let d = &self.levels[l];
+        (d.nx as i32, d.ny as i32, d.off as usize)
+    }
+
+    /// `mark` and `pack` on every level, then `load` (level 0's rhs); x of level 0 = p.
+    pub fn setup(&mut self, f: &Fields, p: &Params) {
+        for l in 0..self.levels.len() {
+            let (w, h, off) = self.dims(l);
+            for j in 0..h {
+                for i in 0..w {
+                    let solid = if l == 0 {
+                        f.solid[(j * w + i) as usize] > 0.5
+                    } else {
+                        let (fw, fh, foff) = self.dims(l - 1);
+                        let mut all = true;
+                        for (di, dj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                            let (a, b) = (2 * i + di, 2 * j + dj);
+                            if a < fw && b < fh && self.stencil[foff + (b * fw + a) as usize] & MG_SOLID == 0 {
+                                all = false;
+                            }
+                        }
+                        all
+                    };
+                    self.stencil[off + (j * w + i) as usize] = if solid { MG_SOLID } else { 0 };
+                }
+            }
+            let solid_at = |st: &[u32], a: i32, b: i32| st[off + (b * w + a) as usize] & MG_SOLID != 0;
+            let mut packed = self.stencil.clone();
+            for j in 0..h {
+                for i in 0..w {
+                    if solid_at(&self.stencil, i, j) {
+                        continue;
+                    }
+                    let (mut flags, mut n) = (0u32, 0u32);
+                    for (k, (di, dj)) in [(-1, 0), (1, 0), (0, -1), (0, 1)].into_iter().enumerate() {
+                        let (a, b) = (i + di, j + dj);
+                        let side = if a < 0 {
+                            Some(SIDE_LEFT)
+                        } else if a >= w {
+                            Some(SIDE_RIGHT)
+                        } else if b < 0 {
+                            Some(SIDE_BOTTOM)
+                        } else if b >= h {
+                            Some(SIDE_TOP)
+                        } else {
+                            None
+                        };
+                        let kind = match side.map(|s| p.bc_kind[s]) {
+                            Some(BC_OUTFLOW) => 2,
+                            Some(BC_PERIODIC) | None => {
+                                if solid_at(&self.stencil, wrap(a, w), wrap(b, h)) {
+                                    0
+                                } else {
+                                    1
+                                }
+                            }
+                            Some(_) => 0,
+                        };
+                        if kind == 1 {
+                            flags |= 1 << k;
+                        }
+                        if kind != 0 {
+                            n += 1;
+                        }
+                    }
+                    packed[off + (j * w + i) as usize] = flags | (n << 4);
+                }
+            }
+            self.stencil = packed;
+        }
+        let n0 = self.levels[0].cells();
+        for c in 0..n0 {
+            self.rhs[c] = if count(self.stencil[c]) > 0.0 { -p.rho * p.h * p.h * f.divergence[c] / p.dt } else { 0.0 };
+        }
+        self.x[..n0].copy_from_slice(&f.p);
+    }
+
+    /// One colour of a red-black sweep on level `l`, over-relaxed by `omega`.
+    pub fn relax(&mut self, l: usize, parity: i32, omega: f32) {
+        let (w, h, off) = self.dims(l);
+        for j in 0..h {
+            for i in 0..w {
+                if (i + j) % 2 != parity {
+                    continue;
+                }
+                let c = off + (j * w + i) as usize;
+                let s = self.stencil[c];
+                if count(s) == 0.0 {
+                    self.x[c] = 0.0;
+                    continue;
+                }
+                let gs = (neighbour_sum(&self.x, off, w, h, i, j, s) + self.rhs[c]) / count(s);
+                self.x[c] = self.x[c] * (1.0 - omega) + gs * omega;
+            }
+        }
+    }
+
+    /// One red-black Gauss-Seidel sweep (multigrid_smooth red, then black).
+    pub fn smooth(&mut self, l: usize) {
+        self.relax(l, 0, 1.0);
+        self.relax(l, 1, 1.0);
+    }
+
+    pub fn residual(&mut self, l: usize) {
+        let (w, h, off) = self.dims(l);
+        for j in 0..h {
+            for i in 0..w {
+                let c = off + (j * w + i) as usize;
+                let s = self.stencil[c];
+                self.res[c] =
+                    if count(s) > 0.0 { self.rhs[c] - (count(s) * self.x[c] - neighbour_sum(&self.x, off, w, h, i, j, s)) } else { 0.0 };
+            }
+        }
+    }
+
+    /// Level `l`'s residual summed onto level `l + 1`'s rhs; its x set to zero.
+    pub fn restrict(&mut self, l: usize) {
+        let (fw, fh, foff) = self.dims(l);
+        let (w, h, off) = self.dims(l + 1);
+        for j in 0..h {
+            for i in 0..w {
+                let c = off + (j * w + i) as usize;
+                let mut sum = 0.0;
+                for (di, dj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let (a, b) = (2 * i + di, 2 * j + dj);
+                    if a < fw && b < fh {
+                        sum += self.res[foff + (b * fw + a) as usize];
+                    }
+                }
+                self.rhs[c] = if count(self.stencil[c]) == 0.0 { 0.0 } else { sum };
+                self.x[c] = 0.0;
+            }
+        }
+    }
+
+    /// Level `l + 1`'s correction interpolated bilinearly and added to level `l`.
+    pub fn prolong(&mut self, l: usize, p: &Params) {
+        let (w, h, off) = self.dims(l);
+        let (cw, ch, coff) = self.dims(l + 1);
+        let coarse = |x: &[f32], ci: i32, cj: i32, parent: f32| -> f32 {
+            // a corner outside two sides counts as outside the bottom or top one, as in the WGSL
+            let side = if cj >= ch {
+                Some(SIDE_TOP)
+            } else if cj < 0 {
+                Some(SIDE_BOTTOM)
+            } else if ci >= cw {
+                Some(SIDE_RIGHT)
+            } else if ci < 0 {
+                Some(SIDE_LEFT)
+            } else {
+                None
+            };
+            match side.map(|s| p.bc_kind[s]) {
+                Some(BC_OUTFLOW) => return 0.0,
+                Some(BC_PERIODIC) | None => {}
+                Some(_) => return parent,
+            }
+            let c = coff + (wrap(cj, ch) * cw + wrap(ci, cw)) as usize;
+            if count(self.stencil[c]) == 0.0 { parent } else { x[c] }
+        };
+        let mut x = self.x.clone();
+        for j in 0..h {
+            for i in 0..w {
+                let c = off + (j * w + i) as usize;
+                if count(self.stencil[c]) == 0.0 {
+                    continue;
+                }
+                let (pi, pj) = (i / 2, j / 2);
+                let (si, sj) = (if i % 2 == 0 { -1 } else { 1 }, if j % 2 == 0 { -1 } else { 1 });
+                let parent = self.x[coff + (pj * cw + pi) as usize];
+                let e = 0.5625 * parent
+                    + 0.1875 * (coarse(&self.x, pi + si, pj, parent) + coarse(&self.x, pi, pj + sj, parent))
+                    + 0.0625 * coarse(&self.x, pi + si, pj + sj, parent);
+                x[c] += e;
+            }
+        }
+        self.x = x;
+    }
+}
+
+/// One red-black SOR sweep of the pressure in `f.p` (shaders/pressure_sor.wgsl, red then black).
+pub fn sor(f: &mut Fields, p: &Params) {
+    let mut mg = Mg::new(f.nx, f.ny);
+    mg.levels.truncate(1);
+    mg.setup(f, p);
+    mg.relax(0, 0, p.sor_omega);
+    mg.relax(0, 1, p.sor_omega);
+    f.p.copy_from_slice(&mg.x[..f.nx * f.ny]);
+}
