@@ -78,11 +78,13 @@ pub struct FluidConfig {
     pub ink_dissipation: f32,
     /// Density deviation relaxes to ambient as exp(-rate·t); 1/s.
     pub density_drain: f32,
+    /// Jacobi sweeps of the implicit viscosity solve per step (used only when viscosity > 0).
+    pub viscosity_iterations: i64,
 }
 
 impl Default for FluidConfig {
     fn default() -> Self {
-        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0 }
+        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0, viscosity_iterations: 40 }
     }
 }
 
@@ -408,6 +410,9 @@ impl Scene {
         non_negative("forces.damping", self.forces.damping, "1/s")?;
         non_negative("solver.tolerance", self.solver.tolerance, "")?;
         finite_all("forces.gravity", &self.forces.gravity)?;
+        if !(0..=10_000).contains(&self.fluid.viscosity_iterations) {
+            crate::fail!("fluid.viscosity_iterations = {}: expected a whole number from 0 to 10000", self.fluid.viscosity_iterations);
+        }
         let s = &self.solver;
         if !(0..=100_000).contains(&s.iterations) {
             crate::fail!("solver.iterations = {}: expected a whole number from 0 to 100000", s.iterations);
@@ -560,6 +565,7 @@ impl Scene {
             iterations: self.solver.iterations as u32,
             warm_start: self.solver.warm_start,
             freeze_velocity: self.advection.freeze_velocity,
+            viscosity_iterations: self.fluid.viscosity_iterations as u32,
         }
     }
 

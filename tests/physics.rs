@@ -33,7 +33,7 @@ fn projection_of_white_noise_reduces_divergence_a_thousandfold() {
     f.ink.fill(0.0);
     f.density.fill(0.0);
     enforce_faces(&mut f, &p);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings { iterations: 6000, warm_start: false, freeze_velocity: false }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings { iterations: 6000, warm_start: false, ..Default::default() }).unwrap();
     let s = sim.run_blocking(1, true)[0];
     let ratio = s.div_max_before / s.div_max_after;
     assert!(ratio >= 1000.0, "max |div| fell only {ratio}x ({} -> {})", s.div_max_before, s.div_max_after);

@@ -42,6 +42,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("advect_velocity", include_str!("../../shaders/advect_velocity.wgsl")),
     ("advect_ink", include_str!("../../shaders/advect_ink.wgsl")),
     ("stats", include_str!("../../shaders/stats.wgsl")),
+    ("viscosity", include_str!("../../shaders/viscosity.wgsl")),
 ];
 
 /// The full source of a pass: the prelude, then the pass.

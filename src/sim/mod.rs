@@ -12,6 +12,7 @@ pub mod projection;
 pub mod sources;
 pub mod stage;
 pub mod stats;
+pub mod viscosity;
 
 use crate::error::Result;
 use crate::gpu::Gpu;
@@ -24,6 +25,7 @@ use projection::Projection;
 use sources::Sources;
 use stage::{Ctx, copy_all, timed_pass};
 use stats::{Stats, StatsReadback, StepStats};
+use viscosity::Viscosity;
 
 /// Solver settings that are not shader constants.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,11 +36,13 @@ pub struct SolverSettings {
     pub warm_start: bool,
     /// Velocity stays as it is; ink and density are still carried by it.
     pub freeze_velocity: bool,
+    /// Jacobi sweeps of implicit viscosity per step (used only when ν > 0).
+    pub viscosity_iterations: u32,
 }
 
 impl Default for SolverSettings {
     fn default() -> Self {
-        SolverSettings { iterations: 40, warm_start: true, freeze_velocity: false }
+        SolverSettings { iterations: 40, warm_start: true, freeze_velocity: false, viscosity_iterations: 40 }
     }
 }
 
@@ -49,6 +53,7 @@ pub struct Stages {
     pub projection: Projection,
     pub advection: Advection,
     pub stats: Stats,
+    pub viscosity: Viscosity,
 }
 
 impl Stages {
@@ -59,6 +64,7 @@ impl Stages {
             projection: Projection::new(ctx)?,
             advection: Advection::new(ctx)?,
             stats: Stats::new(ctx)?,
+            viscosity: Viscosity::new(ctx)?,
         })
     }
 }
@@ -154,6 +160,9 @@ impl Simulation {
         }
         if !freeze {
             s.forces.encode(encoder, profiler);
+            if self.params.viscosity > 0.0 {
+                s.viscosity.encode(encoder, profiler, b, self.solver.viscosity_iterations);
+            }
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.projection.encode_divergence(pass);
                 if stats {
@@ -216,6 +225,7 @@ impl Simulation {
         match name {
             "sources" => s.sources.encode(&mut encoder, None),
             "forces" => s.forces.encode(&mut encoder, None),
+            "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.solver.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
                 let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };

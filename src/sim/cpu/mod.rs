@@ -9,6 +9,7 @@ pub mod pressure;
 pub mod project;
 pub mod sources;
 pub mod stats;
+pub mod viscosity;
 
 pub use advect::{advect_ink, advect_velocity};
 pub use divergence::divergence;
@@ -16,6 +17,7 @@ pub use forces::forces;
 pub use pressure::pressure;
 pub use project::project;
 pub use sources::sources;
+pub use viscosity::viscosity;
 
 use crate::sim::fields::Fields;
 use crate::sim::params::{Params, Splat};
@@ -23,9 +25,26 @@ use crate::sim::params::{Params, Splat};
 /// One whole step on the CPU, in the order of DESIGN.md §2 (Jacobi solver). Velocity, ink and
 /// density are all carried by the velocity the projection left.
 pub fn step(f: &mut Fields, p: &Params, splats: &[Splat], iterations: u32, warm_start: bool, freeze_velocity: bool) {
+    step_viscous(f, p, splats, iterations, warm_start, freeze_velocity, 0);
+}
+
+/// [`step`] with `viscosity_iterations` Jacobi sweeps of implicit viscosity after the forces
+/// (none when ν = 0).
+pub fn step_viscous(
+    f: &mut Fields,
+    p: &Params,
+    splats: &[Splat],
+    iterations: u32,
+    warm_start: bool,
+    freeze_velocity: bool,
+    viscosity_iterations: u32,
+) {
     sources(f, p, splats);
     if !freeze_velocity {
         forces(f, p);
+        if p.viscosity > 0.0 {
+            viscosity(f, p, viscosity_iterations);
+        }
         divergence(f, p);
         if !warm_start {
             f.p.fill(0.0);
