@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 /// Built-in scenes, embedded in the binary: (name, TOML).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("box", include_str!("../assets/scenes/box.toml")),
+    ("cavity", include_str!("../assets/scenes/cavity.toml")),
     ("drops", include_str!("../assets/scenes/drops.toml")),
     ("plume", include_str!("../assets/scenes/plume.toml")),
 ];
