@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod error;
 pub mod gpu;
+pub mod mask;
 pub mod scene;
 pub mod sim;
 pub mod state_io;
