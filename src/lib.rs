@@ -6,6 +6,7 @@ pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod gpu;
+pub mod mask;
 pub mod render;
 pub mod scene;
 pub mod sim;

@@ -12,14 +12,19 @@ use std::path::{Path, PathBuf};
 /// Built-in scenes, embedded in the binary: (name, TOML).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("box", include_str!("../assets/scenes/box.toml")),
+    ("cavity", include_str!("../assets/scenes/cavity.toml")),
     ("drops", include_str!("../assets/scenes/drops.toml")),
+    ("logo", include_str!("../assets/scenes/logo.toml")),
+    ("paint", include_str!("../assets/scenes/paint.toml")),
+    ("periodic", include_str!("../assets/scenes/periodic.toml")),
     ("plume", include_str!("../assets/scenes/plume.toml")),
     ("rayleigh-taylor", include_str!("../assets/scenes/rayleigh-taylor.toml")),
     ("teaching", include_str!("../assets/scenes/teaching.toml")),
+    ("wind-tunnel", include_str!("../assets/scenes/wind-tunnel.toml")),
 ];
 
 /// Built-in obstacle masks, embedded: (file name, PNG bytes).
-pub const BUILTIN_MASKS: &[(&str, &[u8])] = &[];
+pub const BUILTIN_MASKS: &[(&str, &[u8])] = &[("logo.png", include_bytes!("../assets/masks/logo.png"))];
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -81,11 +86,13 @@ pub struct FluidConfig {
     pub ink_dissipation: f32,
     /// Density deviation relaxes to ambient as exp(-rate·t); 1/s.
     pub density_drain: f32,
+    /// Jacobi sweeps of the implicit viscosity solve per step (used only when viscosity > 0).
+    pub viscosity_iterations: i64,
 }
 
 impl Default for FluidConfig {
     fn default() -> Self {
-        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0 }
+        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0, viscosity_iterations: 40 }
     }
 }
 
@@ -231,6 +238,34 @@ pub enum Obstacle {
     Circle { center: [f32; 2], radius: f32 },
     /// An axis-aligned rectangle from `min` to `max` corners, metres.
     Rect { min: [f32; 2], max: [f32; 2] },
+    /// A PNG image stretched over the rectangle `min`..`max` (metres): a cell is solid where the
+    /// pixel under its centre passes the threshold (see [`MaskChannel`]).
+    Mask {
+        /// A built-in mask (`logo.png`) or a PNG path, relative to the scene file.
+        file: String,
+        min: [f32; 2],
+        max: [f32; 2],
+        #[serde(default)]
+        channel: MaskChannel,
+        /// 0..1.
+        #[serde(default = "half")]
+        threshold: f32,
+    },
+}
+
+fn half() -> f32 {
+    0.5
+}
+
+/// Which part of a mask pixel decides solidity.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum MaskChannel {
+    /// Solid where alpha ≥ threshold (opaque shapes on a transparent background).
+    #[default]
+    Alpha,
+    /// Solid where luminance ≤ threshold (dark shapes on a light background).
+    Luminance,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -446,6 +481,9 @@ impl Scene {
         non_negative("forces.damping", self.forces.damping, "1/s")?;
         non_negative("solver.tolerance", self.solver.tolerance, "")?;
         finite_all("forces.gravity", &self.forces.gravity)?;
+        if !(0..=10_000).contains(&self.fluid.viscosity_iterations) {
+            crate::fail!("fluid.viscosity_iterations = {}: expected a whole number from 0 to 10000", self.fluid.viscosity_iterations);
+        }
         let s = &self.solver;
         if !(0..=100_000).contains(&s.iterations) {
             crate::fail!("solver.iterations = {}: expected a whole number from 0 to 100000", s.iterations);
@@ -479,7 +517,14 @@ impl Scene {
                     positive(&format!("obstacles[{n}].radius"), *radius, "metres")?;
                     ([center[0] - radius, center[1] - radius], [center[0] + radius, center[1] + radius])
                 }
-                Obstacle::Rect { min, max } => {
+                Obstacle::Rect { min, max } | Obstacle::Mask { min, max, .. } => {
+                    if let Obstacle::Mask { threshold, .. } = o
+                        && !(0.0..=1.0).contains(threshold)
+                    {
+                        crate::fail!("obstacles[{n}].threshold = {threshold}: expected a number from 0 to 1");
+                    }
+                    finite_all(&format!("obstacles[{n}].min"), min)?;
+                    finite_all(&format!("obstacles[{n}].max"), max)?;
                     if !(min[0] < max[0] && min[1] < max[1]) {
                         crate::fail!("obstacles[{n}]: expected min < max on both axes, got min {min:?} max {max:?}");
                     }
@@ -534,16 +579,23 @@ impl Scene {
     }
 
     /// 1 for solid cells, 0 for fluid.
-    pub fn solid_mask(&self, _source: &Source) -> Result<Vec<f32>> {
+    pub fn solid_mask(&self, source: &Source) -> Result<Vec<f32>> {
         let (nx, ny, h) = (self.grid.nx as usize, self.grid.ny as usize, self.grid.cell_size);
         let mut solid = vec![0.0f32; nx * ny];
-        for o in &self.obstacles {
+        for (n, o) in self.obstacles.iter().enumerate() {
+            let image = match o {
+                Obstacle::Mask { file, .. } => Some(crate::mask::load(source, file, &format!("obstacles[{n}]"))?),
+                _ => None,
+            };
             for j in 0..ny {
                 for i in 0..nx {
                     let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
                     let inside = match o {
                         Obstacle::Circle { center, radius } => (x - center[0]).powi(2) + (y - center[1]).powi(2) <= radius * radius,
                         Obstacle::Rect { min, max } => x >= min[0] && x <= max[0] && y >= min[1] && y <= max[1],
+                        Obstacle::Mask { min, max, channel, threshold, .. } => {
+                            image.as_ref().is_some_and(|m| m.solid_at(*min, *max, x, y, *channel, *threshold))
+                        }
                     };
                     if inside {
                         solid[j * nx + i] = 1.0;
@@ -608,6 +660,7 @@ impl Scene {
             tolerance: self.solver.tolerance,
             warm_start: self.solver.warm_start,
             freeze_velocity: self.advection.freeze_velocity,
+            viscosity_iterations: self.fluid.viscosity_iterations as u32,
         }
     }
 

@@ -44,7 +44,7 @@ fn scenes_lists_the_builtins() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
-    for want in ["box", "drops", "plume"] {
+    for want in ["box", "drops", "plume", "paint", "wind-tunnel", "cavity", "periodic", "logo"] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
 }

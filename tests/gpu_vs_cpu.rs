@@ -250,3 +250,49 @@ fn stats_match_cpu() {
         assert!(close(s.kinetic_energy as f64, energy), "[{label}] energy {} vs {energy}", s.kinetic_energy);
     }
 }
+
+/// Walls that slide (some no-slip, some free-slip) so the ghost values are exercised.
+fn moving_walls(mut p: Params) -> Params {
+    p.bc_slip = [SLIP_NO_SLIP, SLIP_FREE, SLIP_NO_SLIP, SLIP_NO_SLIP];
+    p.bc_speed = [0.3, -0.2, 0.5, 1.0];
+    p
+}
+
+#[test]
+fn viscosity_matches_cpu() {
+    let gpu = gpu();
+    for (label, f, p) in inputs() {
+        let mut p = moving_walls(p);
+        p.viscosity = 0.05;
+        let iterations = SolverSettings::default().viscosity_iterations;
+        compare(&gpu, &label, &f, p, &[], "viscosity", |f, p| cpu::viscosity(f, p, iterations));
+    }
+}
+
+#[test]
+fn advect_velocity_with_moving_walls_matches_cpu() {
+    let gpu = gpu();
+    for (label, f, p) in inputs() {
+        compare(&gpu, &label, &f, moving_walls(p), &[], "advect_velocity", cpu::advect_velocity);
+    }
+}
+
+#[test]
+fn viscous_step_matches_cpu() {
+    let gpu = gpu();
+    for (label, f, p) in inputs() {
+        let mut p = moving_walls(p);
+        p.viscosity = 0.02;
+        let settings = SolverSettings { iterations: 12, viscosity_iterations: 7, ..Default::default() };
+        let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
+        sim.run_blocking(2, false);
+        let got = sim.download();
+        let mut want = f.clone();
+        for _ in 0..2 {
+            cpu::step_viscous(&mut want, &sim.params, &[], 12, true, false, 7);
+        }
+        for (name, g, w) in [("u", &got.u, &want.u), ("v", &got.v, &want.v), ("ink", &got.ink, &want.ink)] {
+            assert_close(&format!("viscous step [{label}] {name}"), g, w, 1e-4);
+        }
+    }
+}

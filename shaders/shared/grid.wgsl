@@ -218,30 +218,66 @@ fn span_wrapped(g: f32, n: i32) -> Span {
     return Span(i0, wrap(i0 + 1, n), g - f);
 }
 
+// Tangential velocity just outside a non-periodic side, mirrored about the side (the ghost value):
+// 2·U_wall − inside at a no-slip wall moving at U_wall (0 for a still wall), 2·U_in − inside at an
+// inflow carrying tangential velocity U_in, and the inside value itself at free-slip walls and
+// outflows (zero gradient). `tangential_in` is the inflow's velocity component along the side.
+fn tangential_ghost(side: u32, inside: f32, tangential_in: f32) -> f32 {
+    let kind = params.bc_kind[side];
+    if kind == BC_WALL && params.bc_slip[side] == SLIP_NO_SLIP { return 2.0 * params.bc_speed[side] - inside; }
+    if kind == BC_INFLOW { return 2.0 * tangential_in - inside; }
+    return inside;
+}
+
+// Lattice coordinate along a non-periodic axis whose first and last samples lie half a cell
+// inside the sides (u along y, v along x): reaches half a cell beyond them, into the ghost
+// samples at -1 and last + 1.
+fn span_ghosted(g: f32, last: i32) -> Span {
+    let c = clamp(g, -0.5, f32(last) + 0.5);
+    let i0 = clamp(i32(floor(c)), -1, last);
+    return Span(i0, i0 + 1, c - f32(i0));
+}
+
+// u at face column i (already wrapped or clamped), row j, where j may be a ghost row -1 or ny.
+fn u_row_ghosted(i: i32, j: i32) -> f32 {
+    if j < 0 { return tangential_ghost(SIDE_BOTTOM, u[u_idx(i, 0)], params.inflow_u[SIDE_BOTTOM]); }
+    if j >= ny() { return tangential_ghost(SIDE_TOP, u[u_idx(i, ny() - 1)], params.inflow_u[SIDE_TOP]); }
+    return u[u_idx(i, j)];
+}
+
+// v at column i, which may be a ghost column -1 or nx, face row j.
+fn v_col_ghosted(i: i32, j: i32) -> f32 {
+    if i < 0 { return tangential_ghost(SIDE_LEFT, v[v_idx(0, j)], params.inflow_v[SIDE_LEFT]); }
+    if i >= nx() { return tangential_ghost(SIDE_RIGHT, v[v_idx(nx() - 1, j)], params.inflow_v[SIDE_RIGHT]); }
+    return v[v_idx(i, j)];
+}
+
 // Bilinear sample of u at a point (metres), on the u lattice (i h, (j + 1/2) h) — seed 002 step 8:
-// u and v use different stencils for the same point.
+// u and v use different stencils for the same point. Within half a cell of a bottom or top side
+// it blends with the ghost row, so a no-slip wall reads its own speed at the wall.
 fn sample_u(pos: vec2<f32>) -> f32 {
     let gx = pos.x / params.h;
     let gy = pos.y / params.h - 0.5;
     var sx: Span;
     var sy: Span;
     if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
-    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny() - 1); }
-    let a = mix(u[u_idx(sx.i0, sy.i0)], u[u_idx(sx.i1, sy.i0)], sx.t);
-    let b = mix(u[u_idx(sx.i0, sy.i1)], u[u_idx(sx.i1, sy.i1)], sx.t);
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_ghosted(gy, ny() - 1); }
+    let a = mix(u_row_ghosted(sx.i0, sy.i0), u_row_ghosted(sx.i1, sy.i0), sx.t);
+    let b = mix(u_row_ghosted(sx.i0, sy.i1), u_row_ghosted(sx.i1, sy.i1), sx.t);
     return mix(a, b, sy.t);
 }
 
-// Bilinear sample of v on the v lattice ((i + 1/2) h, j h).
+// Bilinear sample of v on the v lattice ((i + 1/2) h, j h), with ghost columns beyond the left
+// and right sides.
 fn sample_v(pos: vec2<f32>) -> f32 {
     let gx = pos.x / params.h - 0.5;
     let gy = pos.y / params.h;
     var sx: Span;
     var sy: Span;
-    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx() - 1); }
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_ghosted(gx, nx() - 1); }
     if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
-    let a = mix(v[v_idx(sx.i0, sy.i0)], v[v_idx(sx.i1, sy.i0)], sx.t);
-    let b = mix(v[v_idx(sx.i0, sy.i1)], v[v_idx(sx.i1, sy.i1)], sx.t);
+    let a = mix(v_col_ghosted(sx.i0, sy.i0), v_col_ghosted(sx.i1, sy.i0), sx.t);
+    let b = mix(v_col_ghosted(sx.i0, sy.i1), v_col_ghosted(sx.i1, sy.i1), sx.t);
     return mix(a, b, sy.t);
 }
 

@@ -66,6 +66,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ),
     ("multigrid_coarse", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_coarse.wgsl"))),
     ("solver_check", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/solver_check.wgsl"))),
+    ("viscosity", include_str!("../../shaders/viscosity.wgsl")),
 ];
 
 /// The full source of a pass: the prelude, then the pass.

@@ -14,6 +14,7 @@ pub mod solver;
 pub mod sources;
 pub mod stage;
 pub mod stats;
+pub mod viscosity;
 
 use crate::error::Result;
 use crate::gpu::Gpu;
@@ -26,6 +27,7 @@ use projection::Projection;
 use sources::Sources;
 use stage::{Ctx, copy_all, timed_pass};
 use stats::{Stats, StatsReadback, StepStats};
+use viscosity::Viscosity;
 
 /// Solver settings that are not shader constants.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,11 +41,20 @@ pub struct SolverSettings {
     pub warm_start: bool,
     /// Velocity stays as it is; ink and density are still carried by it.
     pub freeze_velocity: bool,
+    /// Jacobi sweeps of implicit viscosity per step (used only when ν > 0).
+    pub viscosity_iterations: u32,
 }
 
 impl Default for SolverSettings {
     fn default() -> Self {
-        SolverSettings { iterations: 40, kind: Default::default(), tolerance: 0.0, warm_start: true, freeze_velocity: false }
+        SolverSettings {
+            iterations: 40,
+            kind: Default::default(),
+            tolerance: 0.0,
+            warm_start: true,
+            freeze_velocity: false,
+            viscosity_iterations: 40,
+        }
     }
 }
 
@@ -54,6 +65,7 @@ pub struct Stages {
     pub projection: Projection,
     pub advection: Advection,
     pub stats: Stats,
+    pub viscosity: Viscosity,
 }
 
 impl Stages {
@@ -64,6 +76,7 @@ impl Stages {
             projection: Projection::new(ctx)?,
             advection: Advection::new(ctx)?,
             stats: Stats::new(ctx)?,
+            viscosity: Viscosity::new(ctx)?,
         })
     }
 }
@@ -160,6 +173,9 @@ impl Simulation {
         }
         if !freeze {
             s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);
+            if self.params.viscosity > 0.0 {
+                s.viscosity.encode(encoder, profiler, b, self.solver.viscosity_iterations);
+            }
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.projection.encode_divergence(pass);
                 if stats {
@@ -224,6 +240,7 @@ impl Simulation {
             "forces" => s.forces.encode(&mut encoder, None, self.params.vorticity != 0.0),
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.forces.encode_vorticity(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.solver.freeze_velocity, self.params.schemes),
+            "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.solver.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
                 let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };

@@ -39,6 +39,14 @@ pub fn span_clamped(g: f32, last: i32) -> Span {
     Span { i0, i1, t: c - i0 as f32 }
 }
 
+/// Along a non-periodic axis whose end samples lie half a cell inside the sides: reaches half a
+/// cell beyond them into the ghost samples -1 and last + 1 (grid.wgsl `span_ghosted`).
+pub fn span_ghosted(g: f32, last: i32) -> Span {
+    let c = g.clamp(-0.5, last as f32 + 0.5);
+    let i0 = (c.floor() as i32).clamp(-1, last);
+    Span { i0, i1: i0 + 1, t: c - i0 as f32 }
+}
+
 pub fn span_wrapped(g: f32, n: i32) -> Span {
     let f = g.floor();
     let i0 = wrap(f as i32, n);
@@ -172,19 +180,56 @@ impl<'a> Grid<'a> {
         (sx, sy)
     }
 
+    /// Tangential velocity just outside a non-periodic side (the ghost value), as in grid.wgsl:
+    /// 2·U_wall − inside at a no-slip wall, 2·U_in − inside at an inflow, else the inside value.
+    pub fn tangential_ghost(&self, side: usize, inside: f32, tangential_in: f32) -> f32 {
+        match self.p.bc_kind[side] {
+            BC_WALL if self.p.bc_slip[side] == SLIP_NO_SLIP => 2.0 * self.p.bc_speed[side] - inside,
+            BC_INFLOW => 2.0 * tangential_in - inside,
+            _ => inside,
+        }
+    }
+
+    fn u_row_ghosted(&self, field: &[f32], i: i32, j: i32) -> f32 {
+        if j < 0 {
+            return self.tangential_ghost(SIDE_BOTTOM, field[self.ui(i, 0)], self.p.inflow_u[SIDE_BOTTOM]);
+        }
+        if j >= self.ny() {
+            return self.tangential_ghost(SIDE_TOP, field[self.ui(i, self.ny() - 1)], self.p.inflow_u[SIDE_TOP]);
+        }
+        field[self.ui(i, j)]
+    }
+
+    fn v_col_ghosted(&self, field: &[f32], i: i32, j: i32) -> f32 {
+        if i < 0 {
+            return self.tangential_ghost(SIDE_LEFT, field[self.vi(0, j)], self.p.inflow_v[SIDE_LEFT]);
+        }
+        if i >= self.nx() {
+            return self.tangential_ghost(SIDE_RIGHT, field[self.vi(self.nx() - 1, j)], self.p.inflow_v[SIDE_RIGHT]);
+        }
+        field[self.vi(i, j)]
+    }
+
+    /// Bilinear sample on the u lattice; within half a cell of the bottom or top side it blends
+    /// with the ghost row.
     pub fn sample_u_in(&self, field: &[f32], x: f32, y: f32) -> f32 {
         let h = self.p.h;
-        let (sx, sy) = self.spans(x / h, y / h - 0.5, self.nx(), self.ny() - 1);
-        let a = mix(field[self.ui(sx.i0, sy.i0)], field[self.ui(sx.i1, sy.i0)], sx.t);
-        let b = mix(field[self.ui(sx.i0, sy.i1)], field[self.ui(sx.i1, sy.i1)], sx.t);
+        let (gx, gy) = (x / h, y / h - 0.5);
+        let sx = if self.px() { span_wrapped(gx, self.nx()) } else { span_clamped(gx, self.nx()) };
+        let sy = if self.py() { span_wrapped(gy, self.ny()) } else { span_ghosted(gy, self.ny() - 1) };
+        let a = mix(self.u_row_ghosted(field, sx.i0, sy.i0), self.u_row_ghosted(field, sx.i1, sy.i0), sx.t);
+        let b = mix(self.u_row_ghosted(field, sx.i0, sy.i1), self.u_row_ghosted(field, sx.i1, sy.i1), sx.t);
         mix(a, b, sy.t)
     }
 
+    /// Bilinear sample on the v lattice, with ghost columns beyond the left and right sides.
     pub fn sample_v_in(&self, field: &[f32], x: f32, y: f32) -> f32 {
         let h = self.p.h;
-        let (sx, sy) = self.spans(x / h - 0.5, y / h, self.nx() - 1, self.ny());
-        let a = mix(field[self.vi(sx.i0, sy.i0)], field[self.vi(sx.i1, sy.i0)], sx.t);
-        let b = mix(field[self.vi(sx.i0, sy.i1)], field[self.vi(sx.i1, sy.i1)], sx.t);
+        let (gx, gy) = (x / h - 0.5, y / h);
+        let sx = if self.px() { span_wrapped(gx, self.nx()) } else { span_ghosted(gx, self.nx() - 1) };
+        let sy = if self.py() { span_wrapped(gy, self.ny()) } else { span_clamped(gy, self.ny()) };
+        let a = mix(self.v_col_ghosted(field, sx.i0, sy.i0), self.v_col_ghosted(field, sx.i1, sy.i0), sx.t);
+        let b = mix(self.v_col_ghosted(field, sx.i0, sy.i1), self.v_col_ghosted(field, sx.i1, sy.i1), sx.t);
         mix(a, b, sy.t)
     }
 

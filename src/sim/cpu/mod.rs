@@ -11,6 +11,7 @@ pub mod project;
 pub mod sources;
 pub mod stats;
 pub mod transport;
+pub mod viscosity;
 pub mod vorticity;
 
 pub use advect::{advect_ink, advect_velocity};
@@ -20,6 +21,7 @@ pub use pressure::pressure;
 pub use project::project;
 pub use sources::sources;
 pub use transport::advect;
+pub use viscosity::viscosity;
 pub use vorticity::vorticity;
 
 use crate::sim::fields::Fields;
@@ -28,11 +30,28 @@ use crate::sim::params::{Params, Splat};
 /// One whole step on the CPU, in the order of DESIGN.md §2 (Jacobi solver). Velocity, ink and
 /// density are all carried by the velocity the projection left.
 pub fn step(f: &mut Fields, p: &Params, splats: &[Splat], iterations: u32, warm_start: bool, freeze_velocity: bool) {
+    step_viscous(f, p, splats, iterations, warm_start, freeze_velocity, 0);
+}
+
+/// [`step`] with `viscosity_iterations` Jacobi sweeps of implicit viscosity after the forces
+/// (none when ν = 0).
+pub fn step_viscous(
+    f: &mut Fields,
+    p: &Params,
+    splats: &[Splat],
+    iterations: u32,
+    warm_start: bool,
+    freeze_velocity: bool,
+    viscosity_iterations: u32,
+) {
     sources(f, p, splats);
     if !freeze_velocity {
         forces(f, p);
         if p.vorticity != 0.0 {
             vorticity(f, p);
+        }
+        if p.viscosity > 0.0 {
+            viscosity(f, p, viscosity_iterations);
         }
         divergence(f, p);
         if !warm_start {

@@ -1,0 +1,54 @@
+//! PNG obstacle masks: a built-in (assets/masks/, embedded in `scene::BUILTIN_MASKS`) or a file
+//! next to the scene, decoded once and sampled at cell centres.
+
+use crate::error::Result;
+use crate::scene::{BUILTIN_MASKS, MaskChannel, Source, resolve_path};
+
+/// A decoded mask: RGBA pixels, row 0 at the top of the picture.
+pub struct Mask {
+    image: image::RgbaImage,
+}
+
+/// Finds and decodes a mask file: next to the scene file or in the working folder first, else
+/// among the built-ins. `what` names the obstacle in errors (one line each).
+pub fn load(source: &Source, file: &str, what: &str) -> Result<Mask> {
+    let path = resolve_path(source, file);
+    let (bytes, label) = if path.exists() {
+        let bytes = std::fs::read(&path).map_err(|e| crate::error!("{what}: cannot read mask file {}: {e}", path.display()))?;
+        (bytes, path.display().to_string())
+    } else if let Some((_, bytes)) = BUILTIN_MASKS.iter().find(|(n, _)| *n == file) {
+        (bytes.to_vec(), file.to_string())
+    } else {
+        let names: Vec<&str> = BUILTIN_MASKS.iter().map(|(n, _)| *n).collect();
+        crate::fail!(
+            "{what}: mask file '{file}' not found (looked next to the scene file, in the working folder and among the built-in masks: {})",
+            names.join(", ")
+        );
+    };
+    let image = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+        .map_err(|e| crate::error!("{what}: mask file {label} is not a PNG image: {e}"))?
+        .to_rgba8();
+    if image.width() == 0 || image.height() == 0 {
+        crate::fail!("{what}: mask file {label} is empty");
+    }
+    Ok(Mask { image })
+}
+
+impl Mask {
+    /// Whether the point (x, y), metres, is solid when the picture is stretched over `min`..`max`.
+    pub fn solid_at(&self, min: [f32; 2], max: [f32; 2], x: f32, y: f32, channel: MaskChannel, threshold: f32) -> bool {
+        if x < min[0] || x > max[0] || y < min[1] || y > max[1] {
+            return false;
+        }
+        let (w, h) = (self.image.width(), self.image.height());
+        let s = (x - min[0]) / (max[0] - min[0]);
+        let t = (max[1] - y) / (max[1] - min[1]); // picture rows run downward
+        let px = ((s * w as f32) as u32).min(w - 1);
+        let py = ((t * h as f32) as u32).min(h - 1);
+        let [r, g, b, a] = self.image.get_pixel(px, py).0;
+        match channel {
+            MaskChannel::Alpha => a as f32 / 255.0 >= threshold,
+            MaskChannel::Luminance => (0.2126 * r as f32 + 0.7152 * g as f32 + 0.0722 * b as f32) / 255.0 <= threshold,
+        }
+    }
+}
