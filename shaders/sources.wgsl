@@ -11,6 +11,9 @@ fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
     return d;
 }
 
+const MODE_PAINT_SOLID: u32 = 2u;
+const MODE_ERASE_SOLID: u32 = 3u;
+
 fn apply(value: f32, target_value: f32, w: f32, mode: u32) -> f32 {
     if mode == 0u { return value + w * target_value; }
     return mix(value, target_value, w);
@@ -31,7 +34,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var k = 0u; k < params.splat_count; k++) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 { value = apply(value, s.vx, w, s.mode); }
+            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vx, w, s.mode); }
         }
         if f.fixed { value = f.value; }
         u[u_idx(i, j)] = value;
@@ -45,7 +48,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var k = 0u; k < params.splat_count; k++) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 { value = apply(value, s.vy, w, s.mode); }
+            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vy, w, s.mode); }
         }
         if f.fixed { value = f.value; }
         v[v_idx(i, j)] = value;
@@ -58,7 +61,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var k = 0u; k < params.splat_count; k++) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 {
+            if w > 0.0 && s.mode < MODE_PAINT_SOLID {
                 rgb = vec3<f32>(apply(rgb.x, s.ink_r, w, s.mode), apply(rgb.y, s.ink_g, w, s.mode), apply(rgb.z, s.ink_b, w, s.mode));
                 rho = apply(rho, s.density, w, s.mode);
             }
@@ -68,4 +71,30 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         ink[3u * c + 2u] = rgb.z;
         density[c] = rho;
     }
+}
+
+// The obstacle brush, run before `main` so that `main` sees the new solids and zeroes the faces
+// touching them: cells whose centre is inside a paint (erase) disk become solid (fluid).
+@compute @workgroup_size(8, 8)
+fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= nx() || j >= ny() { return; }
+    let c = cell_idx(i, j);
+    let pos = vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h);
+    var s_now = solid[c];
+    for (var k = 0u; k < params.splat_count; k++) {
+        let s = splats[k];
+        if s.mode >= MODE_PAINT_SOLID && length(splat_offset(pos, s)) <= s.radius {
+            s_now = select(0.0, 1.0, s.mode == MODE_PAINT_SOLID);
+        }
+    }
+    if s_now > 0.5 {
+        ink[3u * c] = 0.0;
+        ink[3u * c + 1u] = 0.0;
+        ink[3u * c + 2u] = 0.0;
+        density[c] = 0.0;
+        p[c] = 0.0;
+    }
+    solid[c] = s_now;
 }

@@ -125,6 +125,31 @@ fn sources_match_cpu() {
 }
 
 #[test]
+fn obstacle_brush_matches_cpu() {
+    let gpu = gpu();
+    let splats = [
+        Splat { x: 0.9, y: 0.7, radius: 0.3, mode: SPLAT_PAINT_SOLID, ..Default::default() },
+        Splat { x: 0.8, y: 0.75, radius: 0.12, mode: SPLAT_ERASE_SOLID, ..Default::default() },
+        Splat { x: 0.3, y: 0.3, radius: 0.3, mode: SPLAT_ADD, vx: 1.0, vy: 1.0, ink_r: 1.0, ..Default::default() },
+    ];
+    for (label, f, p) in inputs() {
+        let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+        for s in splats {
+            sim.add_splat(s);
+        }
+        sim.run_pass("sources");
+        let got = sim.download();
+        let mut want = f.clone();
+        cpu::sources(&mut want, &sim.params, &splats);
+        assert_eq!(got.solid, want.solid, "[{label}] painted solids differ");
+        assert!(got.solid.iter().sum::<f32>() > f.solid.iter().sum::<f32>(), "[{label}] the brush painted nothing");
+        assert_close(&format!("obstacle brush [{label}] u"), &got.u, &want.u, REL);
+        assert_close(&format!("obstacle brush [{label}] v"), &got.v, &want.v, REL);
+        assert_close(&format!("obstacle brush [{label}] ink"), &got.ink, &want.ink, REL);
+    }
+}
+
+#[test]
 fn forces_match_cpu() {
     let gpu = gpu();
     for (label, f, mut p) in inputs() {

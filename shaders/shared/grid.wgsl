@@ -42,7 +42,8 @@ struct Splat {
     x: f32,
     y: f32,
     radius: f32,
-    // 0: add the values times the falloff (brush); 1: blend toward them by the falloff (emitter).
+    // 0: add the values times the falloff (brush); 1: blend toward them by the falloff (emitter);
+    // 2: paint solid cells; 3: erase solid cells (obstacle brush, see sources.wgsl).
     mode: u32,
     vx: f32,
     vy: f32,

@@ -96,6 +96,8 @@ pub struct Simulation {
     pub step_index: u64,
     pub time: f64,
     pending_splats: Vec<Splat>,
+    /// Whether this step's splats paint or erase obstacles.
+    edits_solids: bool,
     pub buffers: Buffers,
     pub stages: Stages,
     pub readback: StatsReadback,
@@ -125,6 +127,7 @@ impl Simulation {
             step_index: 0,
             time: 0.0,
             pending_splats: Vec::new(),
+            edits_solids: false,
             buffers,
             stages,
             readback,
@@ -152,6 +155,7 @@ impl Simulation {
         let mut splats: Vec<Splat> = self.emitters.clone();
         splats.append(&mut self.pending_splats);
         splats.truncate(MAX_SPLATS);
+        self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         self.queue.write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
@@ -169,7 +173,7 @@ impl Simulation {
         let b = &self.buffers;
         let freeze = self.solver.freeze_velocity;
         if self.params.splat_count > 0 {
-            s.sources.encode(encoder, profiler);
+            s.sources.encode(encoder, profiler, self.edits_solids);
         }
         if !freeze {
             s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);
@@ -236,7 +240,7 @@ impl Simulation {
         let s = &self.stages;
         let b = &self.buffers;
         match name {
-            "sources" => s.sources.encode(&mut encoder, None),
+            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids),
             "forces" => s.forces.encode(&mut encoder, None, self.params.vorticity != 0.0),
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.forces.encode_vorticity(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.solver.freeze_velocity, self.params.schemes),

@@ -79,6 +79,10 @@ pub struct Splat {
 
 pub const SPLAT_ADD: u32 = 0;
 pub const SPLAT_BLEND: u32 = 1;
+/// Brush modes that edit obstacles: cells whose centre lies inside the disk become solid (and
+/// lose their ink and density) or fluid again.
+pub const SPLAT_PAINT_SOLID: u32 = 2;
+pub const SPLAT_ERASE_SOLID: u32 = 3;
 
 /// The most splats one step takes (brush segments plus emitters).
 pub const MAX_SPLATS: usize = 256;

@@ -2,7 +2,7 @@
 
 use super::grid::{Grid, falloff};
 use crate::sim::fields::Fields;
-use crate::sim::params::{Params, SPLAT_ADD, Splat};
+use crate::sim::params::{Params, SPLAT_ADD, SPLAT_PAINT_SOLID, Splat};
 
 fn offset(p: &Params, x: f32, y: f32, s: &Splat) -> f32 {
     let (mut dx, mut dy) = (x - s.x, y - s.y);
@@ -20,7 +20,11 @@ fn apply(value: f32, target: f32, w: f32, mode: u32) -> f32 {
     if mode == SPLAT_ADD { value + w * target } else { value * (1.0 - w) + target * w }
 }
 
+/// The obstacle brush (`paint_solid` in sources.wgsl), then the velocity/ink sources.
 pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
+    paint_solid(f, p, splats);
+    let splats: Vec<Splat> = splats.iter().copied().filter(|s| s.mode < SPLAT_PAINT_SOLID).collect();
+    let splats = &splats[..];
     let old = f.clone();
     let g = Grid::new(&old, p);
     let (nx, ny, h) = (g.nx(), g.ny(), p.h);
@@ -70,6 +74,28 @@ pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
                     f.density[c] = apply(f.density[c], s.density, w, s.mode);
                 }
             }
+        }
+    }
+}
+
+pub fn paint_solid(f: &mut Fields, p: &Params, splats: &[Splat]) {
+    let h = p.h;
+    for j in 0..f.ny {
+        for i in 0..f.nx {
+            let c = f.cell(i, j);
+            let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+            let mut solid = f.solid[c];
+            for s in splats.iter().filter(|s| s.mode >= SPLAT_PAINT_SOLID) {
+                if offset(p, x, y, s) <= s.radius {
+                    solid = if s.mode == SPLAT_PAINT_SOLID { 1.0 } else { 0.0 };
+                }
+            }
+            if solid > 0.5 {
+                f.ink[3 * c..3 * c + 3].fill(0.0);
+                f.density[c] = 0.0;
+                f.p[c] = 0.0;
+            }
+            f.solid[c] = solid;
         }
     }
 }
