@@ -89,7 +89,8 @@ fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>) {
             s_now = select(0.0, 1.0, s.mode == MODE_PAINT_SOLID);
         }
     }
-    if s_now > 0.5 {
+    if s_now > 0.5 && solid[c] < 0.5 {
+        // newly painted: a solid cell holds nothing
         ink[3u * c] = 0.0;
         ink[3u * c + 1u] = 0.0;
         ink[3u * c + 2u] = 0.0;

@@ -90,7 +90,7 @@ pub fn paint_solid(f: &mut Fields, p: &Params, splats: &[Splat]) {
                     solid = if s.mode == SPLAT_PAINT_SOLID { 1.0 } else { 0.0 };
                 }
             }
-            if solid > 0.5 {
+            if solid > 0.5 && f.solid[c] < 0.5 {
                 f.ink[3 * c..3 * c + 3].fill(0.0);
                 f.density[c] = 0.0;
                 f.p[c] = 0.0;
