@@ -1,4 +1,5 @@
-// Multigrid residual on a level: res = rhs - (count x - sum of fluid neighbours); 0 off the fluid.
+// Multigrid residual on a level: res = rhs - (count x - sum of fluid neighbours), in the
+// cancellation-free form of multigrid_common.wgsl `local_residual`; 0 off the fluid.
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -10,7 +11,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let count = stencil_count(s);
     var r = 0.0;
     if count > 0.0 {
-        r = mg_rhs[c] - (count * mg_x[c] - neighbour_sum(i, j, s));
+        r = local_residual(i, j, s);
     }
     mg_res[c] = r;
 }

@@ -2,7 +2,8 @@
 //! swirling ink blobs; deterministic, no random input) at several grid sizes. Per configuration:
 //! median wall-clock ms of a full step (submit and wait, stats on), median ms of a projection alone
 //! (divergence, solve, correction, always from the same advected state), the relative residual reached (max |div after| / before) and,
-//! for tolerance runs, the V-cycles or sweeps used. Prints a table, writes JSON.
+//! for tolerance runs, the V-cycles or sweeps used, and per-pass GPU ms per step from timestamp
+//! queries (wgpu-profiler) where the adapter has them. Prints a table, writes JSON.
 
 use crate::error::Result;
 use crate::gpu::Gpu;
@@ -37,6 +38,45 @@ pub struct BenchRow {
     pub ms_projection: f64,
     pub residual: f32,
     pub iterations_used: Option<u32>,
+    /// Mean GPU ms per step of each profiler scope (timestamp queries), in step order; empty
+    /// where the adapter has no timestamp queries.
+    pub gpu_passes: Vec<(String, f64)>,
+}
+
+/// Runs `steps` steps with a wgpu-profiler attached and returns the mean GPU ms per step of each
+/// scope (the `timed_pass` scopes of the step: sources, forces, divergence, pressure setup,
+/// pressure, project, advection passes, stats), waiting for each step's queries.
+fn gpu_pass_times(gpu: &Gpu, sim: &mut Simulation, steps: usize) -> Vec<(String, f64)> {
+    let mut passes: Vec<(String, f64)> = Vec::new();
+    if !gpu.has_timestamps() || steps == 0 {
+        return passes;
+    }
+    let Ok(mut profiler) = wgpu_profiler::GpuProfiler::new(&sim.device, wgpu_profiler::GpuProfilerSettings::default()) else {
+        return passes;
+    };
+    let mut frames = 0;
+    for _ in 0..steps {
+        let mut encoder = sim.device.create_command_encoder(&Default::default());
+        sim.encode_step(&mut encoder, false, Some(&profiler));
+        profiler.resolve_queries(&mut encoder);
+        sim.queue.submit([encoder.finish()]);
+        let _ = profiler.end_frame();
+        sim.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+        let Some(results) = profiler.process_finished_frame(sim.queue.get_timestamp_period()) else { continue };
+        frames += 1;
+        for q in results {
+            let Some(t) = q.time else { continue };
+            let ms = (t.end - t.start) * 1e3;
+            match passes.iter_mut().find(|(n, _)| *n == q.label) {
+                Some(e) => e.1 += ms,
+                None => passes.push((q.label, ms)),
+            }
+        }
+    }
+    for p in &mut passes {
+        p.1 /= frames.max(1) as f64;
+    }
+    passes
 }
 
 /// The configurations: the Jacobi default (40, the issue-2 figure), Jacobi 60 (the multigrid
@@ -101,6 +141,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 let s = &sim.stages.projection.solvers;
                 SolveReport::from_words(&read_buffers(&sim.device, &sim.queue, &[&s.control])[0]).iterations
             });
+            let gpu_passes = gpu_pass_times(&gpu, &mut sim, args.steps);
             let row = BenchRow {
                 solver: name,
                 n,
@@ -110,6 +151,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 ms_projection: median(proj_ms),
                 residual,
                 iterations_used,
+                gpu_passes,
             };
             println!(
                 "{:<10} {:>5} {:>6} {:>8} {:>10.2} {:>10.2} {:>11.3e} {:>6}",
@@ -122,6 +164,10 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 row.residual,
                 row.iterations_used.map(|k| k.to_string()).unwrap_or_default()
             );
+            if !row.gpu_passes.is_empty() {
+                let list: Vec<String> = row.gpu_passes.iter().map(|(n, ms)| format!("{n} {ms:.2}")).collect();
+                println!("{:>16} GPU ms/step: {}", "", list.join(", "));
+            }
             rows.push(row);
         }
     }

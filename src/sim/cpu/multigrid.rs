@@ -32,9 +32,18 @@ fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
     [(wrap(i - 1, w), j, LEFT), (wrap(i + 1, w), j, RIGHT), (i, wrap(j - 1, h), BOTTOM), (i, wrap(j + 1, h), TOP)]
 }
 
-/// Sum of the fluid neighbours of (i, j) in `x` (a level of w x h at offset `off`), by the flags of `s`.
-fn neighbour_sum(x: &[f32], off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -> f32 {
-    neighbours(w, h, i, j).iter().filter(|n| s & n.2 != 0).map(|&(a, b, _)| x[off + (b * w + a) as usize]).sum()
+/// The residual of cell `c` = (i, j) of a level (w x h at offset `off`) with stencil `s`, in the
+/// cancellation-free form of shaders/multigrid_common.wgsl `local_residual`.
+fn local_residual(mg: &Mg, off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -> f32 {
+    let xc = mg.x[off + (j * w + i) as usize];
+    let (mut d, mut fluid) = (0.0f32, 0.0f32);
+    for (a, b, flag) in neighbours(w, h, i, j) {
+        if s & flag != 0 {
+            d += mg.x[off + (b * w + a) as usize] - xc;
+            fluid += 1.0;
+        }
+    }
+    mg.rhs[off + (j * w + i) as usize] + (d - (count(s) - fluid) * xc)
 }
 
 impl Mg {
@@ -136,8 +145,7 @@ impl Mg {
                     self.x[c] = 0.0;
                     continue;
                 }
-                let gs = (neighbour_sum(&self.x, off, w, h, i, j, s) + self.rhs[c]) / count(s);
-                self.x[c] = self.x[c] * (1.0 - omega) + gs * omega;
+                self.x[c] += omega * local_residual(self, off, w, h, i, j, s) / count(s);
             }
         }
     }
@@ -154,8 +162,7 @@ impl Mg {
             for i in 0..w {
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                self.res[c] =
-                    if count(s) > 0.0 { self.rhs[c] - (count(s) * self.x[c] - neighbour_sum(&self.x, off, w, h, i, j, s)) } else { 0.0 };
+                self.res[c] = if count(s) > 0.0 { local_residual(self, off, w, h, i, j, s) } else { 0.0 };
             }
         }
     }
