@@ -77,6 +77,12 @@ fn multigrid_passes_match_cpu() {
     // odd sizes: coarse levels have short last cells; three levels (37x29 -> 19x15 -> 10x8)... and 40x36
     for (nx, ny) in [(37, 29), (40, 36)] {
         for (name, kinds) in boundary_cases() {
+            if kinds[0] == BC_PERIODIC && (nx % 2 == 1 || ny % 2 == 1) {
+                // red-black colouring does not close around an odd periodic axis: the two seam
+                // cells share a colour, so their order within a sweep is unspecified on the GPU
+                // and no exact CPU comparison exists (convergence is tested below)
+                continue;
+            }
             let (f, p) = random_state(nx, ny, kinds, 7, 0.2);
             let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
             let s = &sim.stages.projection.solvers;
