@@ -26,6 +26,15 @@ pub struct BenchArgs {
     /// Where to write the JSON results.
     #[arg(long, default_value = "bench.json")]
     pub json: PathBuf,
+    /// Scene to measure (its solver keys are set per row).
+    #[arg(long, default_value = "drops")]
+    pub scene: String,
+    /// Extra scene overrides for every row, e.g. --set advection.velocity=semi-lagrangian.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Only these solvers (jacobi, sor, multigrid); default all.
+    #[arg(long, value_delimiter = ',')]
+    pub solvers: Vec<String>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -106,7 +115,10 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     for &n in &args.sizes {
         for (kind, iterations, tolerance) in configs() {
             let name = format!("{kind:?}").to_lowercase();
-            let overrides = vec![
+            if !args.solvers.is_empty() && !args.solvers.contains(&name) {
+                continue;
+            }
+            let mut overrides = vec![
                 format!("grid.nx={n}"),
                 format!("grid.ny={n}"),
                 format!("grid.cell_size={}", 1.0 / n as f64),
@@ -114,7 +126,8 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 format!("solver.iterations={iterations}"),
                 format!("solver.tolerance={tolerance}"),
             ];
-            let (scene, source) = Scene::load("drops", &overrides)?;
+            overrides.extend(args.set.iter().cloned());
+            let (scene, source) = Scene::load(&args.scene, &overrides)?;
             crate::sim::check_fits(&gpu.device.limits(), n, n)?;
             let mut sim = Simulation::new(&gpu, &scene.initial_fields(&source)?, scene.params(), scene.solver_settings())?;
             sim.emitters = scene.emitter_splats();
@@ -171,7 +184,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
             rows.push(row);
         }
     }
-    let json = serde_json::json!({ "adapter": gpu.adapter.get_info().name, "scene": "drops", "steps": args.steps, "rows": rows });
+    let json = serde_json::json!({ "adapter": gpu.adapter.get_info().name, "scene": args.scene, "overrides": args.set, "steps": args.steps, "rows": rows });
     std::fs::write(&args.json, serde_json::to_string_pretty(&json).expect("json"))
         .map_err(|e| crate::error!("cannot write {}: {e}", args.json.display()))?;
     println!("wrote {}", args.json.display());

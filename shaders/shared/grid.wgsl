@@ -219,13 +219,6 @@ fn span_wrapped(g: f32, n: i32) -> Span {
     return Span(i0, wrap(i0 + 1, n), g - f);
 }
 
-// Tangential velocity just outside a non-periodic side, mirrored about the side (the ghost value):
-// 2·U_wall − inside at a no-slip wall moving at U_wall (0 for a still wall), 2·U_in − inside at an
-// inflow carrying tangential velocity U_in, and the inside value itself at free-slip walls and
-// outflows (zero gradient). `tangential_in` is the inflow's velocity component along the side.
-fn tangential_ghost(side: u32, inside: f32, tangential_in: f32) -> f32 {
-    let kind = params.bc_kind[side];
-    if kind == BC_WALL && params.bc_slip[side] == SLIP_NO_SLIP { return 2.0 * params.bc_speed[side] - inside; }
     if kind == BC_INFLOW { return 2.0 * tangential_in - inside; }
     return inside;
 }
@@ -239,18 +232,30 @@ fn span_ghosted(g: f32, last: i32) -> Span {
     return Span(i0, i0 + 1, c - f32(i0));
 }
 
+// The ghost value beyond a side as `inside * g.x + g.y`: (-1, 2 U) for no-slip walls and inflows
+// (U their tangential speed), (1, 0) otherwise. Arithmetic rather than branches: lavapipe runs
+// both arms of a branch, and every bilinear sample passes through here.
+fn ghost_coeffs(side: u32, tangential_in: f32) -> vec2<f32> {
+    let kind = params.bc_kind[side];
+    if kind == BC_WALL && params.bc_slip[side] == SLIP_NO_SLIP { return vec2<f32>(-1.0, 2.0 * params.bc_speed[side]); }
+    if kind == BC_INFLOW { return vec2<f32>(-1.0, 2.0 * tangential_in); }
+    return vec2<f32>(1.0, 0.0);
+}
+
 // u at face column i (already wrapped or clamped), row j, where j may be a ghost row -1 or ny.
 fn u_row_ghosted(i: i32, j: i32) -> f32 {
-    if j < 0 { return tangential_ghost(SIDE_BOTTOM, u[u_idx(i, 0)], params.inflow_u[SIDE_BOTTOM]); }
-    if j >= ny() { return tangential_ghost(SIDE_TOP, u[u_idx(i, ny() - 1)], params.inflow_u[SIDE_TOP]); }
-    return u[u_idx(i, j)];
+    var g = vec2<f32>(1.0, 0.0);
+    g = select(g, ghost_coeffs(SIDE_BOTTOM, params.inflow_u[SIDE_BOTTOM]), j < 0);
+    g = select(g, ghost_coeffs(SIDE_TOP, params.inflow_u[SIDE_TOP]), j >= ny());
+    return u[u_idx(i, clamp(j, 0, ny() - 1))] * g.x + g.y;
 }
 
 // v at column i, which may be a ghost column -1 or nx, face row j.
 fn v_col_ghosted(i: i32, j: i32) -> f32 {
-    if i < 0 { return tangential_ghost(SIDE_LEFT, v[v_idx(0, j)], params.inflow_v[SIDE_LEFT]); }
-    if i >= nx() { return tangential_ghost(SIDE_RIGHT, v[v_idx(nx() - 1, j)], params.inflow_v[SIDE_RIGHT]); }
-    return v[v_idx(i, j)];
+    var g = vec2<f32>(1.0, 0.0);
+    g = select(g, ghost_coeffs(SIDE_LEFT, params.inflow_v[SIDE_LEFT]), i < 0);
+    g = select(g, ghost_coeffs(SIDE_RIGHT, params.inflow_v[SIDE_RIGHT]), i >= nx());
+    return v[v_idx(clamp(i, 0, nx() - 1), j)] * g.x + g.y;
 }
 
 // Bilinear sample of u at a point (metres), on the u lattice (i h, (j + 1/2) h) — seed 002 step 8:
