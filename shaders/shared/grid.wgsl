@@ -219,10 +219,6 @@ fn span_wrapped(g: f32, n: i32) -> Span {
     return Span(i0, wrap(i0 + 1, n), g - f);
 }
 
-    if kind == BC_INFLOW { return 2.0 * tangential_in - inside; }
-    return inside;
-}
-
 // Lattice coordinate along a non-periodic axis whose first and last samples lie half a cell
 // inside the sides (u along y, v along x): reaches half a cell beyond them, into the ghost
 // samples at -1 and last + 1.
