@@ -7,6 +7,9 @@ use crate::sim::Simulation;
 use crate::sim::params::BC_WALL;
 use bytemuck::{Pod, Zeroable};
 
+pub mod cached;
+pub use cached::CachedField;
+
 pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
 
 /// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
@@ -184,27 +187,7 @@ impl Renderer {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("render_field"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = fullscreen_pipeline(device, &pipeline_layout, &module, "render_field", format);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render params"),
             size: std::mem::size_of::<RenderParams>() as u64,
@@ -299,6 +282,32 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
         out.extend_from_slice(&data[start..start + (width * 4) as usize]);
     }
     out
+}
+
+/// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` of `module`) into `format`.
+pub(crate) fn fullscreen_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    label: &str,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState { module, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+        }),
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// The colour around the domain (linear RGB).
