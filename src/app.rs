@@ -393,11 +393,23 @@ impl App {
         let ppp = ctx.pixels_per_point();
         let mut commands = Vec::new();
         let mut central = egui::Rect::NOTHING;
+        // the brush disk under the cursor, in points (from last frame's viewport)
+        let cells = self.settings.brush.radius / r.sim.params.h.max(1e-9);
+        let outline = self.pointer.pos.map(|p| {
+            let centre = egui::pos2(p[0] / ppp, p[1] / ppp);
+            (centre, cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp)
+        });
         let settings = &mut self.settings;
         let stats = &self.stats;
         let full = ctx.run_ui(raw, |ui| {
             commands = ui::side_panel(ui, settings, stats);
             central = ui.available_rect_before_wrap();
+            if let Some((centre, radius)) = outline
+                && central.contains(centre)
+            {
+                let painter = ui.painter().with_clip_rect(central);
+                painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
+            }
             ui::help_window(ui.ctx(), settings);
             if !settings.show_help && stats.step < 400 {
                 ui.painter().text(
