@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::gpu::{Gpu, NO_ADAPTER_HELP, device_descriptor, instance_descriptor};
+use crate::render::readback::FieldReadback;
 use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::scene::{Scene, Source};
 use crate::sim::Simulation;
@@ -21,6 +22,11 @@ use winit::window::{Window, WindowId};
 
 /// The scene the window opens on when none is given: something alive from the first frame.
 pub const DEFAULT_SCENE: &str = "plume";
+
+/// Cells at least this many points wide get their value printed (the numbers overlay).
+const NUMBERS_MIN_POINTS: f32 = 34.0;
+/// Frames between field read-backs (pressure range, numbers).
+const READBACK_EVERY: u32 = 6;
 
 /// Frames slower than this make the app take fewer simulation steps per frame.
 const FRAME_BUDGET_MS: f32 = 1000.0 / 30.0;
@@ -57,6 +63,7 @@ struct Running {
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
     field: CachedField,
+    values: FieldReadback,
     sim: Simulation,
     profiler: Option<wgpu_profiler::GpuProfiler>,
 }
@@ -196,13 +203,14 @@ impl App {
         let sim = self.new_sim(&gpu)?;
         let mut field = CachedField::new(&gpu.device, format);
         field.attach(&sim);
+        let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
         let profiler = if gpu.has_timestamps() {
             wgpu_profiler::GpuProfiler::new(&gpu.device, wgpu_profiler::GpuProfilerSettings::default()).ok()
         } else {
             None
         };
         self.stats.adapter = gpu.describe();
-        Ok(Running { window, surface, config, gpu, egui_state, egui_renderer, field, sim, profiler })
+        Ok(Running { window, surface, config, gpu, egui_state, egui_renderer, field, values, sim, profiler })
     }
 
     /// A fresh simulation of the scene at the grid size in the settings.
@@ -265,6 +273,7 @@ impl App {
         let Some(mut r) = self.running.take() else { return Ok(()) };
         let out = self.new_sim(&r.gpu).map(|sim| {
             r.field.attach(&sim);
+            r.values = FieldReadback::new(&sim.device, sim.nx, sim.ny);
             r.sim = sim;
         });
         self.running = Some(r);
@@ -399,9 +408,13 @@ impl App {
             let centre = egui::pos2(p[0] / ppp, p[1] / ppp);
             (centre, cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp)
         });
+        let numbers = cell_numbers(&self.settings.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let settings = &mut self.settings;
         let stats = &self.stats;
         let full = ctx.run_ui(raw, |ui| {
+            for (pos, text, size) in &numbers {
+                ui.painter().text(*pos, egui::Align2::CENTER_CENTER, text, egui::FontId::monospace(*size), egui::Color32::BLACK);
+            }
             commands = ui::side_panel(ui, settings, stats);
             central = ui.available_rect_before_wrap();
             if let Some((centre, radius)) = outline
@@ -435,6 +448,13 @@ impl App {
         let splats = self.brush_splats(frame_dt);
         let Some(r) = self.running.as_mut() else { return };
         self.settings.apply(&mut r.sim);
+        let o = &self.settings.overlays;
+        if o.divergence && o.divergence_after && r.sim.div_after.is_none() {
+            match r.sim.enable_div_after() {
+                Ok(()) => r.field.attach(&r.sim),
+                Err(e) => eprintln!("smokebox: {e}"),
+            }
+        }
         for s in splats {
             r.sim.add_splat(s);
         }
@@ -474,11 +494,19 @@ impl App {
         lap(&mut self.frame_log, "encode steps");
 
         let o = &self.settings.overlays;
+        let ppc = self.viewport.pixels_per_cell(r.sim.nx);
+        let wants_numbers = o.numbers && ppc / ppp >= NUMBERS_MIN_POINTS && (o.pressure || o.divergence);
+        if (o.pressure && o.pressure_auto) || wants_numbers {
+            let div = match (&r.sim.div_after, o.divergence_after) {
+                (Some(d), true) => &d.buffer,
+                _ => &r.sim.buffers.divergence,
+            };
+            r.values.encode(&mut encoder, &r.sim.buffers.p, div, READBACK_EVERY);
+        }
         let p_range = match (o.pressure_auto, self.pressure_auto) {
             (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
             _ => o.pressure_range,
         };
-        let ppc = self.viewport.pixels_per_cell(r.sim.nx);
         let render_params = RenderParams::new(&r.sim, o, self.settings.background, ppc, p_range);
         let changed = steps > 0 || std::mem::take(&mut self.field_dirty);
         r.field.update(&device, &queue, &mut encoder, &render_params, self.viewport, changed);
@@ -527,7 +555,13 @@ impl App {
             }
         }
         r.sim.readback.request_maps();
+        r.values.request_map();
         let _ = device.poll(wgpu::PollType::Poll);
+        if r.values.collect() {
+            let range = r.values.latest.as_ref().and_then(|s| s.pressure_range());
+            self.pressure_auto = range;
+            self.stats.pressure_range = range;
+        }
         if let Some(s) = r.sim.readback.collect().last() {
             self.stats.div_before = s.div_max_before;
             self.stats.div_after = s.div_max_after;
@@ -620,4 +654,35 @@ impl ApplicationHandler for App {
             r.window.request_redraw();
         }
     }
+}
+
+/// The value of the shown field (pressure, else divergence) in each cell when cells are large:
+/// (centre in points, text, font size).
+fn cell_numbers(o: &render::Overlays, snap: Option<&render::readback::Snapshot>, vp: Viewport, ppp: f32) -> Vec<(egui::Pos2, String, f32)> {
+    let Some(snap) = snap else { return Vec::new() };
+    let cell_points = vp.pixels_per_cell(snap.nx) / ppp;
+    if !o.numbers || cell_points < NUMBERS_MIN_POINTS || snap.nx * snap.ny > 4096 {
+        return Vec::new();
+    }
+    let values = if o.pressure {
+        &snap.p
+    } else if o.divergence {
+        &snap.divergence
+    } else {
+        return Vec::new();
+    };
+    let size = (cell_points * 0.2).min(13.0);
+    let mut out = Vec::with_capacity(values.len());
+    for j in 0..snap.ny {
+        for i in 0..snap.nx {
+            let px = vp.from_cells([i as f32 + 0.5, j as f32 + 0.5], snap.nx, snap.ny);
+            out.push((egui::pos2(px[0] / ppp, px[1] / ppp), compact(values[j * snap.nx + i]), size));
+        }
+    }
+    out
+}
+
+/// A number in at most ~6 characters: 0.00 style for ordinary magnitudes, else 1.2e-5.
+fn compact(v: f32) -> String {
+    if v == 0.0 || (0.01..1000.0).contains(&v.abs()) { format!("{v:.2}") } else { format!("{v:.1e}") }
 }

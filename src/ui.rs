@@ -322,7 +322,7 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
         ui.horizontal(|ui| {
             ui.add_space(16.0);
             ui.radio_value(&mut o.divergence_after, false, "before projection");
-            ui.radio_value(&mut o.divergence_after, true, "current velocity");
+            ui.radio_value(&mut o.divergence_after, true, "after projection");
         });
         ui.add(egui::Slider::new(&mut o.divergence_range, 1e-4..=100.0).logarithmic(true).text("divergence range (1/s)"));
         ui.checkbox(&mut o.pressure, "3 pressure");

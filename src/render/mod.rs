@@ -9,6 +9,7 @@ use bytemuck::{Pod, Zeroable};
 
 pub mod cached;
 pub use cached::CachedField;
+pub mod readback;
 
 pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
 
@@ -20,8 +21,8 @@ pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm
 pub struct Overlays {
     pub ink: bool,
     pub divergence: bool,
-    /// Divergence of the current velocity (after projection and advection) instead of the
-    /// divergence the solver saw before projecting.
+    /// Divergence right after the correction (the app keeps it in a spare buffer; without
+    /// one, the divergence of the current velocity) instead of what the solver saw.
     pub divergence_after: bool,
     /// |div| (1/s) at full tint.
     pub divergence_range: f32,
@@ -156,6 +157,9 @@ pub struct Renderer {
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
+    /// The same with the divergence slot at the simulation's after-projection buffer, if any.
+    after_group: Option<wgpu::BindGroup>,
+    use_after: bool,
 }
 
 impl Renderer {
@@ -194,33 +198,42 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Renderer { pipeline, layout, uniform, group: None }
+        Renderer { pipeline, layout, uniform, group: None, after_group: None, use_after: false }
     }
 
-    /// Binds the state buffers of `sim`; call after every new simulation.
+    /// Binds the state buffers of `sim`; call after every new simulation (and after
+    /// `Simulation::enable_div_after`).
     pub fn attach(&mut self, sim: &Simulation) {
         let b = &sim.buffers;
-        let buffers = [&self.uniform, &b.u, &b.v, &b.p, &b.divergence, &b.ink, &b.solid];
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .enumerate()
-            .map(|(n, buf)| wgpu::BindGroupEntry { binding: n as u32, resource: buf.as_entire_binding() })
-            .collect();
-        self.group = Some(sim.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("render"),
-            layout: &self.layout,
-            entries: &entries,
-        }));
+        let group = |divergence: &wgpu::Buffer| {
+            let buffers = [&self.uniform, &b.u, &b.v, &b.p, divergence, &b.ink, &b.solid];
+            let entries: Vec<wgpu::BindGroupEntry> = buffers
+                .iter()
+                .enumerate()
+                .map(|(n, buf)| wgpu::BindGroupEntry { binding: n as u32, resource: buf.as_entire_binding() })
+                .collect();
+            sim.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("render"), layout: &self.layout, entries: &entries })
+        };
+        self.group = Some(group(&b.divergence));
+        self.after_group = sim.div_after.as_ref().map(|d| group(&d.buffer));
     }
 
-    /// Writes this frame's constants (before the pass that draws).
-    pub fn prepare(&self, queue: &wgpu::Queue, params: &RenderParams) {
-        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(params));
+    /// Writes this frame's constants (before the pass that draws). "Divergence after" reads the
+    /// after-projection buffer when the simulation keeps one, else the shader takes the
+    /// divergence of the current velocity.
+    pub fn prepare(&mut self, queue: &wgpu::Queue, params: &RenderParams) {
+        let mut params = *params;
+        self.use_after = params.flags & DIVERGENCE_AFTER != 0 && self.after_group.is_some();
+        if self.use_after {
+            params.flags &= !DIVERGENCE_AFTER;
+        }
+        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
     }
 
     /// Draws the field into `viewport` of the pass's target.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
-        let Some(group) = &self.group else { return };
+        let group = if self.use_after { &self.after_group } else { &self.group };
+        let Some(group) = group else { return };
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return;
         }
