@@ -6,7 +6,8 @@
 
 use crate::error::{Error, Result};
 use crate::gpu::{Gpu, NO_ADAPTER_HELP, device_descriptor, instance_descriptor};
-use crate::render::{self, RenderParams, Renderer, Viewport};
+use crate::render::readback::FieldReadback;
+use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::scene::{Scene, Source};
 use crate::sim::Simulation;
 use crate::sim::params::{SPLAT_ADD, Splat};
@@ -21,6 +22,11 @@ use winit::window::{Window, WindowId};
 
 /// The scene the window opens on when none is given: something alive from the first frame.
 pub const DEFAULT_SCENE: &str = "plume";
+
+/// Cells at least this many points wide get their value printed (the numbers overlay).
+const NUMBERS_MIN_POINTS: f32 = 34.0;
+/// Frames between field read-backs (pressure range, numbers).
+const READBACK_EVERY: u32 = 6;
 
 /// Frames slower than this make the app take fewer simulation steps per frame.
 const FRAME_BUDGET_MS: f32 = 1000.0 / 30.0;
@@ -56,7 +62,8 @@ struct Running {
     gpu: Gpu,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
-    renderer: Renderer,
+    field: CachedField,
+    values: FieldReadback,
     sim: Simulation,
     profiler: Option<wgpu_profiler::GpuProfiler>,
 }
@@ -90,6 +97,48 @@ pub struct App {
     single_steps: u32,
     fps_window: (Instant, u32),
     pressure_auto: Option<(f32, f32)>,
+    /// CPU time of each part of the frame, when SMOKEBOX_FRAME_LOG is set.
+    frame_log: Option<FrameLog>,
+    /// The state changed outside a step (clear ink): redraw the field image.
+    field_dirty: bool,
+}
+
+/// CPU milliseconds spent in each part of the frame, summed and printed every 60 frames.
+#[derive(Default)]
+struct FrameLog {
+    parts: Vec<(&'static str, f64)>,
+    frames: u32,
+    mark: Option<Instant>,
+}
+
+impl FrameLog {
+    fn start(&mut self) {
+        self.mark = Some(Instant::now());
+    }
+    fn lap(&mut self, name: &'static str) {
+        let now = Instant::now();
+        let ms = self.mark.map_or(0.0, |m| now.duration_since(m).as_secs_f64() * 1e3);
+        self.mark = Some(now);
+        match self.parts.iter_mut().find(|(n, _)| *n == name) {
+            Some(p) => p.1 += ms,
+            None => self.parts.push((name, ms)),
+        }
+    }
+    fn end_frame(&mut self, steps: u32) {
+        self.frames += 1;
+        if self.frames == 60 {
+            let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
+            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps}", parts.join(", "));
+            self.parts.clear();
+            self.frames = 0;
+        }
+    }
+}
+
+fn lap(log: &mut Option<FrameLog>, name: &'static str) {
+    if let Some(l) = log {
+        l.lap(name);
+    }
 }
 
 impl App {
@@ -111,6 +160,8 @@ impl App {
             single_steps: 0,
             fps_window: (Instant::now(), 0),
             pressure_auto: None,
+            field_dirty: true,
+            frame_log: std::env::var_os("SMOKEBOX_FRAME_LOG").map(|_| FrameLog::default()),
         }
     }
 
@@ -140,6 +191,8 @@ impl App {
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| crate::error!("this GPU adapter cannot draw into the window"))?;
         config.format = format;
+        // vsync keeps the simulation's pace (steps per frame) sane on fast GPUs; on lavapipe the
+        // present mode made no measurable difference (the frame time is raster work)
         config.present_mode = wgpu::PresentMode::AutoVsync;
         config.desired_maximum_frame_latency = 2;
         surface.configure(&gpu.device, &config);
@@ -147,16 +200,17 @@ impl App {
         let egui_state =
             egui_winit::State::new(egui_ctx, egui::ViewportId::ROOT, &window, Some(window.scale_factor() as f32), window.theme(), None);
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
-        let mut renderer = Renderer::new(&gpu.device, format);
         let sim = self.new_sim(&gpu)?;
-        renderer.attach(&sim);
+        let mut field = CachedField::new(&gpu.device, format);
+        field.attach(&sim);
+        let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
         let profiler = if gpu.has_timestamps() {
             wgpu_profiler::GpuProfiler::new(&gpu.device, wgpu_profiler::GpuProfilerSettings::default()).ok()
         } else {
             None
         };
         self.stats.adapter = gpu.describe();
-        Ok(Running { window, surface, config, gpu, egui_state, egui_renderer, renderer, sim, profiler })
+        Ok(Running { window, surface, config, gpu, egui_state, egui_renderer, field, values, sim, profiler })
     }
 
     /// A fresh simulation of the scene at the grid size in the settings.
@@ -179,6 +233,7 @@ impl App {
     }
 
     fn command(&mut self, c: Command) {
+        self.field_dirty = true;
         let result = match c {
             Command::Step => {
                 self.single_steps += 1;
@@ -217,7 +272,8 @@ impl App {
     fn rebuild(&mut self) -> Result<()> {
         let Some(mut r) = self.running.take() else { return Ok(()) };
         let out = self.new_sim(&r.gpu).map(|sim| {
-            r.renderer.attach(&sim);
+            r.field.attach(&sim);
+            r.values = FieldReadback::new(&sim.device, sim.nx, sim.ny);
             r.sim = sim;
         });
         self.running = Some(r);
@@ -337,17 +393,36 @@ impl App {
         if r.config.width == 0 || r.config.height == 0 {
             return;
         }
+        if let Some(l) = &mut self.frame_log {
+            l.start();
+        }
         // egui: panel, help, brush outline
         let raw = r.egui_state.take_egui_input(&r.window);
         let ctx = r.egui_state.egui_ctx().clone();
         let ppp = ctx.pixels_per_point();
         let mut commands = Vec::new();
         let mut central = egui::Rect::NOTHING;
+        // the brush disk under the cursor, in points (from last frame's viewport)
+        let cells = self.settings.brush.radius / r.sim.params.h.max(1e-9);
+        let outline = self.pointer.pos.map(|p| {
+            let centre = egui::pos2(p[0] / ppp, p[1] / ppp);
+            (centre, cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp)
+        });
+        let numbers = cell_numbers(&self.settings.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let settings = &mut self.settings;
         let stats = &self.stats;
         let full = ctx.run_ui(raw, |ui| {
+            for (pos, text, size) in &numbers {
+                ui.painter().text(*pos, egui::Align2::CENTER_CENTER, text, egui::FontId::monospace(*size), egui::Color32::BLACK);
+            }
             commands = ui::side_panel(ui, settings, stats);
             central = ui.available_rect_before_wrap();
+            if let Some((centre, radius)) = outline
+                && central.contains(centre)
+            {
+                let painter = ui.painter().with_clip_rect(central);
+                painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
+            }
             ui::help_window(ui.ctx(), settings);
             if !settings.show_help && stats.step < 400 {
                 ui.painter().text(
@@ -360,6 +435,7 @@ impl App {
             }
         });
         r.egui_state.handle_platform_output(&r.window, full.platform_output);
+        lap(&mut self.frame_log, "egui");
         self.viewport = Viewport::fit(
             r.sim.nx,
             r.sim.ny,
@@ -372,6 +448,13 @@ impl App {
         let splats = self.brush_splats(frame_dt);
         let Some(r) = self.running.as_mut() else { return };
         self.settings.apply(&mut r.sim);
+        let o = &self.settings.overlays;
+        if o.divergence && o.divergence_after && r.sim.div_after.is_none() {
+            match r.sim.enable_div_after() {
+                Ok(()) => r.field.attach(&r.sim),
+                Err(e) => eprintln!("smokebox: {e}"),
+            }
+        }
         for s in splats {
             r.sim.add_splat(s);
         }
@@ -384,6 +467,7 @@ impl App {
             }
             _ => return,
         };
+        lap(&mut self.frame_log, "acquire");
         let view = frame.texture.create_view(&Default::default());
         let device = r.gpu.device.clone();
         let queue = r.gpu.queue.clone();
@@ -407,14 +491,25 @@ impl App {
             }
         }
         self.stats.steps_last_frame = steps;
+        lap(&mut self.frame_log, "encode steps");
 
         let o = &self.settings.overlays;
+        let ppc = self.viewport.pixels_per_cell(r.sim.nx);
+        let wants_numbers = o.numbers && ppc / ppp >= NUMBERS_MIN_POINTS && (o.pressure || o.divergence);
+        if (o.pressure && o.pressure_auto) || wants_numbers {
+            let div = match (&r.sim.div_after, o.divergence_after) {
+                (Some(d), true) => &d.buffer,
+                _ => &r.sim.buffers.divergence,
+            };
+            r.values.encode(&mut encoder, &r.sim.buffers.p, div, READBACK_EVERY);
+        }
         let p_range = match (o.pressure_auto, self.pressure_auto) {
             (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
             _ => o.pressure_range,
         };
-        let ppc = self.viewport.pixels_per_cell(r.sim.nx);
-        r.renderer.prepare(&queue, &RenderParams::new(&r.sim, o, self.settings.background, ppc, p_range));
+        let render_params = RenderParams::new(&r.sim, o, self.settings.background, ppc, p_range);
+        let changed = steps > 0 || std::mem::take(&mut self.field_dirty);
+        r.field.update(&device, &queue, &mut encoder, &render_params, self.viewport, changed);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [r.config.width, r.config.height], pixels_per_point: ppp };
         let paint = ctx.tessellate(full.shapes, ppp);
         for (id, deltas) in &full.textures_delta.set {
@@ -422,10 +517,11 @@ impl App {
                 r.egui_renderer.update_texture(&device, &queue, *id, delta);
             }
         }
+        lap(&mut self.frame_log, "tessellate");
         let user_buffers = r.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
         {
             let mut pass = render::begin_clear_pass(&mut encoder, &view, render::CLEAR).forget_lifetime();
-            r.renderer.draw(&mut pass, self.viewport);
+            r.field.draw(&mut pass, self.viewport);
             pass.set_viewport(0.0, 0.0, r.config.width as f32, r.config.height as f32, 0.0, 1.0);
             r.egui_renderer.render(&mut pass, &paint, &screen);
         }
@@ -435,9 +531,12 @@ impl App {
         if let Some(p) = r.profiler.as_mut() {
             p.resolve_queries(&mut encoder);
         }
+        lap(&mut self.frame_log, "encode draw");
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
+        lap(&mut self.frame_log, "submit");
         r.window.pre_present_notify();
         queue.present(frame);
+        lap(&mut self.frame_log, "present");
         if let Some(p) = r.profiler.as_mut() {
             let _ = p.end_frame();
             if let Some(results) = p.process_finished_frame(queue.get_timestamp_period()) {
@@ -456,13 +555,23 @@ impl App {
             }
         }
         r.sim.readback.request_maps();
+        r.values.request_map();
         let _ = device.poll(wgpu::PollType::Poll);
+        if r.values.collect() {
+            let range = r.values.latest.as_ref().and_then(|s| s.pressure_range());
+            self.pressure_auto = range;
+            self.stats.pressure_range = range;
+        }
         if let Some(s) = r.sim.readback.collect().last() {
             self.stats.div_before = s.div_max_before;
             self.stats.div_after = s.div_max_after;
             self.stats.ink_total = s.ink_total;
         }
         self.stats.step = r.sim.step_index;
+        lap(&mut self.frame_log, "poll");
+        if let Some(l) = &mut self.frame_log {
+            l.end_frame(steps);
+        }
         let _ = event_loop;
         r.window.request_redraw();
     }
@@ -545,4 +654,35 @@ impl ApplicationHandler for App {
             r.window.request_redraw();
         }
     }
+}
+
+/// The value of the shown field (pressure, else divergence) in each cell when cells are large:
+/// (centre in points, text, font size).
+fn cell_numbers(o: &render::Overlays, snap: Option<&render::readback::Snapshot>, vp: Viewport, ppp: f32) -> Vec<(egui::Pos2, String, f32)> {
+    let Some(snap) = snap else { return Vec::new() };
+    let cell_points = vp.pixels_per_cell(snap.nx) / ppp;
+    if !o.numbers || cell_points < NUMBERS_MIN_POINTS || snap.nx * snap.ny > 4096 {
+        return Vec::new();
+    }
+    let values = if o.pressure {
+        &snap.p
+    } else if o.divergence {
+        &snap.divergence
+    } else {
+        return Vec::new();
+    };
+    let size = (cell_points * 0.2).min(13.0);
+    let mut out = Vec::with_capacity(values.len());
+    for j in 0..snap.ny {
+        for i in 0..snap.nx {
+            let px = vp.from_cells([i as f32 + 0.5, j as f32 + 0.5], snap.nx, snap.ny);
+            out.push((egui::pos2(px[0] / ppp, px[1] / ppp), compact(values[j * snap.nx + i]), size));
+        }
+    }
+    out
+}
+
+/// A number in at most ~6 characters: 0.00 style for ordinary magnitudes, else 1.2e-5.
+fn compact(v: f32) -> String {
+    if v == 0.0 || (0.01..1000.0).contains(&v.abs()) { format!("{v:.2}") } else { format!("{v:.1e}") }
 }

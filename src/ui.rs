@@ -3,7 +3,7 @@
 //! single step, a new scene or grid); it never touches GPU objects, so egui_kittest can drive it.
 
 use crate::render::Overlays;
-use crate::scene::{BUILTIN, Scene};
+use crate::scene::{BUILTIN, Scene, Scheme, SolverKind};
 use crate::sim::Simulation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +40,14 @@ pub struct Settings {
     pub rho: f32,
     pub cell_size: f32,
     pub iterations: u32,
+    pub solver: SolverKind,
+    /// Relative residual at which the solve stops early (0: all iterations).
+    pub tolerance: f32,
+    /// SOR over-relaxation ω.
+    pub omega: f32,
     pub jacobi_weight: f32,
+    /// Advection schemes: velocity, ink, density.
+    pub schemes: [Scheme; 3],
     pub warm_start: bool,
     pub ink_dissipation: f32,
     pub density_drain: f32,
@@ -76,7 +83,11 @@ impl Settings {
             rho: s.fluid.density,
             cell_size: s.grid.cell_size,
             iterations: s.solver.iterations as u32,
+            solver: s.solver.kind,
+            tolerance: s.solver.tolerance,
+            omega: s.solver.omega,
             jacobi_weight: s.solver.jacobi_weight,
+            schemes: [s.advection.velocity, s.advection.ink, s.advection.density.unwrap_or(s.advection.ink)],
             warm_start: s.solver.warm_start,
             ink_dissipation: s.fluid.ink_dissipation,
             density_drain: s.fluid.density_drain,
@@ -108,6 +119,12 @@ impl Settings {
         p.rho = self.rho;
         p.h = self.cell_size;
         p.jacobi_weight = self.jacobi_weight;
+        p.sor_omega = self.omega;
+        // the flux form is for ink and density only
+        let velocity = if self.schemes[0] == Scheme::Conservative { Scheme::SemiLagrangian } else { self.schemes[0] };
+        p.schemes[0] = velocity.code();
+        p.schemes[1] = self.schemes[1].code();
+        p.schemes[2] = self.schemes[2].code();
         p.ink_dissipation = self.ink_dissipation;
         p.density_drain = self.density_drain;
         p.gravity_x = self.gravity[0];
@@ -115,6 +132,8 @@ impl Settings {
         p.vorticity = self.vorticity;
         p.damping = self.damping;
         sim.solver.iterations = self.iterations;
+        sim.solver.kind = self.solver;
+        sim.solver.tolerance = self.tolerance;
         sim.solver.warm_start = self.warm_start;
         sim.solver.freeze_velocity = self.freeze_velocity;
     }
@@ -221,6 +240,9 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
         ui.label(format!("{:.0} frames/s, {:.1} ms a frame, {} steps a frame", stats.fps, stats.frame_ms, stats.steps_last_frame));
         ui.label(format!("step {}", stats.step));
         ui.label(format!("max |div| before {:.3e}, after {:.3e} 1/s", stats.div_before, stats.div_after));
+        if stats.div_before > 0.0 {
+            ui.label(format!("solver residual (after / before) {:.3e}", stats.div_after / stats.div_before));
+        }
         ui.label(format!("total ink {:.4}", stats.ink_total));
         if let Some((lo, hi)) = stats.pressure_range {
             ui.label(format!("pressure min {lo:.3e}, max {hi:.3e} Pa"));
@@ -238,15 +260,33 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
         ui.add(egui::Slider::new(&mut s.steps_per_frame, 1..=16).text("steps per frame"));
         ui.add(egui::Slider::new(&mut s.rho, 0.1..=10.0).logarithmic(true).text("density ρ (kg/m³)"));
         ui.add(egui::Slider::new(&mut s.cell_size, 0.001..=0.2).logarithmic(true).text("cell size (m)"));
-        ui.add(egui::Slider::new(&mut s.iterations, 0..=200).text("Jacobi iterations"));
-        ui.add(egui::Slider::new(&mut s.jacobi_weight, 0.1..=1.0).text("Jacobi weight"));
-        ui.checkbox(&mut s.warm_start, "warm start");
         ui.add(egui::Slider::new(&mut s.ink_dissipation, 0.0..=2.0).text("ink dissipation (1/s)"));
         ui.add(egui::Slider::new(&mut s.density_drain, 0.0..=2.0).text("density drain (1/s)"));
+        ui.add(egui::Slider::new(&mut s.gravity[0], -20.0..=20.0).text("gravity x (m/s²)"));
         ui.add(egui::Slider::new(&mut s.gravity[1], -20.0..=20.0).text("gravity y (m/s²)"));
         ui.add(egui::Slider::new(&mut s.vorticity, 0.0..=2.0).text("vorticity ε"));
         ui.add(egui::Slider::new(&mut s.damping, 0.0..=2.0).text("damping (1/s)"));
-        ui.checkbox(&mut s.freeze_velocity, "freeze velocity");
+        ui.checkbox(&mut s.freeze_velocity, "freeze flow");
+    });
+
+    egui::CollapsingHeader::new("Pressure solver").default_open(true).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut s.solver, SolverKind::Jacobi, "jacobi");
+            ui.radio_value(&mut s.solver, SolverKind::Sor, "sor");
+            ui.radio_value(&mut s.solver, SolverKind::Multigrid, "multigrid");
+        });
+        let what = if s.solver == SolverKind::Multigrid { "V-cycles" } else { "iterations" };
+        ui.add(egui::Slider::new(&mut s.iterations, 0..=200).text(what));
+        ui.add(egui::Slider::new(&mut s.tolerance, 0.0..=0.1).text("tolerance (relative)"));
+        ui.add_enabled(s.solver == SolverKind::Sor, egui::Slider::new(&mut s.omega, 1.0..=1.99).text("SOR ω"));
+        ui.add(egui::Slider::new(&mut s.jacobi_weight, 0.1..=1.0).text("Jacobi weight"));
+        ui.checkbox(&mut s.warm_start, "warm start");
+    });
+
+    egui::CollapsingHeader::new("Advection").default_open(true).show(ui, |ui| {
+        for (n, field) in ["velocity", "ink", "density"].into_iter().enumerate() {
+            scheme_combo(ui, field, &mut s.schemes[n], n > 0);
+        }
     });
 
     egui::CollapsingHeader::new("Brush").default_open(true).show(ui, |ui| {
@@ -254,6 +294,18 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
         ui.add(egui::Slider::new(&mut s.brush.strength, 0.0..=5.0).text("strength"));
         ui.add(egui::Slider::new(&mut s.brush.amount, 0.0..=3.0).text("ink amount"));
         ui.add(egui::Slider::new(&mut s.brush.density, -1.0..=1.0).text("density (kg/m³)"));
+        ui.horizontal(|ui| {
+            let d = s.brush.density.abs().max(0.05);
+            if ui.selectable_label(s.brush.density < 0.0, "light (rises)").clicked() {
+                s.brush.density = -d;
+            }
+            if ui.selectable_label(s.brush.density == 0.0, "neutral").clicked() {
+                s.brush.density = 0.0;
+            }
+            if ui.selectable_label(s.brush.density > 0.0, "heavy (sinks)").clicked() {
+                s.brush.density = d;
+            }
+        });
         ui.horizontal(|ui| {
             ui.label("colour");
             ui.color_edit_button_rgb(&mut s.brush.colour);
@@ -270,7 +322,7 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
         ui.horizontal(|ui| {
             ui.add_space(16.0);
             ui.radio_value(&mut o.divergence_after, false, "before projection");
-            ui.radio_value(&mut o.divergence_after, true, "current velocity");
+            ui.radio_value(&mut o.divergence_after, true, "after projection");
         });
         ui.add(egui::Slider::new(&mut o.divergence_range, 1e-4..=100.0).logarithmic(true).text("divergence range (1/s)"));
         ui.checkbox(&mut o.pressure, "3 pressure");
@@ -288,6 +340,23 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
     });
     ui.small("Drag to paint smoke, right-drag to stir. F1: help.");
     out
+}
+
+/// A scheme picker for one field; the conservative flux form only where `conservative` (ink, density).
+fn scheme_combo(ui: &mut egui::Ui, field: &str, scheme: &mut Scheme, conservative: bool) {
+    let name = |s: Scheme| match s {
+        Scheme::SemiLagrangian => "semi-lagrangian",
+        Scheme::Maccormack => "maccormack",
+        Scheme::Bfecc => "bfecc",
+        Scheme::Conservative => "conservative",
+    };
+    egui::ComboBox::from_label(format!("{field} scheme")).selected_text(name(*scheme)).show_ui(ui, |ui| {
+        for s in [Scheme::SemiLagrangian, Scheme::Maccormack, Scheme::Bfecc, Scheme::Conservative] {
+            if s != Scheme::Conservative || conservative {
+                ui.selectable_value(scheme, s, name(s));
+            }
+        }
+    });
 }
 
 /// The side panel around `panel_contents`, collapsible (H) and resizable.

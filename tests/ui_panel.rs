@@ -77,3 +77,62 @@ fn pause_step_reset() {
     h.run();
     assert!(!h.state().settings.paused);
 }
+
+#[test]
+fn solver_kind_and_brush_density_sign() {
+    use smokebox::scene::SolverKind;
+    let mut h = harness();
+    assert_eq!(h.state().settings.solver, SolverKind::Jacobi);
+    h.get_by_label("multigrid").click();
+    h.run();
+    assert_eq!(h.state().settings.solver, SolverKind::Multigrid);
+    h.get_by_label("sor").click();
+    h.run();
+    assert_eq!(h.state().settings.solver, SolverKind::Sor);
+    h.get_by_label("light (rises)").click();
+    h.run();
+    assert!(h.state().settings.brush.density < 0.0, "light brush density {}", h.state().settings.brush.density);
+    h.get_by_label("heavy (sinks)").click();
+    h.run();
+    assert!(h.state().settings.brush.density > 0.0, "heavy brush density {}", h.state().settings.brush.density);
+    h.get_by_label("freeze flow").click();
+    h.run();
+    assert!(h.state().settings.freeze_velocity);
+}
+
+#[test]
+fn sliders_set_every_constant() {
+    let mut h = harness();
+    for (label, value) in [
+        ("vorticity ε", 0.5),
+        ("gravity x (m/s²)", 2.0),
+        ("damping (1/s)", 0.25),
+        ("tolerance (relative)", 0.01),
+        ("Jacobi weight", 0.6),
+        ("ink dissipation (1/s)", 0.5),
+        ("density drain (1/s)", 0.125),
+    ] {
+        h.get_all_by_label(label).next().unwrap_or_else(|| panic!("a {label} slider")).set_value_accesskit(value);
+        h.run();
+    }
+    let s = &h.state().settings;
+    assert_eq!((s.vorticity, s.gravity[0], s.damping, s.tolerance), (0.5, 2.0, 0.25, 0.01));
+    assert_eq!((s.jacobi_weight, s.ink_dissipation, s.density_drain), (0.6, 0.5, 0.125));
+}
+
+#[test]
+fn scheme_pickers_offer_conservative_only_for_ink_and_density() {
+    use smokebox::scene::Scheme;
+    let mut h = harness();
+    h.get_by_label("velocity scheme").click();
+    h.run();
+    assert!(h.query_by_label("conservative").is_none(), "velocity offers the flux form");
+    h.get_by_label("maccormack").click();
+    h.run();
+    assert_eq!(h.state().settings.schemes[0], Scheme::Maccormack);
+    h.get_by_label("ink scheme").click();
+    h.run();
+    h.get_by_label("conservative").click();
+    h.run();
+    assert_eq!(h.state().settings.schemes[1], Scheme::Conservative);
+}

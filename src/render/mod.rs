@@ -7,6 +7,10 @@ use crate::sim::Simulation;
 use crate::sim::params::BC_WALL;
 use bytemuck::{Pod, Zeroable};
 
+pub mod cached;
+pub use cached::CachedField;
+pub mod readback;
+
 pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
 
 /// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
@@ -17,8 +21,8 @@ pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm
 pub struct Overlays {
     pub ink: bool,
     pub divergence: bool,
-    /// Divergence of the current velocity (after projection and advection) instead of the
-    /// divergence the solver saw before projecting.
+    /// Divergence right after the correction (the app keeps it in a spare buffer; without
+    /// one, the divergence of the current velocity) instead of what the solver saw.
     pub divergence_after: bool,
     /// |div| (1/s) at full tint.
     pub divergence_range: f32,
@@ -153,6 +157,9 @@ pub struct Renderer {
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
+    /// The same with the divergence slot at the simulation's after-projection buffer, if any.
+    after_group: Option<wgpu::BindGroup>,
+    use_after: bool,
 }
 
 impl Renderer {
@@ -184,60 +191,49 @@ impl Renderer {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("render_field"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = fullscreen_pipeline(device, &pipeline_layout, &module, "render_field", format);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render params"),
             size: std::mem::size_of::<RenderParams>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Renderer { pipeline, layout, uniform, group: None }
+        Renderer { pipeline, layout, uniform, group: None, after_group: None, use_after: false }
     }
 
-    /// Binds the state buffers of `sim`; call after every new simulation.
+    /// Binds the state buffers of `sim`; call after every new simulation (and after
+    /// `Simulation::enable_div_after`).
     pub fn attach(&mut self, sim: &Simulation) {
         let b = &sim.buffers;
-        let buffers = [&self.uniform, &b.u, &b.v, &b.p, &b.divergence, &b.ink, &b.solid];
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .enumerate()
-            .map(|(n, buf)| wgpu::BindGroupEntry { binding: n as u32, resource: buf.as_entire_binding() })
-            .collect();
-        self.group = Some(sim.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("render"),
-            layout: &self.layout,
-            entries: &entries,
-        }));
+        let group = |divergence: &wgpu::Buffer| {
+            let buffers = [&self.uniform, &b.u, &b.v, &b.p, divergence, &b.ink, &b.solid];
+            let entries: Vec<wgpu::BindGroupEntry> = buffers
+                .iter()
+                .enumerate()
+                .map(|(n, buf)| wgpu::BindGroupEntry { binding: n as u32, resource: buf.as_entire_binding() })
+                .collect();
+            sim.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("render"), layout: &self.layout, entries: &entries })
+        };
+        self.group = Some(group(&b.divergence));
+        self.after_group = sim.div_after.as_ref().map(|d| group(&d.buffer));
     }
 
-    /// Writes this frame's constants (before the pass that draws).
-    pub fn prepare(&self, queue: &wgpu::Queue, params: &RenderParams) {
-        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(params));
+    /// Writes this frame's constants (before the pass that draws). "Divergence after" reads the
+    /// after-projection buffer when the simulation keeps one, else the shader takes the
+    /// divergence of the current velocity.
+    pub fn prepare(&mut self, queue: &wgpu::Queue, params: &RenderParams) {
+        let mut params = *params;
+        self.use_after = params.flags & DIVERGENCE_AFTER != 0 && self.after_group.is_some();
+        if self.use_after {
+            params.flags &= !DIVERGENCE_AFTER;
+        }
+        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
     }
 
     /// Draws the field into `viewport` of the pass's target.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
-        let Some(group) = &self.group else { return };
+        let group = if self.use_after { &self.after_group } else { &self.group };
+        let Some(group) = group else { return };
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return;
         }
@@ -299,6 +295,32 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
         out.extend_from_slice(&data[start..start + (width * 4) as usize]);
     }
     out
+}
+
+/// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` of `module`) into `format`.
+pub(crate) fn fullscreen_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    label: &str,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState { module, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &[] },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+        }),
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// The colour around the domain (linear RGB).

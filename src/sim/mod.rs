@@ -4,6 +4,7 @@
 pub mod advection;
 pub mod buffers;
 pub mod cpu;
+pub mod div_after;
 pub mod fields;
 pub mod forces;
 pub mod kernel;
@@ -101,6 +102,8 @@ pub struct Simulation {
     pub buffers: Buffers,
     pub stages: Stages,
     pub readback: StatsReadback,
+    /// Divergence right after the correction, when the overlay asks (`enable_div_after`).
+    pub div_after: Option<div_after::DivergenceAfter>,
 }
 
 impl Simulation {
@@ -131,6 +134,7 @@ impl Simulation {
             buffers,
             stages,
             readback,
+            div_after: None,
         })
     }
 
@@ -192,6 +196,9 @@ impl Simulation {
                 if stats {
                     s.stats.encode_div_after(pass);
                 }
+                if let Some(d) = &self.div_after {
+                    d.encode(pass);
+                }
             });
         }
         s.advection.encode(encoder, profiler, b, freeze, self.params.schemes);
@@ -208,6 +215,15 @@ impl Simulation {
         }
         self.step_index += 1;
         self.time += self.params.dt as f64;
+    }
+
+    /// From now on each step also keeps the divergence right after the correction.
+    pub fn enable_div_after(&mut self) -> Result<()> {
+        if self.div_after.is_none() {
+            let ctx = Ctx { device: &self.device, buffers: &self.buffers, nx: self.nx, ny: self.ny };
+            self.div_after = Some(div_after::DivergenceAfter::new(&ctx)?);
+        }
+        Ok(())
     }
 
     /// Steps `n` times and waits for the GPU; returns each step's statistics when `stats`.

@@ -1,0 +1,165 @@
+//! The field drawn into an offscreen texture at a modest internal resolution and re-drawn only
+//! when something changed (a step ran, an overlay or the size changed); every frame only a
+//! cheap bilinear blit reaches the window. On a software rasteriser (lavapipe) the field pass
+//! at window size dominated the frame; this keeps its cost to the frames that need it.
+
+use super::{HEADLESS_FORMAT, RenderParams, Renderer, Viewport, begin_clear_pass};
+
+pub const BLIT_SHADER: &str = include_str!("../../shaders/blit.wgsl");
+
+/// Longest side of the internal image when cells are small on screen.
+pub const INTERNAL_MAX: f32 = 512.0;
+/// At this many screen pixels per cell or more (teaching scenes: grid lines, numbers) the field
+/// is drawn at the screen's resolution.
+pub const FULL_RES_PPC: f32 = 12.0;
+
+/// The internal image size for a viewport of `w`×`h` pixels showing cells `ppc` pixels wide.
+pub fn internal_size(w: f32, h: f32, ppc: f32) -> [u32; 2] {
+    let scale = if ppc >= FULL_RES_PPC { 1.0 } else { (INTERNAL_MAX / w.max(h)).min(1.0) };
+    [((w * scale).round() as u32).max(1), ((h * scale).round() as u32).max(1)]
+}
+
+struct Target {
+    size: [u32; 2],
+    view: wgpu::TextureView,
+    group: wgpu::BindGroup,
+}
+
+pub struct CachedField {
+    /// The field pipeline for the offscreen format.
+    field: Renderer,
+    blit: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    target: Option<Target>,
+    last: Option<RenderParams>,
+    /// Redraws since creation (for tests and the frame log).
+    pub redraws: u64,
+}
+
+impl CachedField {
+    pub fn new(device: &wgpu::Device, surface_format: wgpu::TextureFormat) -> CachedField {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("blit"),
+            source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("blit"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("blit"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let blit = super::fullscreen_pipeline(device, &pipeline_layout, &module, "blit", surface_format);
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("blit"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        CachedField { field: Renderer::new(device, HEADLESS_FORMAT), blit, layout, sampler, target: None, last: None, redraws: 0 }
+    }
+
+    /// Binds a new simulation's buffers (forces a redraw).
+    pub fn attach(&mut self, sim: &crate::sim::Simulation) {
+        self.field.attach(sim);
+        self.last = None;
+    }
+
+    /// Redraws the internal image when `changed` (a step ran), the constants or the size differ.
+    pub fn update(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        params: &RenderParams,
+        viewport: Viewport,
+        changed: bool,
+    ) {
+        if viewport.w < 1.0 || viewport.h < 1.0 {
+            return;
+        }
+        let size = internal_size(viewport.w, viewport.h, params.view[0]);
+        if self.target.as_ref().is_none_or(|t| t.size != size) {
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("field image"),
+                size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: HEADLESS_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&Default::default());
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("blit"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&self.sampler) },
+                ],
+            });
+            self.target = Some(Target { size, view, group });
+            self.last = None;
+        }
+        // pixels per cell as drawn into the internal image (arrow widths, grid lines)
+        let mut params = *params;
+        params.view[0] *= size[0] as f32 / viewport.w;
+        if !changed && self.last == Some(params) {
+            return;
+        }
+        let target = self.target.as_ref().expect("made above");
+        self.field.prepare(queue, &params);
+        let mut pass = begin_clear_pass(encoder, &target.view, super::CLEAR);
+        self.field.draw(&mut pass, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 });
+        self.last = Some(params);
+        self.redraws += 1;
+    }
+
+    /// Draws the internal image into `viewport` of the pass's target.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
+        let Some(t) = &self.target else { return };
+        if viewport.w < 1.0 || viewport.h < 1.0 {
+            return;
+        }
+        pass.set_viewport(viewport.x, viewport.y, viewport.w, viewport.h, 0.0, 1.0);
+        pass.set_pipeline(&self.blit);
+        pass.set_bind_group(0, &t.group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_size_caps_small_cells_and_keeps_large_ones() {
+        // 128 cells in 740 px: 5.8 px a cell, capped to 512 on the long side, aspect kept
+        assert_eq!(internal_size(740.0, 370.0, 740.0 / 128.0), [512, 256]);
+        // teaching scene: 40 px cells stay at screen resolution
+        assert_eq!(internal_size(640.0, 480.0, 40.0), [640, 480]);
+        // a small window is never enlarged
+        assert_eq!(internal_size(300.0, 200.0, 2.0), [300, 200]);
+    }
+}
