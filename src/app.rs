@@ -10,7 +10,7 @@ use crate::render::readback::FieldReadback;
 use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::scene::{Scene, Source};
 use crate::sim::Simulation;
-use crate::sim::params::{SPLAT_ADD, Splat};
+use crate::sim::params::{SPLAT_ADD, SPLAT_ERASE_SOLID, SPLAT_PAINT_SOLID, Splat};
 use crate::ui::{self, BrushMode, Command, LiveStats, Settings};
 use std::sync::Arc;
 use std::time::Instant;
@@ -316,7 +316,12 @@ impl App {
         let stir_only = p.right || b.mode == BrushMode::Stir;
         let r = b.radius.max(1e-6);
         let mut out = Vec::new();
+        let wall = (b.mode == BrushMode::Wall).then_some(if p.right { SPLAT_ERASE_SOLID } else { SPLAT_PAINT_SOLID });
         let mut dab = |x: f32, y: f32, vel: [f32; 2], weight: f32| {
+            if let Some(mode) = wall {
+                out.push(Splat { x, y, radius: r, mode, ..Splat::default() });
+                return;
+            }
             let ink = if stir_only { 0.0 } else { b.amount * weight };
             let (vx, vy) = if b.mode == BrushMode::Ink { (0.0, 0.0) } else { (vel[0] * b.strength * weight, vel[1] * b.strength * weight) };
             out.push(Splat {

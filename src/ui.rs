@@ -14,6 +14,8 @@ pub enum BrushMode {
     Stir,
     /// Ink only, no velocity.
     Ink,
+    /// Obstacles: left drag paints solid cells, right drag erases them.
+    Wall,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -312,6 +314,7 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
             ui.radio_value(&mut s.brush.mode, BrushMode::Paint, "paint");
             ui.radio_value(&mut s.brush.mode, BrushMode::Stir, "stir");
             ui.radio_value(&mut s.brush.mode, BrushMode::Ink, "ink");
+            ui.radio_value(&mut s.brush.mode, BrushMode::Wall, "wall").on_hover_text("left drag paints obstacles, right drag erases them");
         });
     });
 
