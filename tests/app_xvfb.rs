@@ -65,7 +65,7 @@ fn drag_paints_ink_and_key_toggles_overlay() {
     sleep(Duration::from_secs(2));
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb");
     std::fs::create_dir_all(&out).unwrap();
-    let _app = Kill(
+    let mut app = Kill(
         Command::new(env!("CARGO_BIN_EXE_smokebox"))
             .args(["--scene", "plume", "--set", "display.background=[0.02,0.02,0.03]"])
             .env("DISPLAY", &display)
@@ -115,4 +115,20 @@ fn drag_paints_ink_and_key_toggles_overlay() {
         })
         .count();
     assert!(still <= 1, "ink still shown at {still} points after pressing 1 (see {})", out.display());
+
+    // resize, shrink to almost nothing, hide (unmap, as minimising does) and show again: the app
+    // must survive each and still draw its field afterwards
+    for size in [["640", "420"], ["1", "1"], ["900", "700"]] {
+        xdo(&display, &["windowsize", "--sync", &id, size[0], size[1]]);
+        sleep(Duration::from_millis(1500));
+        assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited after resizing to {size:?}");
+    }
+    xdo(&display, &["windowunmap", "--sync", &id]);
+    sleep(Duration::from_millis(1500));
+    xdo(&display, &["windowmap", "--sync", &id]);
+    sleep(Duration::from_millis(2500));
+    assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited after being hidden and shown");
+    let shown = shot(&display, &out.join("after_resize.png"));
+    let (a0, b0, a1, b1) = domain(&shown);
+    assert!(a1 > a0 + 50 && b1 > b0 + 50, "no field drawn after the resizes (see {})", out.display());
 }
