@@ -67,7 +67,7 @@ fn drag_paints_ink_and_key_toggles_overlay() {
     std::fs::create_dir_all(&out).unwrap();
     let mut app = Kill(
         Command::new(env!("CARGO_BIN_EXE_smokebox"))
-            .args(["--scene", "plume", "--set", "display.background=[0.02,0.02,0.03]"])
+            .args(["--scene", "box", "--set", "display.background=[0.02,0.02,0.03]"])
             .env("DISPLAY", &display)
             .stderr(Stdio::null())
             .spawn()
