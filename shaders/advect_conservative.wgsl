@@ -43,11 +43,7 @@ struct Donor {
 fn donor(i: i32, j: i32) -> Donor {
     var a = i;
     var b = j;
-    var side = 4u;
-    if a < 0 { side = SIDE_LEFT; }
-    if a >= nx() { side = SIDE_RIGHT; }
-    if b < 0 { side = SIDE_BOTTOM; }
-    if b >= ny() { side = SIDE_TOP; }
+    let side = side_outside(a, b, nx(), ny());
     if side < 4u {
         let kind = params.bc_kind[side];
         if kind == BC_INFLOW {

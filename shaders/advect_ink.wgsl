@@ -20,14 +20,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let pos = vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h);
     let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
     let back = pos - params.dt * velocity_at(mid);
-    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * h;
 
     // which inflow side, if any, the back-trace crossed
-    var side = 4u;
-    if back.x < 0.0 && !periodic_x() { side = SIDE_LEFT; }
-    if back.x > size.x && !periodic_x() { side = SIDE_RIGHT; }
-    if back.y < 0.0 && !periodic_y() { side = SIDE_BOTTOM; }
-    if back.y > size.y && !periodic_y() { side = SIDE_TOP; }
+    let side = side_crossed(back);
 
     var rgb: vec3<f32>;
     var rho: f32;

@@ -144,12 +144,7 @@ fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let pos = cell_centre(i, j);
     let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
     let back = pos - params.dt * velocity_at(mid);
-    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
-    var side = 4u;
-    if back.x < 0.0 && !periodic_x() { side = SIDE_LEFT; }
-    if back.x > size.x && !periodic_x() { side = SIDE_RIGHT; }
-    if back.y < 0.0 && !periodic_y() { side = SIDE_BOTTOM; }
-    if back.y > size.y && !periodic_y() { side = SIDE_TOP; }
+    let side = side_crossed(back);
     if side < 4u && params.bc_kind[side] == BC_INFLOW { return; }
     let s = cells_of(cell_stencil(clamp_to_domain(back)));
     let si = params.schemes.y;

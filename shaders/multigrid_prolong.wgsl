@@ -8,11 +8,7 @@ fn coarse_value(ci: i32, cj: i32, parent: f32) -> f32 {
     let h = i32(level.coarse_ny);
     var a = ci;
     var b = cj;
-    var side = 4u;
-    if a < 0 { side = SIDE_LEFT; }
-    if a >= w { side = SIDE_RIGHT; }
-    if b < 0 { side = SIDE_BOTTOM; }
-    if b >= h { side = SIDE_TOP; }
+    let side = side_outside(a, b, w, h);
     if side < 4u {
         let kind = params.bc_kind[side];
         if kind == BC_OUTFLOW { return 0.0; }

@@ -31,11 +31,7 @@ fn mark(@builtin(global_invocation_id) id: vec3<u32>) {
 fn level_neighbour(i: i32, j: i32, di: i32, dj: i32) -> u32 {
     var a = i + di;
     var b = j + dj;
-    var side = 4u;
-    if a < 0 { side = SIDE_LEFT; }
-    if a >= lnx() { side = SIDE_RIGHT; }
-    if b < 0 { side = SIDE_BOTTOM; }
-    if b >= lny() { side = SIDE_TOP; }
+    let side = side_outside(a, b, lnx(), lny());
     if side < 4u {
         let kind = params.bc_kind[side];
         if kind == BC_OUTFLOW { return NB_DIRICHLET; }

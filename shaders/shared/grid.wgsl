@@ -109,6 +109,16 @@ const STENCIL_RIGHT: u32 = 2u;
 const STENCIL_BOTTOM: u32 = 4u;
 const STENCIL_TOP: u32 = 8u;
 
+// The side a cell index outside a w × h grid lies beyond (4: inside). A corner counts as its top
+// or bottom side.
+fn side_outside(a: i32, b: i32, w: i32, h: i32) -> u32 {
+    if b >= h { return SIDE_TOP; }
+    if b < 0 { return SIDE_BOTTOM; }
+    if a >= w { return SIDE_RIGHT; }
+    if a < 0 { return SIDE_LEFT; }
+    return 4u;
+}
+
 // Solid test for a cell that lies inside the domain.
 fn is_solid(i: i32, j: i32) -> bool { return solid[cell_idx(i, j)] > 0.5; }
 
@@ -125,11 +135,7 @@ struct Neighbour {
 fn neighbour(i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
     var a = i + di;
     var b = j + dj;
-    var side = 4u;
-    if a < 0 { side = SIDE_LEFT; }
-    if a >= nx() { side = SIDE_RIGHT; }
-    if b < 0 { side = SIDE_BOTTOM; }
-    if b >= ny() { side = SIDE_TOP; }
+    let side = side_outside(a, b, nx(), ny());
     if side < 4u {
         let kind = params.bc_kind[side];
         if kind == BC_OUTFLOW { return Neighbour(NB_DIRICHLET, vec2<i32>(0, 0)); }
@@ -294,6 +300,16 @@ fn clamp_to_domain(pos: vec2<f32>) -> vec2<f32> {
     if !periodic_x() { q.x = clamp(q.x, 0.0, size.x); }
     if !periodic_y() { q.y = clamp(q.y, 0.0, size.y); }
     return q;
+}
+
+// The non-periodic side a back-traced point left the domain through (4: none).
+fn side_crossed(back: vec2<f32>) -> u32 {
+    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    if back.y > size.y && !periodic_y() { return SIDE_TOP; }
+    if back.y < 0.0 && !periodic_y() { return SIDE_BOTTOM; }
+    if back.x > size.x && !periodic_x() { return SIDE_RIGHT; }
+    if back.x < 0.0 && !periodic_x() { return SIDE_LEFT; }
+    return 4u;
 }
 
 // Where the fluid at `pos` came from one step ago: a midpoint (RK2) back-trace.

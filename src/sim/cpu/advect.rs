@@ -38,7 +38,6 @@ pub fn advect_ink(f: &mut Fields, p: &Params) {
     let old = f.clone();
     let g = Grid::new(&old, p);
     let h = p.h;
-    let (sx, sy) = (p.nx as f32 * h, p.ny as f32 * h);
     let keep_ink = (-p.ink_dissipation * p.dt).exp();
     let keep_density = (-p.density_drain * p.dt).exp();
     for j in 0..g.ny() {
@@ -50,19 +49,7 @@ pub fn advect_ink(f: &mut Fields, p: &Params) {
                 continue;
             }
             let (bx, by) = g.trace_back_raw((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
-            let mut side = None;
-            if bx < 0.0 && !g.px() {
-                side = Some(SIDE_LEFT);
-            }
-            if bx > sx && !g.px() {
-                side = Some(SIDE_RIGHT);
-            }
-            if by < 0.0 && !g.py() {
-                side = Some(SIDE_BOTTOM);
-            }
-            if by > sy && !g.py() {
-                side = Some(SIDE_TOP);
-            }
+            let side = g.side_crossed(bx, by);
             let (rgb, rho) = match side {
                 Some(s) if p.bc_kind[s] == BC_INFLOW => ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]], p.inflow_density[s]),
                 _ => {

@@ -8,6 +8,22 @@ pub fn wrap(i: i32, n: i32) -> i32 {
     ((i % n) + n) % n
 }
 
+/// The side a cell index outside a `w` × `h` grid lies beyond (`None`: inside). A corner counts as
+/// its top or bottom side, as `side_outside` in the WGSL prelude.
+pub fn side_outside(a: i32, b: i32, w: i32, h: i32) -> Option<usize> {
+    if b >= h {
+        Some(SIDE_TOP)
+    } else if b < 0 {
+        Some(SIDE_BOTTOM)
+    } else if a >= w {
+        Some(SIDE_RIGHT)
+    } else if a < 0 {
+        Some(SIDE_LEFT)
+    } else {
+        None
+    }
+}
+
 pub struct Grid<'a> {
     pub f: &'a Fields,
     pub p: &'a Params,
@@ -88,17 +104,7 @@ impl<'a> Grid<'a> {
 
     pub fn neighbour(&self, i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
         let (mut a, mut b) = (i + di, j + dj);
-        let side = if a < 0 {
-            Some(SIDE_LEFT)
-        } else if a >= self.nx() {
-            Some(SIDE_RIGHT)
-        } else if b < 0 {
-            Some(SIDE_BOTTOM)
-        } else if b >= self.ny() {
-            Some(SIDE_TOP)
-        } else {
-            None
-        };
+        let side = side_outside(a, b, self.nx(), self.ny());
         if let Some(side) = side {
             match self.p.bc_kind[side] {
                 BC_OUTFLOW => return Neighbour::Dirichlet,
@@ -249,6 +255,22 @@ impl<'a> Grid<'a> {
         let (mx, my) = self.clamp_to_domain(x - 0.5 * dt * u0, y - 0.5 * dt * v0);
         let (u1, v1) = self.velocity_at(mx, my);
         (x - dt * u1, y - dt * v1)
+    }
+
+    /// The non-periodic side a back-traced point left the domain through (`side_crossed` in WGSL).
+    pub fn side_crossed(&self, bx: f32, by: f32) -> Option<usize> {
+        let (sx, sy) = (self.p.nx as f32 * self.p.h, self.p.ny as f32 * self.p.h);
+        if by > sy && !self.py() {
+            Some(SIDE_TOP)
+        } else if by < 0.0 && !self.py() {
+            Some(SIDE_BOTTOM)
+        } else if bx > sx && !self.px() {
+            Some(SIDE_RIGHT)
+        } else if bx < 0.0 && !self.px() {
+            Some(SIDE_LEFT)
+        } else {
+            None
+        }
     }
 
     pub fn trace_back(&self, x: f32, y: f32) -> (f32, f32) {

@@ -90,17 +90,7 @@ impl Mg {
                     let (mut flags, mut n) = (0u32, 0u32);
                     for (k, (di, dj)) in [(-1, 0), (1, 0), (0, -1), (0, 1)].into_iter().enumerate() {
                         let (a, b) = (i + di, j + dj);
-                        let side = if a < 0 {
-                            Some(SIDE_LEFT)
-                        } else if a >= w {
-                            Some(SIDE_RIGHT)
-                        } else if b < 0 {
-                            Some(SIDE_BOTTOM)
-                        } else if b >= h {
-                            Some(SIDE_TOP)
-                        } else {
-                            None
-                        };
+                        let side = super::grid::side_outside(a, b, w, h);
                         let kind = match side.map(|s| p.bc_kind[s]) {
                             Some(BC_OUTFLOW) => 2,
                             Some(BC_PERIODIC) | None => {
@@ -192,18 +182,7 @@ impl Mg {
         let (w, h, off) = self.dims(l);
         let (cw, ch, coff) = self.dims(l + 1);
         let coarse = |x: &[f32], ci: i32, cj: i32, parent: f32| -> f32 {
-            // a corner outside two sides counts as outside the bottom or top one, as in the WGSL
-            let side = if cj >= ch {
-                Some(SIDE_TOP)
-            } else if cj < 0 {
-                Some(SIDE_BOTTOM)
-            } else if ci >= cw {
-                Some(SIDE_RIGHT)
-            } else if ci < 0 {
-                Some(SIDE_LEFT)
-            } else {
-                None
-            };
+            let side = super::grid::side_outside(ci, cj, cw, ch);
             match side.map(|s| p.bc_kind[s]) {
                 Some(BC_OUTFLOW) => return 0.0,
                 Some(BC_PERIODIC) | None => {}

@@ -98,7 +98,6 @@ pub fn correct_cells(f: &mut Fields, old: &Fields, p: &Params) {
             }
         }
     }
-    let (sx, sy) = (p.nx as f32 * h, p.ny as f32 * h);
     for j in 0..g.ny() {
         for i in 0..g.nx() {
             if g.is_solid(i, j) {
@@ -107,19 +106,7 @@ pub fn correct_cells(f: &mut Fields, old: &Fields, p: &Params) {
             let c = g.cell(i, j);
             let (x, y) = centre(i, j);
             let (bx, by) = g.trace_back_raw(x, y);
-            let mut side = None;
-            if bx < 0.0 && !g.px() {
-                side = Some(SIDE_LEFT);
-            }
-            if bx > sx && !g.px() {
-                side = Some(SIDE_RIGHT);
-            }
-            if by < 0.0 && !g.py() {
-                side = Some(SIDE_BOTTOM);
-            }
-            if by > sy && !g.py() {
-                side = Some(SIDE_TOP);
-            }
+            let side = g.side_crossed(bx, by);
             if side.is_some_and(|s| p.bc_kind[s] == BC_INFLOW) {
                 continue;
             }
@@ -203,17 +190,7 @@ pub fn conservative(f: &mut Fields, old: &Fields, p: &Params) {
         }
     }
     let donor = |i: i32, j: i32| -> ([f32; 4], f32) {
-        let side = if i < 0 {
-            Some(SIDE_LEFT)
-        } else if i >= nx {
-            Some(SIDE_RIGHT)
-        } else if j < 0 {
-            Some(SIDE_BOTTOM)
-        } else if j >= ny {
-            Some(SIDE_TOP)
-        } else {
-            None
-        };
+        let side = super::grid::side_outside(i, j, nx, ny);
         let (mut a, mut b) = (i, j);
         if let Some(s) = side {
             match p.bc_kind[s] {
