@@ -30,6 +30,9 @@ const READBACK_EVERY: u32 = 6;
 
 /// Frames slower than this make the app take fewer simulation steps per frame.
 const FRAME_BUDGET_MS: f32 = 1000.0 / 30.0;
+/// ...but never less than one step a frame while a step costs less than this much GPU time: when
+/// drawing alone is slow (a loaded machine, a software renderer) the flow must still move.
+const STEP_FLOOR_MS: f32 = 100.0;
 
 /// Opens the window on a scene and runs until it is closed.
 pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
@@ -93,6 +96,8 @@ pub struct App {
     frame_ms_avg: f32,
     /// Steps per frame the frame budget allows (fractional: 0.5 is a step every other frame).
     step_budget: f32,
+    /// GPU time of one step, from the timestamp queries (0 until known).
+    step_ms: f32,
     step_credit: f32,
     single_steps: u32,
     fps_window: (Instant, u32),
@@ -146,6 +151,7 @@ impl App {
         let settings = Settings::from_scene(&label, &scene);
         App {
             step_budget: settings.steps_per_frame as f32,
+            step_ms: 0.0,
             scene,
             source,
             settings,
@@ -387,12 +393,13 @@ impl App {
         self.stats.frame_ms = self.frame_ms_avg;
         // adapt the steps per frame to the frame budget
         let want = self.settings.steps_per_frame as f32;
+        let floor = (STEP_FLOOR_MS / self.step_ms.max(1e-3)).clamp(0.25, 1.0);
         if self.frame_ms_avg > FRAME_BUDGET_MS * 1.15 {
-            self.step_budget = (self.step_budget * 0.9).max(0.25);
+            self.step_budget = (self.step_budget * 0.9).max(floor);
         } else if self.frame_ms_avg < FRAME_BUDGET_MS * 0.85 {
             self.step_budget = (self.step_budget + 0.1).min(want);
         }
-        self.step_budget = self.step_budget.min(want);
+        self.step_budget = self.step_budget.max(floor).min(want);
 
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
@@ -545,6 +552,8 @@ impl App {
         if let Some(p) = r.profiler.as_mut() {
             let _ = p.end_frame();
             if let Some(results) = p.process_finished_frame(queue.get_timestamp_period()) {
+                // every step advects once: that counts the steps in the timed frame
+                let steps = results.iter().filter(|q| q.label == "advect").count();
                 let mut passes: Vec<(String, f32)> = Vec::new();
                 for q in results {
                     let Some(t) = q.time else { continue };
@@ -553,6 +562,9 @@ impl App {
                         Some(e) => e.1 += ms,
                         None => passes.push((q.label, ms)),
                     }
+                }
+                if steps > 0 {
+                    self.step_ms = passes.iter().map(|(_, ms)| ms).sum::<f32>() / steps as f32;
                 }
                 if !passes.is_empty() {
                     self.stats.passes = passes;
