@@ -1,6 +1,7 @@
 //! End to end: the real binary in a real window under Xvfb (on lavapipe). xdotool drags the
 //! mouse across the window; a screenshot (ImageMagick `import`) must show the brush's ink along
 //! the drag path and none far from it; pressing `1` hides the ink overlay and the stroke vanishes.
+//! Every built-in scene opens in the window and visibly runs.
 //! Needs Xvfb, xdotool and ImageMagick (.ci/run installs them); fails loudly without them.
 
 use std::path::{Path, PathBuf};
@@ -53,16 +54,22 @@ fn inked(p: &image::Rgb<u8>) -> bool {
     p.0[2] as i32 - p.0[0] as i32 > 35
 }
 
-#[test]
-fn drag_paints_ink_and_key_toggles_overlay() {
+/// A fresh X server of its own (tests run side by side: `slot` keeps their displays apart).
+fn xvfb(slot: u32) -> (String, Kill) {
     for t in ["Xvfb", "xdotool", "import"] {
         tool(t);
     }
-    let display = format!(":{}", 70 + std::process::id() % 200);
-    let _x = Kill(
+    let display = format!(":{}", 70 + 2 * (std::process::id() % 200) + slot);
+    let x = Kill(
         Command::new("Xvfb").args([display.as_str(), "-screen", "0", "1280x800x24"]).stderr(Stdio::null()).spawn().expect("Xvfb starts"),
     );
     sleep(Duration::from_secs(2));
+    (display, x)
+}
+
+#[test]
+fn drag_paints_ink_and_key_toggles_overlay() {
+    let (display, _x) = xvfb(0);
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb");
     std::fs::create_dir_all(&out).unwrap();
     let mut app = Kill(
@@ -143,4 +150,47 @@ fn drag_paints_ink_and_key_toggles_overlay() {
     let shown = shot(&display, &out.join("after_resize.png"));
     let (a0, b0, a1, b1) = domain(&shown);
     assert!(a1 > a0 + 50 && b1 > b0 + 50, "no field drawn after the resizes (see {})", out.display());
+}
+
+/// Pixels that differ between two screenshots in the field (the left half: the panel with its
+/// ever-changing statistics sits right of it at 1280 pixels).
+fn changed(a: &image::RgbImage, b: &image::RgbImage) -> usize {
+    a.enumerate_pixels()
+        .filter(|(x, y, p)| *x < a.width() / 2 && p.0.iter().zip(b.get_pixel(*x, *y).0).any(|(&s, t)| s.abs_diff(t) > 8))
+        .count()
+}
+
+#[test]
+fn every_builtin_scene_opens_and_runs_in_the_window() {
+    let (display, _x) = xvfb(1);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_scenes");
+    std::fs::create_dir_all(&out).unwrap();
+    let list = Command::new(env!("CARGO_BIN_EXE_smokebox")).arg("scenes").output().expect("smokebox scenes");
+    let text = String::from_utf8_lossy(&list.stdout).to_string();
+    let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in names {
+        let mut app = Kill(
+            Command::new(env!("CARGO_BIN_EXE_smokebox"))
+                .args(["--scene", name])
+                .env("DISPLAY", &display)
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("smokebox starts"),
+        );
+        sleep(Duration::from_secs(5));
+        assert!(app.0.try_wait().unwrap().is_none(), "{name}: smokebox exited");
+        let a = shot(&display, &out.join(format!("{name}_a.png")));
+        sleep(Duration::from_millis(2500));
+        let b = shot(&display, &out.join(format!("{name}_b.png")));
+        assert!(app.0.try_wait().unwrap().is_none(), "{name}: smokebox exited");
+        // the still boxes show nothing moving; every other scene must visibly evolve
+        let moved = changed(&a, &b);
+        println!("{name}: {moved} pixels of the field changed in 2.5 s");
+        if ["box", "paint"].contains(&name) {
+            assert_eq!(moved, 0, "{name}: a still, empty box changed on screen (see {})", out.display());
+        } else {
+            assert!(moved > 100, "{name}: the field does not move on screen (see {})", out.display());
+        }
+    }
 }
