@@ -7,7 +7,7 @@
 
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::scene::{Scene, SolverKind};
+use crate::config::scene::{Scene, SolverKind};
 use crate::sim::Simulation;
 use crate::sim::buffers::read_buffers;
 use crate::sim::solver::SolveReport;

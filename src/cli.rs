@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::scene::{BUILTIN, Scene, Source};
+use crate::config::scene::{BUILTIN, Scene, Source};
 use crate::sim::Simulation;
 use crate::state_io::{self, Meta};
 use clap::{Args, Parser, Subcommand};

@@ -35,7 +35,7 @@ use viscosity::Viscosity;
 pub struct SolverSettings {
     /// Jacobi or SOR sweeps, or multigrid V-cycles, per step (at most, with a tolerance).
     pub iterations: u32,
-    pub kind: crate::scene::SolverKind,
+    pub kind: crate::config::scene::SolverKind,
     /// Relative residual (max |div after| / max |div before|) at which to stop; 0: never stop early.
     pub tolerance: f32,
     /// Start each solve from the last step's pressure.

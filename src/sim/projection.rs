@@ -9,7 +9,7 @@ use super::kernel::{Kernel, slot};
 use super::solver::{Solvers, check_every};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
-use crate::scene::SolverKind;
+use crate::config::scene::SolverKind;
 
 pub struct Projection {
     divergence: Kernel,

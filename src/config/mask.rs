@@ -2,7 +2,7 @@
 //! next to the scene, decoded once and sampled at cell centres.
 
 use crate::error::Result;
-use crate::scene::{BUILTIN_MASKS, MaskChannel, Source, resolve_path};
+use crate::config::scene::{BUILTIN_MASKS, MaskChannel, Source, resolve_path};
 
 /// A decoded mask: RGBA pixels, row 0 at the top of the picture.
 pub struct Mask {

@@ -11,20 +11,20 @@ use std::path::{Path, PathBuf};
 
 /// Built-in scenes, embedded in the binary: (name, TOML).
 pub const BUILTIN: &[(&str, &str)] = &[
-    ("box", include_str!("../assets/scenes/box.toml")),
-    ("cavity", include_str!("../assets/scenes/cavity.toml")),
-    ("drops", include_str!("../assets/scenes/drops.toml")),
-    ("logo", include_str!("../assets/scenes/logo.toml")),
-    ("paint", include_str!("../assets/scenes/paint.toml")),
-    ("periodic", include_str!("../assets/scenes/periodic.toml")),
-    ("plume", include_str!("../assets/scenes/plume.toml")),
-    ("rayleigh-taylor", include_str!("../assets/scenes/rayleigh-taylor.toml")),
-    ("teaching", include_str!("../assets/scenes/teaching.toml")),
-    ("wind-tunnel", include_str!("../assets/scenes/wind-tunnel.toml")),
+    ("box", include_str!("../../assets/scenes/box.toml")),
+    ("cavity", include_str!("../../assets/scenes/cavity.toml")),
+    ("drops", include_str!("../../assets/scenes/drops.toml")),
+    ("logo", include_str!("../../assets/scenes/logo.toml")),
+    ("paint", include_str!("../../assets/scenes/paint.toml")),
+    ("periodic", include_str!("../../assets/scenes/periodic.toml")),
+    ("plume", include_str!("../../assets/scenes/plume.toml")),
+    ("rayleigh-taylor", include_str!("../../assets/scenes/rayleigh-taylor.toml")),
+    ("teaching", include_str!("../../assets/scenes/teaching.toml")),
+    ("wind-tunnel", include_str!("../../assets/scenes/wind-tunnel.toml")),
 ];
 
 /// Built-in obstacle masks, embedded: (file name, PNG bytes).
-pub const BUILTIN_MASKS: &[(&str, &[u8])] = &[("logo.png", include_bytes!("../assets/masks/logo.png"))];
+pub const BUILTIN_MASKS: &[(&str, &[u8])] = &[("logo.png", include_bytes!("../../assets/masks/logo.png"))];
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -584,7 +584,7 @@ impl Scene {
         let mut solid = vec![0.0f32; nx * ny];
         for (n, o) in self.obstacles.iter().enumerate() {
             let image = match o {
-                Obstacle::Mask { file, .. } => Some(crate::mask::load(source, file, &format!("obstacles[{n}]"))?),
+                Obstacle::Mask { file, .. } => Some(crate::config::mask::load(source, file, &format!("obstacles[{n}]"))?),
                 _ => None,
             };
             for j in 0..ny {
