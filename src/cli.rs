@@ -1,10 +1,11 @@
 //! The command line (DESIGN.md §4): `smokebox` opens the window; `smokebox run` steps a scene
 //! headless with stats, dumps and frames; `smokebox scenes` lists the built-ins.
 
+use crate::config::{BUILTIN, Scene, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::config::scene::{BUILTIN, Scene, Source};
 use crate::sim::Simulation;
+use crate::sim::params::Params;
 use crate::state_io::{self, Meta};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -102,7 +103,7 @@ pub fn prepare(args: &RunArgs, limits: &wgpu::Limits) -> Result<(Scene, Source, 
     crate::sim::check_fits(limits, scene.grid.nx as usize, scene.grid.ny as usize)?;
     let fields = match (&args.load, &meta) {
         (Some(dir), Some(m)) => state_io::load_fields(dir, m)?,
-        _ => scene.initial_fields(&source)?,
+        _ => crate::sim::init::initial_fields(&scene, &source)?,
     };
     Ok((scene, source, fields, meta))
 }
@@ -116,8 +117,8 @@ pub fn run(args: &RunArgs) -> Result<()> {
     }
     let gpu = Gpu::headless()?;
     let (scene, source, fields, meta) = prepare(args, &gpu.device.limits())?;
-    let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings())?;
-    sim.emitters = scene.emitter_splats();
+    let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone())?;
+    sim.configure(&scene)?;
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;

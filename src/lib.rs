@@ -12,6 +12,6 @@ pub mod sim;
 pub mod state_io;
 pub mod ui;
 
+/// The old path, for branches written before the config layer.
+pub use config as scene;
 pub use error::{Error, Result};
-/// The old paths, for branches written before the config layer.
-pub use config::{mask, scene};

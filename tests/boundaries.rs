@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use smokebox::scene::{Scene, Source};
+use smokebox::config::{Scene, Source};
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
 use smokebox::sim::{Simulation, cpu::grid::Grid};
@@ -15,14 +15,14 @@ fn start(text: &str, overrides: &[&str]) -> (Simulation, Scene) {
     let scene = Scene::from_text(text, "test", &overrides).unwrap();
     let source = Source::File("test.toml".into());
     scene.validate(&source).unwrap();
-    let f = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu(), &f, scene.params(), scene.solver_settings()).unwrap();
-    sim.emitters = scene.emitter_splats();
+    let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
+    let mut sim = Simulation::new(&gpu(), &f, smokebox::sim::params::Params::from_scene(&scene), scene.solver.clone()).unwrap();
+    sim.emitters = smokebox::sim::init::emitter_splats(&scene);
     (sim, scene)
 }
 
 fn builtin(name: &str) -> &'static str {
-    smokebox::scene::BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1
+    smokebox::config::BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1
 }
 
 #[test]

@@ -5,8 +5,8 @@
 
 mod common;
 
+use smokebox::config::Scene;
 use smokebox::render::{Overlays, render_rgba};
-use smokebox::scene::Scene;
 use smokebox::sim::Simulation;
 use std::path::PathBuf;
 
@@ -16,8 +16,8 @@ const H: u32 = 240;
 fn teaching_state() -> Simulation {
     let gpu = common::gpu();
     let (scene, source) = Scene::load("teaching", &[]).unwrap();
-    let fields = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings()).unwrap();
+    let fields = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
+    let mut sim = Simulation::new(&gpu, &fields, smokebox::sim::params::Params::from_scene(&scene), scene.solver.clone()).unwrap();
     sim.run_blocking(3, false);
     sim
 }

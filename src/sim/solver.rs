@@ -12,8 +12,8 @@
 use super::kernel::{Kernel, slot};
 use super::multigrid::{self, LevelDesc, MAX_LEVELS, POST_SMOOTH, PRE_SMOOTH};
 use super::stage::Ctx;
+use crate::config::SolverKind;
 use crate::error::Result;
-use crate::config::scene::SolverKind;
 use wgpu::util::DeviceExt;
 
 /// Buffer slots of shaders/multigrid_common.wgsl.

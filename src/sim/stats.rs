@@ -8,10 +8,8 @@ use crate::error::Result;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Workgroups of each partial reduction. Keep in sync with GROUPS in shaders/stats.wgsl.
-pub const STATS_GROUPS: u32 = 64;
-/// Floats in the stats buffer.
-pub const STATS_LEN: usize = 4;
+/// The sizes of the reduction buffers are set where the buffers are made.
+pub use super::buffers::{STATS_GROUPS, STATS_LEN};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct StepStats {
