@@ -17,6 +17,7 @@ pub mod sources;
 pub mod stage;
 pub mod stats;
 pub mod viscosity;
+pub mod vorticity;
 
 use crate::config::{Scene, SolverConfig, Source};
 use crate::error::Result;
@@ -31,11 +32,13 @@ use sources::Sources;
 use stage::{Ctx, copy_all, timed_pass};
 use stats::{Stats, StatsReadback, StepStats};
 use viscosity::Viscosity;
+use vorticity::Vorticity;
 
 /// The stages of a step, each in its own module with its own kernels and bind groups.
 pub struct Stages {
     pub sources: Sources,
     pub forces: Forces,
+    pub vorticity: Vorticity,
     pub projection: Projection,
     pub advection: Advection,
     pub stats: Stats,
@@ -47,11 +50,22 @@ impl Stages {
         Ok(Stages {
             sources: Sources::new(ctx)?,
             forces: Forces::new(ctx)?,
+            vorticity: Vorticity::new(ctx)?,
             projection: Projection::new(ctx)?,
             advection: Advection::new(ctx)?,
             stats: Stats::new(ctx)?,
             viscosity: Viscosity::new(ctx)?,
         })
+    }
+
+    /// Buoyancy and damping, then confinement when `vorticity` (ε ≠ 0), in one timed pass.
+    fn encode_forces(&self, encoder: &mut wgpu::CommandEncoder, profiler: Option<&wgpu_profiler::GpuProfiler>, vorticity: bool) {
+        timed_pass(encoder, profiler, "forces", |pass| {
+            self.forces.encode(pass);
+            if vorticity {
+                self.vorticity.encode(pass);
+            }
+        });
     }
 }
 
@@ -197,7 +211,7 @@ impl Simulation {
             s.sources.encode(encoder, profiler, self.edits_solids);
         }
         if !freeze {
-            s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);
+            s.encode_forces(encoder, profiler, self.params.vorticity != 0.0);
             if self.params.viscosity > 0.0 {
                 s.viscosity.encode(encoder, profiler, b, self.viscosity_iterations);
             }
@@ -274,8 +288,8 @@ impl Simulation {
         let b = &self.buffers;
         match name {
             "sources" => s.sources.encode(&mut encoder, None, self.edits_solids),
-            "forces" => s.forces.encode(&mut encoder, None, self.params.vorticity != 0.0),
-            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.forces.encode_vorticity(pass)),
+            "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
+            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),
             "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
