@@ -6,7 +6,7 @@
 // by rounding. Inflow faces bring in the inflow's ink and density; outflow faces let it leave.
 // Writes ink_out / density_out only for the fields whose scheme is conservative.
 
-@group(0) @binding(28) var<storage, read_write> cell_tmp: array<f32>;
+// cell_tmp: slot 28 of the binding table (shared/grid.wgsl).
 
 const SCHEME_CONSERVATIVE: u32 = 3u;
 

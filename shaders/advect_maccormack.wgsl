@@ -8,10 +8,7 @@
 // Ink dissipation and density drain (a factor `keep` already in φ̂) are folded in consistently.
 // Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
 
-@group(0) @binding(29) var<storage, read_write> ink_tmp: array<f32>;
-@group(0) @binding(30) var<storage, read_write> density_tmp: array<f32>;
-// u part (ny (nx + 1) values), then v part (nx (ny + 1) values).
-@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+// ink_tmp, density_tmp, vel_tmp: slots 29-31 of the binding table (shared/grid.wgsl).
 
 const SCHEME_MACCORMACK: u32 = 1u;
 const SCHEME_BFECC: u32 = 2u;

@@ -55,8 +55,9 @@ struct Splat {
     _pad1: f32,
 }
 
-// The binding table: one number per named resource, the same in every pass, so a pass declares
-// only what it uses and the Rust side binds by number (src/sim/kernel.rs).
+// The binding table, the one declaration of every slot: one number per named resource, the same
+// in every pass. A pass declares none itself; it uses what it needs, and the Rust side binds by
+// reflection only the slots an entry point uses (src/sim/kernel.rs, names in `slot::NAMES`).
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> u: array<f32>;
 @group(0) @binding(2) var<storage, read_write> v: array<f32>;
@@ -78,6 +79,42 @@ struct Splat {
 // left, right, bottom, top neighbours is a fluid cell; bits 4-6 hold the neighbour count of the
 // reduced stencil (fluid plus outflow ghosts; 0 for solid or isolated cells).
 @group(0) @binding(17) var<storage, read_write> stencil: array<u32>;
+
+// Slots 18-23: the multigrid levels (multigrid_common.wgsl, src/sim/solver.rs). All levels live in
+// a few big buffers at per-level offsets; `level` says where this level and its neighbours lie.
+// Keep in sync with `LevelDesc` in src/sim/multigrid.rs.
+struct Level {
+    nx: u32,
+    ny: u32,
+    off: u32,
+    index: u32,
+    fine_nx: u32,
+    fine_ny: u32,
+    fine_off: u32,
+    _p1: u32,
+    coarse_nx: u32,
+    coarse_ny: u32,
+    coarse_off: u32,
+    _p2: u32,
+}
+
+@group(0) @binding(18) var<storage, read_write> level: Level;
+@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(21) var<storage, read_write> mg_res: array<f32>;
+// Convergence control (src/sim/solver.rs, `control`): tolerance, reductions, indirect dispatch args.
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID.
+@group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
+// Slots 24-25: the right-hand side of implicit viscosity (viscosity.wgsl); 26-27 are free.
+@group(0) @binding(24) var<storage, read_write> visc_rhs_u: array<f32>;
+@group(0) @binding(25) var<storage, read_write> visc_rhs_v: array<f32>;
+// Slots 28-31: scratch of the transport schemes and vorticity (advect_*.wgsl, vorticity.wgsl).
+@group(0) @binding(28) var<storage, read_write> cell_tmp: array<f32>;
+@group(0) @binding(29) var<storage, read_write> ink_tmp: array<f32>;
+@group(0) @binding(30) var<storage, read_write> density_tmp: array<f32>;
+// u part (ny (nx + 1) values), then v part (nx (ny + 1) values).
+@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
 
 const SIDE_LEFT: u32 = 0u;
 const SIDE_RIGHT: u32 = 1u;

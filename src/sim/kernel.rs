@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 
-/// The binding table of shaders/shared/grid.wgsl.
+/// The binding table of shaders/shared/grid.wgsl, the one place every slot is declared.
 pub mod slot {
     pub const PARAMS: u32 = 0;
     pub const U: u32 = 1;
@@ -24,14 +24,58 @@ pub mod slot {
     pub const STATS: u32 = 15;
     pub const SCRATCH: u32 = 16;
     pub const STENCIL: u32 = 17;
-    // Reserved ranges for the buffers of later stages, so they never collide:
-    // 18..=23 pressure solvers (SOR, multigrid levels), 24..=27 viscosity and obstacles,
-    // 28..=31 transport schemes and vorticity.
+    // 18..=23 multigrid levels and the solver control words (src/sim/solver.rs)
+    pub const LEVEL: u32 = 18;
+    pub const MG_X: u32 = 19;
+    pub const MG_RHS: u32 = 20;
+    pub const MG_RES: u32 = 21;
+    pub const MG_CONTROL: u32 = 22;
+    pub const MG_STENCIL: u32 = 23;
+    // 24..=27 implicit viscosity (26, 27 free)
+    pub const VISC_RHS_U: u32 = 24;
+    pub const VISC_RHS_V: u32 = 25;
+    // 28..=31 transport schemes and vorticity
     pub const CELL_TMP: u32 = 28;
     pub const INK_TMP: u32 = 29;
     pub const DENSITY_TMP: u32 = 30;
     pub const VEL_TMP: u32 = 31;
     pub const COUNT: usize = 32;
+
+    /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
+    pub const NAMES: [&str; COUNT] = [
+        "params",
+        "u",
+        "v",
+        "p",
+        "divergence",
+        "ink",
+        "density",
+        "solid",
+        "u_out",
+        "v_out",
+        "p_out",
+        "ink_out",
+        "density_out",
+        "splats",
+        "partials",
+        "stats",
+        "scratch",
+        "stencil",
+        "level",
+        "mg_x",
+        "mg_rhs",
+        "mg_res",
+        "mg_control",
+        "mg_stencil",
+        "visc_rhs_u",
+        "visc_rhs_v",
+        "",
+        "",
+        "cell_tmp",
+        "ink_tmp",
+        "density_tmp",
+        "vel_tmp",
+    ];
 }
 
 pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
