@@ -1,7 +1,7 @@
 //! The simulation: state buffers on the GPU and the passes of one time step (DESIGN.md §2),
 //! dispatched from the CPU with no read-back on the hot path.
 
-pub mod advection;
+pub mod advect;
 pub mod buffers;
 pub mod cpu;
 pub mod div_after;
@@ -22,7 +22,7 @@ pub mod vorticity;
 use crate::config::{Scene, SolverConfig, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use advection::Advection;
+use advect::Advection;
 use buffers::Buffers;
 use fields::Fields;
 use forces::Forces;

@@ -48,18 +48,18 @@ fn corrected(scheme: u32) -> bool {
 
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
-        let mc = "advect_maccormack";
+        let mc = "advect/maccormack";
         Ok(Advection {
-            velocity: Bound::new(ctx, "advect_velocity", "main")?,
-            ink: Bound::new(ctx, "advect_ink", "main")?,
+            velocity: Bound::new(ctx, "advect/velocity", "main")?,
+            ink: Bound::new(ctx, "advect/ink", "main")?,
             velocity_reverse: Bound::new(ctx, mc, "velocity_reverse")?,
             velocity_bfecc_mid: Bound::new(ctx, mc, "velocity_bfecc_mid")?,
             velocity_correct: Bound::new(ctx, mc, "velocity_correct")?,
             ink_reverse: Bound::new(ctx, mc, "ink_reverse")?,
             ink_bfecc_mid: Bound::new(ctx, mc, "ink_bfecc_mid")?,
             ink_correct: Bound::new(ctx, mc, "ink_correct")?,
-            outflow_scale: Bound::new(ctx, "advect_conservative", "outflow_scale")?,
-            transport: Bound::new(ctx, "advect_conservative", "transport")?,
+            outflow_scale: Bound::new(ctx, "advect/conservative", "outflow_scale")?,
+            transport: Bound::new(ctx, "advect/conservative", "transport")?,
             cells: ctx.cells(),
             edges: ctx.edges(),
         })

@@ -1,10 +1,12 @@
 //! CPU reference of shaders/advect_maccormack.wgsl and shaders/advect_conservative.wgsl, and of
 //! the whole advection stage as src/sim/advection.rs dispatches it.
 
-use super::advect::{advect_ink, advect_velocity};
+pub mod velocity;
+
 use super::grid::{Grid, Span, span_clamped, span_wrapped};
 use crate::sim::fields::Fields;
 use crate::sim::params::*;
+pub use velocity::{advect_ink, advect_velocity};
 
 fn corrected(s: u32) -> bool {
     s == SCHEME_MACCORMACK || s == SCHEME_BFECC

@@ -1,6 +1,6 @@
 //! CPU reference of shaders/advect_velocity.wgsl and shaders/advect_ink.wgsl.
 
-use super::grid::Grid;
+use crate::sim::cpu::grid::Grid;
 use crate::sim::fields::Fields;
 use crate::sim::params::*;
 
