@@ -1,7 +1,7 @@
-//! Advection stage, per field by `Params::schemes` (x velocity, y ink, z density):
-//! semi-Lagrangian (shaders/advect_velocity.wgsl, shaders/advect_ink.wgsl), then for MacCormack
-//! and BFECC the reverse trace and limited correction (shaders/advect_maccormack.wgsl), and for
-//! conservative ink/density the flux-form transport (shaders/advect_conservative.wgsl). Everything
+//! Advection stage (CPU twins: src/sim/cpu/advect/, one file per shader), per field by `Params::schemes` (x velocity, y ink, z density):
+//! semi-Lagrangian (shaders/advect/velocity.wgsl, shaders/advect/ink.wgsl), then for MacCormack
+//! and BFECC the reverse trace and limited correction (shaders/advect/maccormack.wgsl), and for
+//! conservative ink/density the flux-form transport (shaders/advect/conservative.wgsl). Everything
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
