@@ -143,6 +143,34 @@ pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::Mod
     Ok((module, info))
 }
 
+/// Buffers by slot number: what a bind group gives each slot (`Buffers::table`).
+pub type Table<'a> = [Option<&'a wgpu::Buffer>; slot::COUNT];
+
+/// A kernel with the one bind group it runs with: the shape most passes need (`Ctx::bound`).
+/// Passes that ping-pong or run per level keep a `Kernel` and several groups instead.
+pub struct Bound {
+    pub kernel: Kernel,
+    pub group: wgpu::BindGroup,
+}
+
+impl Bound {
+    pub fn new(device: &wgpu::Device, shader: &str, entry: &str, table: &Table) -> Result<Bound> {
+        let kernel = Kernel::new(device, shader, entry)?;
+        let group = kernel.bind(device, table);
+        Ok(Bound { kernel, group })
+    }
+
+    /// One dispatch covering `size` threads.
+    pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, size: [u32; 2]) {
+        self.kernel.dispatch(pass, &self.group, size);
+    }
+
+    /// One dispatch of an exact number of workgroups.
+    pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass<'_>, groups: u32) {
+        self.kernel.dispatch_groups(pass, &self.group, groups);
+    }
+}
+
 /// One compute entry point, ready to dispatch.
 pub struct Kernel {
     pub label: String,
@@ -209,7 +237,7 @@ impl Kernel {
     }
 
     /// A bind group giving each used slot its buffer from `table` (indexed by slot number).
-    pub fn bind(&self, device: &wgpu::Device, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> wgpu::BindGroup {
+    pub fn bind(&self, device: &wgpu::Device, table: &Table) -> wgpu::BindGroup {
         let entries: Vec<wgpu::BindGroupEntry> = self
             .bindings
             .iter()
