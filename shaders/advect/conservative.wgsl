@@ -10,17 +10,6 @@
 
 const SCHEME_CONSERVATIVE: u32 = 3u;
 
-// A face's normal velocity, prescribed faces read as their value.
-fn u_face_value(i: i32, j: i32) -> f32 {
-    let f = u_face(i, j);
-    return select(u_at(i, j), f.value, f.fixed);
-}
-
-fn v_face_value(i: i32, j: i32) -> f32 {
-    let f = v_face(i, j);
-    return select(v_at(i, j), f.value, f.fixed);
-}
-
 fn courant(vel: f32) -> f32 { return abs(vel) * params.dt / params.h; }
 
 @compute @workgroup_size(8, 8)

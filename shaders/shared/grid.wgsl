@@ -349,10 +349,27 @@ fn side_crossed(back: vec2<f32>) -> u32 {
     return 4u;
 }
 
-// Where the fluid at `pos` came from one step ago: a midpoint (RK2) back-trace.
+// The one midpoint (RK2) trace, over a signed step (dt > 0: back in time). The end point is left
+// unclamped so `side_crossed` can tell which side it left through. CPU twin: Grid::trace_raw.
+fn trace_raw(pos: vec2<f32>, dt: f32) -> vec2<f32> {
+    let mid = clamp_to_domain(pos - 0.5 * dt * velocity_at(pos));
+    return pos - dt * velocity_at(mid);
+}
+
+// Where the fluid at `pos` came from one step ago, inside the domain.
 fn trace_back(pos: vec2<f32>) -> vec2<f32> {
-    let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
-    return clamp_to_domain(pos - params.dt * velocity_at(mid));
+    return clamp_to_domain(trace_raw(pos, params.dt));
+}
+
+// A face's normal velocity, prescribed faces (walls, inflows, solids) read as their value.
+fn u_face_value(i: i32, j: i32) -> f32 {
+    let f = u_face(i, j);
+    return select(u_at(i, j), f.value, f.fixed);
+}
+
+fn v_face_value(i: i32, j: i32) -> f32 {
+    let f = v_face(i, j);
+    return select(v_at(i, j), f.value, f.fixed);
 }
 
 // Cell-centred bilinear weights at a point: the four cells and their weights, with solid cells

@@ -12,10 +12,8 @@ pub fn corrected(s: u32) -> bool {
 
 /// Midpoint trace over a signed step (dt > 0: the back-trace).
 fn trace(g: &Grid, x: f32, y: f32, dt: f32) -> (f32, f32) {
-    let (u0, v0) = g.velocity_at(x, y);
-    let (mx, my) = g.clamp_to_domain(x - 0.5 * dt * u0, y - 0.5 * dt * v0);
-    let (u1, v1) = g.velocity_at(mx, my);
-    g.clamp_to_domain(x - dt * u1, y - dt * v1)
+    let (bx, by) = g.trace_raw(x, y, dt);
+    g.clamp_to_domain(bx, by)
 }
 
 /// Four array indices and bilinear weights.
