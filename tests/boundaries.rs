@@ -15,9 +15,7 @@ fn start(text: &str, overrides: &[&str]) -> (Simulation, Scene) {
     let scene = Scene::from_text(text, "test", &overrides).unwrap();
     let source = Source::File("test.toml".into());
     scene.validate(&source).unwrap();
-    let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
-    let mut sim = Simulation::new(&gpu(), &f, smokebox::sim::params::Params::from_scene(&scene), scene.solver.clone()).unwrap();
-    sim.emitters = smokebox::sim::init::emitter_splats(&scene);
+    let sim = Simulation::from_scene(&gpu(), &scene, &source).unwrap();
     (sim, scene)
 }
 

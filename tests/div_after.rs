@@ -32,9 +32,7 @@ fn divergence_after_projection_matches_the_stats_and_keeps_the_step_divergence()
         "solver.kind=\"multigrid\"".to_string(),
     ];
     let (scene, source) = Scene::load("plume", &sets).unwrap();
-    let fields = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
-    let mut sim = Simulation::new(&gpu, &fields, smokebox::sim::params::Params::from_scene(&scene), scene.solver.clone()).unwrap();
-    sim.emitters = smokebox::sim::init::emitter_splats(&scene);
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
     sim.enable_div_after().unwrap();
     let stats = sim.run_blocking(3, true);
     let last = stats.last().expect("stats of the last step");

@@ -6,7 +6,7 @@ use common::*;
 use smokebox::config::SolverConfig;
 use smokebox::config::{Scene, Source};
 use smokebox::sim::fields::Fields;
-use smokebox::sim::init::enforce_faces;
+use smokebox::sim::init::{enforce_faces, initial_fields};
 use smokebox::sim::params::*;
 use smokebox::sim::{Simulation, cpu::grid::Grid};
 
@@ -14,8 +14,8 @@ use smokebox::sim::{Simulation, cpu::grid::Grid};
 fn fluid_at_rest_stays_exactly_at_rest() {
     let gpu = gpu();
     let (scene, source) = Scene::load("box", &[]).unwrap();
-    let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
-    let mut sim = Simulation::new(&gpu, &f, smokebox::sim::params::Params::from_scene(&scene), scene.solver.clone()).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, Params::from_scene(&scene), scene.solver.clone()).unwrap();
     let stats = sim.run_blocking(50, true);
     let got = sim.download();
     for (name, a) in [("u", &got.u), ("v", &got.v), ("p", &got.p), ("ink", &got.ink), ("density", &got.density)] {
@@ -124,10 +124,9 @@ fn mirror_symmetric_setup_stays_symmetric() {
     "#;
     let scene = Scene::from_text(text, "mirror", &[]).unwrap();
     let source = Source::Builtin("mirror");
-    let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
     assert!(mirror_error(&f) < 1e-6);
-    let mut sim = Simulation::new(&gpu, &f, smokebox::sim::params::Params::from_scene(&scene), scene.solver.clone()).unwrap();
-    sim.emitters = smokebox::sim::init::emitter_splats(&scene);
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
     sim.run_blocking(100, false);
     let got = sim.download();
     let scale = max_abs(&got.u).max(max_abs(&got.v)).max(max_abs(&got.ink));

@@ -9,7 +9,7 @@ use smokebox::config::SolverConfig;
 use smokebox::config::{Scene, Source};
 use smokebox::sim::Simulation;
 use smokebox::sim::fields::Fields;
-use smokebox::sim::init::enforce_faces;
+use smokebox::sim::init::{enforce_faces, initial_fields};
 use smokebox::sim::params::*;
 
 /// A simulation with `iterations` warm-started Jacobi sweeps, the flow frozen or not.
@@ -52,9 +52,9 @@ fn heavy_sinks_light_rises_neutral_stays_and_a_centred_drop_stays_symmetric() {
     let mut rise = Vec::new();
     for density in [0.05, -0.05, 0.0] {
         let (scene, source) = drop_scene(density, 0.5);
-        let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
+        let f = initial_fields(&scene, &source).unwrap();
         let (_, y0) = ink_centre(&f, scene.grid.cell_size);
-        let mut sim = new_sim(&gpu, &f, smokebox::sim::params::Params::from_scene(&scene), 60, false);
+        let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 60, false);
         sim.run_blocking(40, false);
         let got = sim.download();
         let (_, y1) = ink_centre(&got, scene.grid.cell_size);
@@ -85,8 +85,8 @@ fn rayleigh_taylor_grows_near_linear_theory() {
     let (mut scene, source) = Scene::load("rayleigh-taylor", &sets).unwrap();
     scene.time.dt = 0.005;
     scene.layers[0].amplitude = 0.002;
-    let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
-    let mut sim = new_sim(&gpu, &f, smokebox::sim::params::Params::from_scene(&scene), 100, false);
+    let f = initial_fields(&scene, &source).unwrap();
+    let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 100, false);
     // amplitude of the cos(kx) mode of v along the interface row
     let mode = |f: &Fields| -> f32 {
         let j = ny / 2;
@@ -232,11 +232,11 @@ fn confinement_keeps_a_decaying_swirl_alive_and_zero_strength_is_exact() {
     let mut scene = scene;
     scene.blobs[0].swirl = 8.0;
     scene.blobs[0].radius = 0.3;
-    let f = smokebox::sim::init::initial_fields(&scene, &source).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
     let energy = |f: &Fields| -> f64 { f.u.iter().chain(&f.v).map(|&x| (x as f64).powi(2)).sum() };
     let mut kept = Vec::new();
     for eps in [0.0, 0.5] {
-        let mut p = smokebox::sim::params::Params::from_scene(&scene);
+        let mut p = Params::from_scene(&scene);
         p.vorticity = eps;
         let mut sim = new_sim(&gpu, &f, p, 40, false);
         sim.run_blocking(60, false);
@@ -245,7 +245,7 @@ fn confinement_keeps_a_decaying_swirl_alive_and_zero_strength_is_exact() {
     eprintln!("kinetic energy kept after 60 steps: eps 0 {:.4}, eps 0.5 {:.4}", kept[0], kept[1]);
     assert!(kept[1] > kept[0] * 1.02, "confinement kept no more energy: {kept:?}");
     // the confinement pass with ε = 0 changes nothing, bit for bit
-    let mut sim = new_sim(&gpu, &f, smokebox::sim::params::Params::from_scene(&scene), 40, false);
+    let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 40, false);
     sim.run_pass("vorticity");
     let got = sim.download();
     assert!(got.u == f.u && got.v == f.v, "vorticity pass with eps = 0 changed the velocity");
