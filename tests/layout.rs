@@ -200,3 +200,32 @@ fn a_shader_mistake_names_its_file_and_line() {
     let err = kernel::parse("broken", &broken).unwrap_err().to_string();
     assert!(err.starts_with("shaders/broken.wgsl:1"), "{err}");
 }
+
+#[test]
+fn shader_constants_match_rust() {
+    use smokebox::sim::buffers::STATS_GROUPS;
+    use smokebox::sim::params::*;
+    let prelude = pass_module("divergence");
+    for (name, rust) in [
+        ("SIDE_LEFT", SIDE_LEFT as u32),
+        ("SIDE_RIGHT", SIDE_RIGHT as u32),
+        ("SIDE_BOTTOM", SIDE_BOTTOM as u32),
+        ("SIDE_TOP", SIDE_TOP as u32),
+        ("BC_WALL", BC_WALL),
+        ("BC_INFLOW", BC_INFLOW),
+        ("BC_OUTFLOW", BC_OUTFLOW),
+        ("BC_PERIODIC", BC_PERIODIC),
+        ("SLIP_NO_SLIP", SLIP_NO_SLIP),
+        ("SLIP_FREE", SLIP_FREE),
+    ] {
+        assert_eq!(u32_constant(&prelude, name), rust, "{name}");
+    }
+    let mc = pass_module("advect/maccormack");
+    assert_eq!(u32_constant(&mc, "SCHEME_MACCORMACK"), SCHEME_MACCORMACK);
+    assert_eq!(u32_constant(&mc, "SCHEME_BFECC"), SCHEME_BFECC);
+    assert_eq!(u32_constant(&pass_module("advect/conservative"), "SCHEME_CONSERVATIVE"), SCHEME_CONSERVATIVE);
+    let sources = pass_module("sources");
+    assert_eq!(u32_constant(&sources, "MODE_PAINT_SOLID"), SPLAT_PAINT_SOLID);
+    assert_eq!(u32_constant(&sources, "MODE_ERASE_SOLID"), SPLAT_ERASE_SOLID);
+    assert_eq!(u32_constant(&pass_module("stats"), "GROUPS"), STATS_GROUPS);
+}
