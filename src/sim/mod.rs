@@ -141,7 +141,8 @@ impl Simulation {
     }
 
     /// Applies every setting of `scene` (constants, solver, emitters) to this running simulation,
-    /// keeping its state and pipelines. The grid size cannot change this way.
+    /// keeping its state and pipelines. Obstacles, blobs and layers are initial state: they take
+    /// effect with `restore(&init::initial_fields(..))`. The grid size cannot change this way.
     pub fn configure(&mut self, scene: &Scene) -> Result<()> {
         if (scene.grid.nx, scene.grid.ny) != (self.nx as i64, self.ny as i64) {
             crate::fail!(
