@@ -13,7 +13,7 @@ struct RenderParams {
     background: vec4<f32>,
     // x: divergence range, y: pressure range (|p| at full colour), z: arrow spacing (cells), w: arrow scale (cells per m/s)
     ranges: vec4<f32>,
-    // x: pixels per cell on screen, y: cell size (metres)
+    // x: pixels per cell on screen, y: cell size (metres), z: dye grid scale k (ink is k nx × k ny)
     view: vec4<f32>,
 }
 
@@ -48,14 +48,18 @@ fn nyi() -> i32 { return i32(rp.ny); }
 fn cell(i: i32, j: i32) -> u32 { return u32(clamp(j, 0, nyi() - 1) * nxi() + clamp(i, 0, nxi() - 1)); }
 fn u_at(i: i32, j: i32) -> f32 { return u[u32(clamp(j, 0, nyi() - 1) * (nxi() + 1) + clamp(i, 0, nxi()))]; }
 fn v_at(i: i32, j: i32) -> f32 { return v[u32(clamp(j, 0, nyi()) * nxi() + clamp(i, 0, nxi() - 1))]; }
-fn ink_at(i: i32, j: i32) -> vec3<f32> {
-    let c = cell(i, j);
+fn dye_k() -> i32 { return max(i32(rp.view.z), 1); }
+// Ink of dye cell (a, b), clamped to the dye grid.
+fn ink_at(a: i32, b: i32) -> vec3<f32> {
+    let w = nxi() * dye_k();
+    let c = u32(clamp(b, 0, nyi() * dye_k() - 1) * w + clamp(a, 0, w - 1));
     return vec3<f32>(ink[3u * c], ink[3u * c + 1u], ink[3u * c + 2u]);
 }
 
-// Bilinear ink between cell centres (g in cell units, origin at the domain's lower-left corner).
+// Bilinear ink between dye cell centres (g in flow cell units, origin at the domain's lower-left
+// corner).
 fn ink_bilinear(g: vec2<f32>) -> vec3<f32> {
-    let q = g - 0.5;
+    let q = g * f32(dye_k()) - 0.5;
     let b = floor(q);
     let f = q - b;
     let i = i32(b.x);

@@ -1,6 +1,7 @@
 // Sources: brush strokes and emitters (splats) add velocity to the edges inside a disk with a
 // smooth falloff, and ink and density to the cells inside it (seed 002, step 8: the brush).
-// One thread per (i, j) covers u[j][i], v[j][i] and cell (i, j) where each exists.
+// One thread per (i, j) covers u[j][i], v[j][i], flow cell (i, j) and dye cell (i, j) where each
+// exists.
 
 // Offset from a splat centre, with the nearest periodic image on wrap-around axes.
 fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
@@ -56,20 +57,29 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if i < nx() && j < ny() && !is_solid(i, j) {
         let c = cell_idx(i, j);
         let pos = vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h);
-        var rgb = vec3<f32>(ink[3u * c], ink[3u * c + 1u], ink[3u * c + 2u]);
         var rho = density[c];
+        for (var k = 0u; k < params.splat_count; k++) {
+            let s = splats[k];
+            let w = falloff(length(splat_offset(pos, s)), s.radius);
+            if w > 0.0 && s.mode < MODE_PAINT_SOLID { rho = apply(rho, s.density, w, s.mode); }
+        }
+        density[c] = rho;
+    }
+    // ink on the dye grid: (i, j) is a dye cell here
+    if i < dye_nx() && j < dye_ny() && !dye_solid(i, j) {
+        let d = dye_idx(i, j);
+        let pos = dye_centre(i, j);
+        var rgb = vec3<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u]);
         for (var k = 0u; k < params.splat_count; k++) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
             if w > 0.0 && s.mode < MODE_PAINT_SOLID {
                 rgb = vec3<f32>(apply(rgb.x, s.ink_r, w, s.mode), apply(rgb.y, s.ink_g, w, s.mode), apply(rgb.z, s.ink_b, w, s.mode));
-                rho = apply(rho, s.density, w, s.mode);
             }
         }
-        ink[3u * c] = rgb.x;
-        ink[3u * c + 1u] = rgb.y;
-        ink[3u * c + 2u] = rgb.z;
-        density[c] = rho;
+        ink[3u * d] = rgb.x;
+        ink[3u * d + 1u] = rgb.y;
+        ink[3u * d + 2u] = rgb.z;
     }
 }
 
@@ -90,10 +100,16 @@ fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     if s_now > 0.5 && solid[c] < 0.5 {
-        // newly painted: a solid cell holds nothing
-        ink[3u * c] = 0.0;
-        ink[3u * c + 1u] = 0.0;
-        ink[3u * c + 2u] = 0.0;
+        // newly painted: a solid cell holds nothing, in any of its dye cells
+        let k = dye_k();
+        for (var b = j * k; b < (j + 1) * k; b++) {
+            for (var a = i * k; a < (i + 1) * k; a++) {
+                let d = dye_idx(a, b);
+                ink[3u * d] = 0.0;
+                ink[3u * d + 1u] = 0.0;
+                ink[3u * d + 2u] = 0.0;
+            }
+        }
         density[c] = 0.0;
         p[c] = 0.0;
     }

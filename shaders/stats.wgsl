@@ -5,7 +5,7 @@
 //   partials[G .. 2G)     max |div| after projection (recomputed from u, v)
 //   partials[2G .. 3G)    sum of ink over cells and channels
 //   partials[3G .. 4G)    sum of u^2 over distinct u faces plus v^2 over distinct v faces
-//   stats[0..4]           the four totals (ink times h^2, energy times rho h^2 / 2)
+//   stats[0..4]           the four totals (ink times the dye cell area, energy times rho h^2 / 2)
 
 // Keep in sync with STATS_GROUPS in src/sim/stats.rs.
 const GROUPS: u32 = 64u;
@@ -60,7 +60,8 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 
 @compute @workgroup_size(256)
 fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = params.nx * params.ny;
+    // ink over the dye grid's cells
+    let n = params.nx * params.ny * u32(dye_k() * dye_k());
     var s = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         s += ink[3u * c] + ink[3u * c + 1u] + ink[3u * c + 2u];
@@ -105,6 +106,6 @@ fn finish() {
     let h2 = params.h * params.h;
     stats[0] = m0;
     stats[1] = m1;
-    stats[2] = s2 * h2;
+    stats[2] = s2 * dye_h() * dye_h();
     stats[3] = 0.5 * params.rho * h2 * s3;
 }

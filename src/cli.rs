@@ -100,8 +100,9 @@ pub fn prepare(args: &RunArgs, limits: &wgpu::Limits) -> Result<(Scene, Source, 
         scene.grid.nx = m.nx as i64;
         scene.grid.ny = m.ny as i64;
         scene.grid.cell_size = m.cell_size;
+        scene.grid.dye_scale = crate::config::DyeScale::Scale(m.dye_scale as i64);
     }
-    crate::sim::check_fits(limits, scene.grid.nx as usize, scene.grid.ny as usize)?;
+    crate::sim::check_dye_fits(limits, scene.grid.nx as usize, scene.grid.ny as usize, scene.dye_scale())?;
     let fields = match (&args.load, &meta) {
         (Some(dir), Some(m)) => state_io::load_fields(dir, m)?,
         _ => crate::sim::init::initial_fields(&scene, &source)?,
@@ -136,6 +137,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         time: sim.time,
         dt: scene.time.dt,
         scene: source.label(),
+        dye_scale: sim.dye_scale,
         overrides: overrides.clone(),
     };
     let stdout = std::io::stdout();

@@ -17,9 +17,16 @@ pub struct Meta {
     pub time: f64,
     pub dt: f32,
     pub scene: String,
+    /// The dye grid's scale k: ink.npy is (k ny, k nx, 3). 1 for states written before the dye grid.
+    #[serde(default = "one")]
+    pub dye_scale: usize,
     /// The `--set` overrides the run was started with.
     #[serde(default)]
     pub overrides: Vec<String>,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// Encodes an array as a version 1.0 .npy file.
@@ -87,13 +94,13 @@ pub fn npy_parse(name: &str, bytes: &[u8], expected: &[usize]) -> Result<Vec<f32
     Ok(body.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
 }
 
-/// The files of a state and their shapes.
-pub fn field_shapes(nx: usize, ny: usize) -> [(&'static str, Vec<usize>); 6] {
+/// The files of a state and their shapes, the ink on a dye grid k times finer.
+pub fn field_shapes(nx: usize, ny: usize, k: usize) -> [(&'static str, Vec<usize>); 6] {
     [
         ("u.npy", vec![ny, nx + 1]),
         ("v.npy", vec![ny + 1, nx]),
         ("p.npy", vec![ny, nx]),
-        ("ink.npy", vec![ny, nx, 3]),
+        ("ink.npy", vec![k * ny, k * nx, 3]),
         ("density.npy", vec![ny, nx]),
         ("solid.npy", vec![ny, nx]),
     ]
@@ -109,7 +116,7 @@ pub fn dump(dir: &Path, fields: &Fields, meta: &Meta) -> Result<()> {
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| crate::error!("cannot create {}: {e}", tmp.display()))?;
         let data: [&[f32]; 6] = [&fields.u, &fields.v, &fields.p, &fields.ink, &fields.density, &fields.solid];
-        for ((file, shape), values) in field_shapes(fields.nx, fields.ny).iter().zip(data) {
+        for ((file, shape), values) in field_shapes(fields.nx, fields.ny, fields.dye_scale).iter().zip(data) {
             write_file(&tmp.join(file), &npy_bytes(shape, values))?;
         }
         let json = serde_json::to_string_pretty(meta).expect("meta serialises");
@@ -117,7 +124,7 @@ pub fn dump(dir: &Path, fields: &Fields, meta: &Meta) -> Result<()> {
         // every file is complete before any replaces the old state; other entries of DIR
         // (the step_NNNNNN folders of --dump-every) stay
         std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
-        for file in field_shapes(fields.nx, fields.ny).iter().map(|(f, _)| *f).chain(["meta.json"]) {
+        for file in field_shapes(fields.nx, fields.ny, fields.dye_scale).iter().map(|(f, _)| *f).chain(["meta.json"]) {
             std::fs::rename(tmp.join(file), dir.join(file)).map_err(|e| crate::error!("cannot write {}: {e}", dir.join(file).display()))?;
         }
         std::fs::remove_dir(&tmp).map_err(|e| crate::error!("cannot remove {}: {e}", tmp.display()))
@@ -143,13 +150,16 @@ pub fn load_meta(dir: &Path) -> Result<Meta> {
     if meta.nx < 2 || meta.ny < 2 {
         crate::fail!("{}: grid {}x{}, expected at least 2x2", path.display(), meta.nx, meta.ny);
     }
+    if !(1..=crate::config::DYE_MAX_SCALE as usize).contains(&meta.dye_scale) {
+        crate::fail!("{}: dye_scale {}, expected a whole number from 1 to {}", path.display(), meta.dye_scale, crate::config::DYE_MAX_SCALE);
+    }
     Ok(meta)
 }
 
 /// Reads every field of a state folder, checking each file's shape against meta.json.
 pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
-    let mut f = Fields::zeros(meta.nx, meta.ny);
-    for (file, shape) in field_shapes(meta.nx, meta.ny) {
+    let mut f = Fields::zeros_dye(meta.nx, meta.ny, meta.dye_scale);
+    for (file, shape) in field_shapes(meta.nx, meta.ny, meta.dye_scale) {
         let path = dir.join(file);
         let want = format!("{shape:?}").replace('[', "(").replace(']', ")");
         let bytes =

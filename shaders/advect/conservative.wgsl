@@ -1,87 +1,135 @@
-// Conservative flux-form transport of ink and density (seed 001: what leaves one cell enters its
-// neighbour). Each face carries, per step, the donor (upwind) cell's content times the face's
-// Courant number |u| Δt / h, times the donor's outflow scale: `outflow_scale` limits a cell's
-// total outflow to what it holds (fraction ≤ 1 − 1e-6), so no cell changes sign. Both cells of a
-// face compute the same transfer from the same numbers, so the total in a closed box changes only
-// by rounding. Inflow faces bring in the inflow's ink and density; outflow faces let it leave.
+// Conservative flux-form transport of ink (dye grid) and density (flow grid) (seed 001: what
+// leaves one cell enters its neighbour). Each face carries, per step, the donor (upwind) cell's
+// content times the face's Courant number |u| Δt / h, times the donor's outflow scale:
+// `outflow_scale` limits a cell's total outflow to what it holds (fraction ≤ 1 − 1e-6), so no
+// cell changes sign. Both cells of a face compute the same transfer from the same numbers, so the
+// total in a closed box changes only by rounding. Inflow faces bring in the inflow's ink and
+// density; outflow faces let it leave.
+//
+// On a dye grid k times finer, a dye face's velocity is the flux-consistent (lowest-order
+// Raviart-Thomas) interpolation of the flow faces: along its normal, linear between the two flow
+// faces of the flow cell it lies in; along the face, constant. The k dye faces on a flow face then
+// carry exactly that face's flux, and every dye cell has its flow cell's divergence, so a
+// divergence-free flow stays divergence-free on the dye grid. Faces inside a solid cell are zero.
+//
+// One thread per dye cell; the first nx × ny threads also handle the flow cell of that index.
 // Writes ink_out / density_out only for the fields whose scheme is conservative.
 
-// cell_tmp: slot 28 of the binding table (shared/grid.wgsl).
+// cell_tmp (flow cells) and ink_tmp (its first dye-cell-count floats) hold the outflow scales:
+// slots 28-29 of the binding table (shared/grid.wgsl). ink_tmp is free: a conservative ink
+// field runs no MacCormack/BFECC.
 
 const SCHEME_CONSERVATIVE: u32 = 3u;
 
-fn courant(vel: f32) -> f32 { return abs(vel) * params.dt / params.h; }
+// The normal velocity of the vertical face at the left of cell (a, b) of the lattice k times
+// finer than the flow grid (a in 0..=k nx), and of the horizontal face below it.
+fn fine_u(a: i32, b: i32, k: i32) -> f32 {
+    let i = a / k;
+    let r = a - i * k;
+    if r == 0 { return u_face_value(i, b / k); }
+    return mix(u_face_value(i, b / k), u_face_value(i + 1, b / k), f32(r) / f32(k));
+}
+
+fn fine_v(a: i32, b: i32, k: i32) -> f32 {
+    let j = b / k;
+    let r = b - j * k;
+    if r == 0 { return v_face_value(a / k, j); }
+    return mix(v_face_value(a / k, j), v_face_value(a / k, j + 1), f32(r) / f32(k));
+}
+
+fn courant(vel: f32, k: i32) -> f32 { return abs(vel) * params.dt / (params.h / f32(k)); }
+
+fn outflow_of(a: i32, b: i32, k: i32) -> f32 {
+    let out = courant(min(fine_u(a, b, k), 0.0), k) + courant(max(fine_u(a + 1, b, k), 0.0), k) + courant(min(fine_v(a, b, k), 0.0), k)
+        + courant(max(fine_v(a, b + 1, k), 0.0), k);
+    return select(1.0, min(1.0, 0.999999 / out), out > 0.0);
+}
+
+fn ink_conservative() -> bool { return params.schemes.y == SCHEME_CONSERVATIVE; }
+fn density_conservative() -> bool { return params.schemes.z == SCHEME_CONSERVATIVE; }
 
 @compute @workgroup_size(8, 8)
 fn outflow_scale(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= nx() || j >= ny() { return; }
-    let out = courant(min(u_face_value(i, j), 0.0)) + courant(max(u_face_value(i + 1, j), 0.0)) + courant(min(v_face_value(i, j), 0.0))
-        + courant(max(v_face_value(i, j + 1), 0.0));
-    cell_tmp[cell_idx(i, j)] = select(1.0, min(1.0, 0.999999 / out), out > 0.0);
+    let a = i32(id.x);
+    let b = i32(id.y);
+    if a < dye_nx() && b < dye_ny() && ink_conservative() { ink_tmp[dye_idx(a, b)] = outflow_of(a, b, dye_k()); }
+    if a < nx() && b < ny() && density_conservative() { cell_tmp[cell_idx(a, b)] = outflow_of(a, b, 1); }
 }
 
-// Content (r, g, b, density) and outflow scale of the cell at (i, j), which may lie outside
-// the domain: wrapped on periodic sides, the inflow's values on inflow sides, else nothing.
+// Content and outflow scale of the cell at (a, b) of the lattice k times finer, which may lie
+// outside the domain: wrapped on periodic sides, the inflow's values on inflow sides, else
+// nothing. Ink (is_ink, on the dye grid) in xyz; density (k = 1) in w.
 struct Donor {
     q: vec4<f32>,
     scale: f32,
 }
 
-fn donor(i: i32, j: i32) -> Donor {
-    var a = i;
-    var b = j;
-    let side = side_outside(a, b, nx(), ny());
+fn donor(a0: i32, b0: i32, k: i32, is_ink: bool) -> Donor {
+    var a = a0;
+    var b = b0;
+    let n = vec2<i32>(nx() * k, ny() * k);
+    let side = side_outside(a, b, n.x, n.y);
     if side < 4u {
         let kind = params.bc_kind[side];
         if kind == BC_INFLOW {
             return Donor(vec4<f32>(params.inflow_ink_r[side], params.inflow_ink_g[side], params.inflow_ink_b[side], params.inflow_density[side]), 1.0);
         }
         if kind != BC_PERIODIC { return Donor(vec4<f32>(0.0), 0.0); }
-        a = wrap(a, nx());
-        b = wrap(b, ny());
+        a = wrap(a, n.x);
+        b = wrap(b, n.y);
+    }
+    if is_ink {
+        let d = dye_idx(a, b);
+        return Donor(vec4<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u], 0.0), ink_tmp[d]);
     }
     let c = cell_idx(a, b);
-    return Donor(vec4<f32>(ink[3u * c], ink[3u * c + 1u], ink[3u * c + 2u], density[c]), cell_tmp[c]);
+    return Donor(vec4<f32>(0.0, 0.0, 0.0, density[c]), cell_tmp[c]);
 }
 
-// What crosses a face from the low side (cell a) to the high side (cell b) this step; negative
+// What crosses a face from the low side (cell p) to the high side (cell q) this step; negative
 // when the flow goes the other way.
-fn transfer(vel: f32, a: vec2<i32>, b: vec2<i32>) -> vec4<f32> {
+fn transfer(vel: f32, p: vec2<i32>, q: vec2<i32>, k: i32, is_ink: bool) -> vec4<f32> {
     if vel > 0.0 {
-        let d = donor(a.x, a.y);
-        return d.q * (courant(vel) * d.scale);
+        let d = donor(p.x, p.y, k, is_ink);
+        return d.q * (courant(vel, k) * d.scale);
     }
     if vel < 0.0 {
-        let d = donor(b.x, b.y);
-        return -(d.q * (courant(vel) * d.scale));
+        let d = donor(q.x, q.y, k, is_ink);
+        return -(d.q * (courant(vel, k) * d.scale));
     }
     return vec4<f32>(0.0);
 }
 
+// The content of cell (a, b) of the lattice k times finer after one step, from `now`.
+fn transported(a: i32, b: i32, k: i32, is_ink: bool, now: vec4<f32>) -> vec4<f32> {
+    let here = vec2<i32>(a, b);
+    var q = now;
+    q += transfer(fine_u(a, b, k), vec2<i32>(a - 1, b), here, k, is_ink);
+    q -= transfer(fine_u(a + 1, b, k), here, vec2<i32>(a + 1, b), k, is_ink);
+    q += transfer(fine_v(a, b, k), vec2<i32>(a, b - 1), here, k, is_ink);
+    q -= transfer(fine_v(a, b + 1, k), here, vec2<i32>(a, b + 1), k, is_ink);
+    return q;
+}
+
 @compute @workgroup_size(8, 8)
 fn transport(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= nx() || j >= ny() { return; }
-    let c = cell_idx(i, j);
-    var q = vec4<f32>(0.0);
-    if !is_solid(i, j) {
-        let here = vec2<i32>(i, j);
-        q = vec4<f32>(ink[3u * c], ink[3u * c + 1u], ink[3u * c + 2u], density[c]);
-        q += transfer(u_face_value(i, j), vec2<i32>(i - 1, j), here);
-        q -= transfer(u_face_value(i + 1, j), here, vec2<i32>(i + 1, j));
-        q += transfer(v_face_value(i, j), vec2<i32>(i, j - 1), here);
-        q -= transfer(v_face_value(i, j + 1), here, vec2<i32>(i, j + 1));
+    let a = i32(id.x);
+    let b = i32(id.y);
+    if a < dye_nx() && b < dye_ny() && ink_conservative() {
+        let d = dye_idx(a, b);
+        var q = vec4<f32>(0.0);
+        if !dye_solid(a, b) {
+            q = transported(a, b, dye_k(), true, vec4<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u], 0.0));
+        }
+        let keep = exp(-params.ink_dissipation * params.dt);
+        ink_out[3u * d] = q.x * keep;
+        ink_out[3u * d + 1u] = q.y * keep;
+        ink_out[3u * d + 2u] = q.z * keep;
     }
-    if params.schemes.y == SCHEME_CONSERVATIVE {
-        let k = exp(-params.ink_dissipation * params.dt);
-        ink_out[3u * c] = q.x * k;
-        ink_out[3u * c + 1u] = q.y * k;
-        ink_out[3u * c + 2u] = q.z * k;
-    }
-    if params.schemes.z == SCHEME_CONSERVATIVE {
+    if a < nx() && b < ny() && density_conservative() {
+        let c = cell_idx(a, b);
+        var q = vec4<f32>(0.0);
+        if !is_solid(a, b) { q = transported(a, b, 1, false, vec4<f32>(0.0, 0.0, 0.0, density[c])); }
         density_out[c] = q.w * exp(-params.density_drain * params.dt);
     }
 }

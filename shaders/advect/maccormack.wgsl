@@ -1,5 +1,5 @@
 // MacCormack and BFECC corrections on top of the semi-Lagrangian step (Selle et al. 2008), for
-// ink/density (cells) and for the edge velocities, chosen per field by params.schemes. The
+// ink (dye cells), density (flow cells) and for the edge velocities, chosen per field by params.schemes. The
 // semi-Lagrangian passes have already written φ̂ = A(φ) into the *_out buffers; then
 //   `*_reverse`:    φ̃ = A⁻¹(φ̂), a forward trace (−Δt) sampling φ̂, into the *_tmp buffers;
 //   `*_bfecc_mid`:  BFECC only, φ̄ = φ + ½(φ − φ̃) in place of φ̃;
@@ -88,38 +88,46 @@ fn v_bar(k: vec4<u32>) -> vec4<f32> {
 fn keep_ink() -> f32 { return exp(-params.ink_dissipation * params.dt); }
 fn keep_density() -> f32 { return exp(-params.density_drain * params.dt); }
 
-// ---- ink and density (cells) ----
+// ---- ink (dye cells) and density (flow cells) ----
+// One thread per dye cell; the first nx × ny threads also handle the flow cell of that index.
+
+fn dyes_of(s: CellStencil) -> Lattice {
+    return Lattice(vec4<u32>(dye_idx(s.c00.x, s.c00.y), dye_idx(s.c10.x, s.c10.y), dye_idx(s.c01.x, s.c01.y), dye_idx(s.c11.x, s.c11.y)), s.w);
+}
+
+fn dye_active(a: i32, b: i32) -> bool { return a < dye_nx() && b < dye_ny() && !dye_solid(a, b); }
+fn flow_active(i: i32, j: i32) -> bool { return i < nx() && j < ny() && !is_solid(i, j); }
 
 @compute @workgroup_size(8, 8)
 fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= nx() || j >= ny() || is_solid(i, j) { return; }
-    let c = cell_idx(i, j);
-    let s = cells_of(cell_stencil(trace(cell_centre(i, j), -params.dt)));
-    if corrected(params.schemes.y) {
-        ink_tmp[3u * c] = blend(s.w, ink_hat(s.k, 0u));
-        ink_tmp[3u * c + 1u] = blend(s.w, ink_hat(s.k, 1u));
-        ink_tmp[3u * c + 2u] = blend(s.w, ink_hat(s.k, 2u));
+    let a = i32(id.x);
+    let b = i32(id.y);
+    if dye_active(a, b) && corrected(params.schemes.y) {
+        let d = dye_idx(a, b);
+        let s = dyes_of(dye_stencil(trace(dye_centre(a, b), -params.dt)));
+        ink_tmp[3u * d] = blend(s.w, ink_hat(s.k, 0u));
+        ink_tmp[3u * d + 1u] = blend(s.w, ink_hat(s.k, 1u));
+        ink_tmp[3u * d + 2u] = blend(s.w, ink_hat(s.k, 2u));
     }
-    if corrected(params.schemes.z) {
-        density_tmp[c] = blend(s.w, density_hat(s.k));
+    if flow_active(a, b) && corrected(params.schemes.z) {
+        let s = cells_of(cell_stencil(trace(cell_centre(a, b), -params.dt)));
+        density_tmp[cell_idx(a, b)] = blend(s.w, density_hat(s.k));
     }
 }
 
 @compute @workgroup_size(8, 8)
 fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= nx() || j >= ny() || is_solid(i, j) { return; }
-    let c = cell_idx(i, j);
-    if params.schemes.y == SCHEME_BFECC {
+    let a = i32(id.x);
+    let b = i32(id.y);
+    if dye_active(a, b) && params.schemes.y == SCHEME_BFECC {
+        let d = dye_idx(a, b);
         let k = keep_ink();
-        ink_tmp[3u * c] = ink[3u * c] + 0.5 * (ink[3u * c] - ink_tmp[3u * c] / k);
-        ink_tmp[3u * c + 1u] = ink[3u * c + 1u] + 0.5 * (ink[3u * c + 1u] - ink_tmp[3u * c + 1u] / k);
-        ink_tmp[3u * c + 2u] = ink[3u * c + 2u] + 0.5 * (ink[3u * c + 2u] - ink_tmp[3u * c + 2u] / k);
+        ink_tmp[3u * d] = ink[3u * d] + 0.5 * (ink[3u * d] - ink_tmp[3u * d] / k);
+        ink_tmp[3u * d + 1u] = ink[3u * d + 1u] + 0.5 * (ink[3u * d + 1u] - ink_tmp[3u * d + 1u] / k);
+        ink_tmp[3u * d + 2u] = ink[3u * d + 2u] + 0.5 * (ink[3u * d + 2u] - ink_tmp[3u * d + 2u] / k);
     }
-    if params.schemes.z == SCHEME_BFECC {
+    if flow_active(a, b) && params.schemes.z == SCHEME_BFECC {
+        let c = cell_idx(a, b);
         density_tmp[c] = density[c] + 0.5 * (density[c] - density_tmp[c] / keep_density());
     }
 }
@@ -131,29 +139,40 @@ fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, w: vec4<f32
     return limit(x, w, keep * n);
 }
 
-@compute @workgroup_size(8, 8)
-fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= nx() || j >= ny() || is_solid(i, j) { return; }
-    let c = cell_idx(i, j);
-    let pos = cell_centre(i, j);
+// The back-trace from `pos`, or none (came in through an inflow: φ̂ stays).
+fn back_inside(pos: vec2<f32>) -> vec4<f32> {
     let back = trace_raw(pos, params.dt);
     let side = side_crossed(back);
-    if side < 4u && params.bc_kind[side] == BC_INFLOW { return; }
-    let s = cells_of(cell_stencil(clamp_to_domain(back)));
+    if side < 4u && params.bc_kind[side] == BC_INFLOW { return vec4<f32>(0.0, 0.0, 0.0, 0.0); }
+    return vec4<f32>(clamp_to_domain(back), 1.0, 0.0);
+}
+
+@compute @workgroup_size(8, 8)
+fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let a = i32(id.x);
+    let b = i32(id.y);
     let si = params.schemes.y;
-    if corrected(si) {
-        let k = keep_ink();
-        ink_out[3u * c] = correct_one(si, k, ink_out[3u * c], ink[3u * c], ink_tmp[3u * c], s.w, ink_n(s.k, 0u), ink_bar(s.k, 0u));
-        ink_out[3u * c + 1u] =
-            correct_one(si, k, ink_out[3u * c + 1u], ink[3u * c + 1u], ink_tmp[3u * c + 1u], s.w, ink_n(s.k, 1u), ink_bar(s.k, 1u));
-        ink_out[3u * c + 2u] =
-            correct_one(si, k, ink_out[3u * c + 2u], ink[3u * c + 2u], ink_tmp[3u * c + 2u], s.w, ink_n(s.k, 2u), ink_bar(s.k, 2u));
+    if dye_active(a, b) && corrected(si) {
+        let back = back_inside(dye_centre(a, b));
+        if back.z > 0.0 {
+            let d = dye_idx(a, b);
+            let s = dyes_of(dye_stencil(back.xy));
+            let k = keep_ink();
+            ink_out[3u * d] = correct_one(si, k, ink_out[3u * d], ink[3u * d], ink_tmp[3u * d], s.w, ink_n(s.k, 0u), ink_bar(s.k, 0u));
+            ink_out[3u * d + 1u] =
+                correct_one(si, k, ink_out[3u * d + 1u], ink[3u * d + 1u], ink_tmp[3u * d + 1u], s.w, ink_n(s.k, 1u), ink_bar(s.k, 1u));
+            ink_out[3u * d + 2u] =
+                correct_one(si, k, ink_out[3u * d + 2u], ink[3u * d + 2u], ink_tmp[3u * d + 2u], s.w, ink_n(s.k, 2u), ink_bar(s.k, 2u));
+        }
     }
     let sd = params.schemes.z;
-    if corrected(sd) {
-        density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], density_tmp[c], s.w, density_n(s.k), density_bar(s.k));
+    if flow_active(a, b) && corrected(sd) {
+        let back = back_inside(cell_centre(a, b));
+        if back.z > 0.0 {
+            let c = cell_idx(a, b);
+            let s = cells_of(cell_stencil(back.xy));
+            density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], density_tmp[c], s.w, density_n(s.k), density_bar(s.k));
+        }
     }
 }
 

@@ -36,6 +36,11 @@ struct Params {
     schemes: vec4<u32>,
     // Spare slots for passes that need a per-step constant (kept zero when unused).
     extra: vec4<f32>,
+    // The dye (ink) grid is dye_scale times finer than the flow grid (DESIGN.md §1).
+    dye_scale: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // A disk that adds (brush) or blends toward (emitter) velocity, ink and density.
@@ -384,25 +389,45 @@ struct CellStencil {
     w: vec4<f32>,
 }
 
-fn cell_stencil(pos: vec2<f32>) -> CellStencil {
-    let gx = pos.x / params.h - 0.5;
-    let gy = pos.y / params.h - 0.5;
+fn cell_stencil(pos: vec2<f32>) -> CellStencil { return lattice_stencil(pos, 1); }
+
+// The same stencil on the dye grid (cells dye_k() times smaller); (c.x, c.y) are dye cells.
+fn dye_stencil(pos: vec2<f32>) -> CellStencil { return lattice_stencil(pos, dye_k()); }
+
+// Cell-centred bilinear stencil on the lattice k times finer than the flow grid; a fine cell is
+// solid when the flow cell it lies in is.
+fn lattice_stencil(pos: vec2<f32>, k: i32) -> CellStencil {
+    let fh = params.h / f32(k);
+    let gx = pos.x / fh - 0.5;
+    let gy = pos.y / fh - 0.5;
+    let n = vec2<i32>(nx() * k, ny() * k);
     var sx: Span;
     var sy: Span;
-    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx() - 1); }
-    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny() - 1); }
+    if periodic_x() { sx = span_wrapped(gx, n.x); } else { sx = span_clamped(gx, n.x - 1); }
+    if periodic_y() { sy = span_wrapped(gy, n.y); } else { sy = span_clamped(gy, n.y - 1); }
     var w = vec4<f32>((1.0 - sx.t) * (1.0 - sy.t), sx.t * (1.0 - sy.t), (1.0 - sx.t) * sy.t, sx.t * sy.t);
     let s = CellStencil(vec2<i32>(sx.i0, sy.i0), vec2<i32>(sx.i1, sy.i0), vec2<i32>(sx.i0, sy.i1), vec2<i32>(sx.i1, sy.i1), w);
     let open = vec4<f32>(
-        select(1.0, 0.0, is_solid(s.c00.x, s.c00.y)),
-        select(1.0, 0.0, is_solid(s.c10.x, s.c10.y)),
-        select(1.0, 0.0, is_solid(s.c01.x, s.c01.y)),
-        select(1.0, 0.0, is_solid(s.c11.x, s.c11.y)),
+        select(1.0, 0.0, is_solid(s.c00.x / k, s.c00.y / k)),
+        select(1.0, 0.0, is_solid(s.c10.x / k, s.c10.y / k)),
+        select(1.0, 0.0, is_solid(s.c01.x / k, s.c01.y / k)),
+        select(1.0, 0.0, is_solid(s.c11.x / k, s.c11.y / k)),
     );
     let total = dot(w, open);
     if total > 0.0 { w = w * open / total; } else { w = vec4<f32>(0.0); }
     return CellStencil(s.c00, s.c10, s.c01, s.c11, w);
 }
+
+// ---- the dye grid: ink lives on cells dye_k() times smaller than the flow cells ----
+
+fn dye_k() -> i32 { return i32(max(params.dye_scale, 1u)); }
+fn dye_nx() -> i32 { return nx() * dye_k(); }
+fn dye_ny() -> i32 { return ny() * dye_k(); }
+fn dye_h() -> f32 { return params.h / f32(dye_k()); }
+fn dye_idx(a: i32, b: i32) -> u32 { return u32(b * dye_nx() + a); }
+fn dye_centre(a: i32, b: i32) -> vec2<f32> { return vec2<f32>((f32(a) + 0.5) * dye_h(), (f32(b) + 0.5) * dye_h()); }
+// Whether dye cell (a, b) lies in a solid flow cell.
+fn dye_solid(a: i32, b: i32) -> bool { return is_solid(a / dye_k(), b / dye_k()); }
 
 // Smooth falloff of a splat: 1 at the centre, 0 at the rim, with zero slope there.
 fn falloff(d: f32, radius: f32) -> f32 {

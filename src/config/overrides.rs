@@ -57,8 +57,17 @@ impl Scene {
             let at = e.span().map(|s| format!(" line {}", line_of(text, s.start))).unwrap_or_default();
             crate::error!("scene {label}{at}: malformed TOML: {}", e.message())
         })?;
+        // the grid as written, before overrides, for the resolution rule below
+        let written: Scene = toml::Value::Table(table.clone()).try_into().unwrap_or_default();
+        let (mut new_nx, mut new_ny, mut cell_set) = (None, None, false);
         for o in overrides {
             let (key, value) = parse_override(o)?;
+            match (key.as_str(), value.as_integer()) {
+                ("grid.nx", Some(n)) => new_nx = Some(n),
+                ("grid.ny", Some(n)) => new_ny = Some(n),
+                ("grid.cell_size", _) => cell_set = true,
+                _ => {}
+            }
             apply_override(&mut table, &key, value)?;
         }
         let mut scene: Scene = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
@@ -74,6 +83,14 @@ impl Scene {
         })?;
         if scene.name.is_empty() {
             scene.name = label.to_string();
+        }
+        // --set grid.nx / grid.ny without grid.cell_size refines the same domain
+        if !cell_set && (new_nx.is_some() || new_ny.is_some()) && [new_nx, new_ny].iter().flatten().all(|&n| n >= 2) {
+            let mut refined = written;
+            refined.refine(new_nx, new_ny);
+            scene.grid.nx = refined.grid.nx;
+            scene.grid.ny = refined.grid.ny;
+            scene.grid.cell_size = refined.grid.cell_size;
         }
         Ok(scene)
     }

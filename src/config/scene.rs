@@ -38,12 +38,47 @@ pub struct GridConfig {
     pub ny: i64,
     /// Cell side, metres.
     pub cell_size: f32,
+    /// The dye (ink) grid is this whole multiple k of the flow grid, or "auto" (`DyeScale`).
+    pub dye_scale: DyeScale,
 }
 
 impl Default for GridConfig {
     fn default() -> Self {
-        GridConfig { nx: 128, ny: 128, cell_size: 1.0 / 128.0 }
+        GridConfig { nx: 128, ny: 128, cell_size: 1.0 / 128.0, dye_scale: DyeScale::default() }
     }
+}
+
+/// `grid.dye_scale`: a whole number k ≥ 1, or the word "auto" (the default): k so that the dye
+/// grid is about `DYE_TARGET` cells across, within `DYE_MAX_CELLS`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum DyeScale {
+    Scale(i64),
+    Word(String),
+}
+
+impl Default for DyeScale {
+    fn default() -> Self {
+        DyeScale::Word("auto".into())
+    }
+}
+
+/// Dye cells across the longer side that "auto" aims for (about a window's resolution).
+pub const DYE_TARGET: usize = 512;
+/// At most this many dye cells under "auto" (about 40 MB of ink buffers, within every device's
+/// 128 MiB binding limit).
+pub const DYE_MAX_CELLS: usize = 1 << 20;
+/// The largest scale a scene may ask for.
+pub const DYE_MAX_SCALE: i64 = 16;
+
+/// The scale "auto" picks for an nx × ny flow grid.
+pub fn auto_dye_scale(nx: usize, ny: usize) -> usize {
+    let longest = nx.max(ny).max(1);
+    let mut k = ((DYE_TARGET as f64 / longest as f64).round() as usize).clamp(1, DYE_MAX_SCALE as usize);
+    while k > 1 && k * k * nx * ny > DYE_MAX_CELLS {
+        k -= 1;
+    }
+    k
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -332,6 +367,37 @@ impl Default for DisplayConfig {
 }
 
 impl Scene {
+    /// The dye grid's scale k (1 where the key is invalid; `validate` reports that).
+    pub fn dye_scale(&self) -> usize {
+        match &self.grid.dye_scale {
+            DyeScale::Scale(k) => (*k).clamp(1, DYE_MAX_SCALE) as usize,
+            DyeScale::Word(_) => auto_dye_scale(self.grid.nx.max(1) as usize, self.grid.ny.max(1) as usize),
+        }
+    }
+
+    /// A new resolution that keeps the domain in metres (DESIGN.md §5, `grid.nx`): the cell size
+    /// scales. Given one count, the other follows the domain's aspect; given both with another
+    /// aspect, the cells are sized so the new domain still covers the old one, so blobs,
+    /// emitters and obstacles keep their places in metres.
+    pub fn refine(&mut self, nx: Option<i64>, ny: Option<i64>) {
+        let (w, h) = self.size();
+        let (nx, ny, cell) = match (nx, ny) {
+            (Some(nx), None) => {
+                let cell = w / nx.max(1) as f32;
+                (nx, ((h / cell).round() as i64).max(2), cell)
+            }
+            (None, Some(ny)) => {
+                let cell = h / ny.max(1) as f32;
+                (((w / cell).round() as i64).max(2), ny, cell)
+            }
+            (Some(nx), Some(ny)) => (nx, ny, (w / nx.max(1) as f32).max(h / ny.max(1) as f32)),
+            (None, None) => return,
+        };
+        self.grid.nx = nx;
+        self.grid.ny = ny;
+        self.grid.cell_size = cell;
+    }
+
     /// Domain width and height, metres.
     pub fn size(&self) -> (f32, f32) {
         (self.grid.nx as f32 * self.grid.cell_size, self.grid.ny as f32 * self.grid.cell_size)

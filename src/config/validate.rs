@@ -16,6 +16,12 @@ impl Scene {
             crate::fail!("grid {}x{}: expected at most 65536 cells a side", g.nx, g.ny);
         }
         positive("grid.cell_size", g.cell_size, "metres")?;
+        match &g.dye_scale {
+            DyeScale::Scale(k) if (1..=DYE_MAX_SCALE).contains(k) => {}
+            DyeScale::Word(w) if w == "auto" => {}
+            DyeScale::Scale(k) => crate::fail!("grid.dye_scale = {k}: expected a whole number from 1 to {DYE_MAX_SCALE}, or \"auto\""),
+            DyeScale::Word(w) => crate::fail!("grid.dye_scale = \"{w}\": expected a whole number from 1 to {DYE_MAX_SCALE}, or \"auto\""),
+        }
         positive("time.dt", self.time.dt, "seconds")?;
         positive("fluid.density", self.fluid.density, "kg/m³")?;
         non_negative("fluid.viscosity", self.fluid.viscosity, "m²/s")?;
@@ -84,10 +90,14 @@ impl Scene {
                 crate::fail!("obstacles[{n}] lies outside the domain [0, {w}] x [0, {h}] metres");
             }
         }
+        let inside = |p: [f32; 2]| (0.0..=w).contains(&p[0]) && (0.0..=h).contains(&p[1]);
         for (n, e) in self.emitters.iter().enumerate() {
             positive(&format!("emitters[{n}].radius"), e.radius, "metres")?;
             finite_all(&format!("emitters[{n}].position"), &e.position)?;
             finite_all(&format!("emitters[{n}].velocity"), &e.velocity)?;
+            if !inside(e.position) {
+                crate::fail!("emitters[{n}] at {:?} lies outside the domain [0, {w}] x [0, {h}] metres", e.position);
+            }
         }
         for (n, l) in self.layers.iter().enumerate() {
             finite_all(&format!("layers[{n}]"), &[l.bottom, l.top, l.density, l.amplitude, l.waves, l.ink[0], l.ink[1], l.ink[2]])?;
@@ -95,6 +105,9 @@ impl Scene {
         for (n, bl) in self.blobs.iter().enumerate() {
             positive(&format!("blobs[{n}].radius"), bl.radius, "metres")?;
             finite_all(&format!("blobs[{n}].center"), &bl.center)?;
+            if !inside(bl.center) {
+                crate::fail!("blobs[{n}] at {:?} lies outside the domain [0, {w}] x [0, {h}] metres", bl.center);
+            }
         }
         Ok(())
     }

@@ -136,7 +136,7 @@ impl RenderParams {
             walls,
             background: [background[0], background[1], background[2], 1.0],
             ranges: [o.divergence_range, pressure_range, o.arrow_spacing.max(1) as f32, o.arrow_scale],
-            view: [pixels_per_cell, sim.params.h, 0.0, 0.0],
+            view: [pixels_per_cell, sim.params.h, sim.dye_scale as f32, 0.0],
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Advection stage (CPU twins: src/sim/cpu/advect/, one file per shader), per field by `Params::schemes` (x velocity, y ink, z density):
 //! semi-Lagrangian (shaders/advect/velocity.wgsl, shaders/advect/ink.wgsl), then for MacCormack
 //! and BFECC the reverse trace and limited correction (shaders/advect/maccormack.wgsl), and for
-//! conservative ink/density the flux-form transport (shaders/advect/conservative.wgsl). Everything
+//! conservative ink/density the flux-form transport (shaders/advect/conservative.wgsl). Ink lives
+//! on the dye grid, density on the flow grid; the scalar kernels run a thread per dye cell. Everything
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
@@ -21,6 +22,7 @@ pub struct Advection {
     ink_correct: Bound,
     outflow_scale: Bound,
     transport: Bound,
+    /// Every dye cell and (the dye grid is never smaller) every flow cell.
     cells: [u32; 2],
     edges: [u32; 2],
 }
@@ -43,7 +45,7 @@ impl Advection {
             ink_correct: ctx.bound(mc, "ink_correct")?,
             outflow_scale: ctx.bound("advect/conservative", "outflow_scale")?,
             transport: ctx.bound("advect/conservative", "transport")?,
-            cells: ctx.cells(),
+            cells: ctx.dye_cells(),
             edges: ctx.edges(),
         })
     }

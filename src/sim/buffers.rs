@@ -31,7 +31,8 @@ pub struct Buffers {
     pub scratch: wgpu::Buffer,
     pub stencil: wgpu::Buffer,
     /// Transport and vorticity scratch (slots 28-31): a cell field (vorticity, outflow scale),
-    /// ink and density for MacCormack/BFECC, and u then v for the velocity corrections.
+    /// ink (dye grid; also the dye's outflow scale in conservative mode) and density for
+    /// MacCormack/BFECC, and u then v for the velocity corrections.
     pub cell_tmp: wgpu::Buffer,
     pub ink_tmp: wgpu::Buffer,
     pub density_tmp: wgpu::Buffer,
@@ -47,24 +48,28 @@ fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
     })
 }
 
-/// Bytes of GPU memory the state takes for an nx × ny grid (all buffers above).
-pub fn bytes_for(nx: usize, ny: usize) -> u64 {
+/// Bytes of GPU memory the state takes for an nx × ny grid with a dye grid k times finer (all
+/// buffers above).
+pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let cells = nx * ny;
+    let dye = cells * k * k;
     let floats = 2 * (ny * (nx + 1) + (ny + 1) * nx) // u, v and their outputs
         + 2 * cells // p, p_out
         + cells // divergence
-        + 2 * 3 * cells // ink, ink_out
+        + 3 * 3 * dye // ink, ink_out, ink_tmp
         + 2 * cells // density, density_out
         + cells // solid
         + cells // scratch
         + cells // stencil (u32)
-        + 6 * cells + (ny * (nx + 1) + (ny + 1) * nx); // transport scratch: cell_tmp, ink_tmp, density_tmp, vel_tmp
+        + 2 * cells + (ny * (nx + 1) + (ny + 1) * nx); // transport scratch: cell_tmp, density_tmp, vel_tmp
     (floats * 4) as u64
 }
 
 impl Buffers {
-    pub fn new(device: &wgpu::Device, nx: usize, ny: usize) -> Buffers {
+    /// Buffers for an nx × ny flow grid whose ink lives on a grid k times finer.
+    pub fn new(device: &wgpu::Device, nx: usize, ny: usize, k: usize) -> Buffers {
         let cells = nx * ny;
+        let dye = cells * k * k;
         let nu = ny * (nx + 1);
         let nv = (ny + 1) * nx;
         Buffers {
@@ -78,13 +83,13 @@ impl Buffers {
             v: storage(device, "v", nv),
             p: storage(device, "p", cells),
             divergence: storage(device, "divergence", cells),
-            ink: storage(device, "ink", 3 * cells),
+            ink: storage(device, "ink", 3 * dye),
             density: storage(device, "density", cells),
             solid: storage(device, "solid", cells),
             u_out: storage(device, "u_out", nu),
             v_out: storage(device, "v_out", nv),
             p_out: storage(device, "p_out", cells),
-            ink_out: storage(device, "ink_out", 3 * cells),
+            ink_out: storage(device, "ink_out", 3 * dye),
             density_out: storage(device, "density_out", cells),
             splats: storage(device, "splats", MAX_SPLATS * std::mem::size_of::<Splat>() / 4),
             partials: storage(device, "partials", 4 * STATS_GROUPS as usize),
@@ -92,7 +97,7 @@ impl Buffers {
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),
             cell_tmp: storage(device, "cell_tmp", cells),
-            ink_tmp: storage(device, "ink_tmp", 3 * cells),
+            ink_tmp: storage(device, "ink_tmp", 3 * dye),
             density_tmp: storage(device, "density_tmp", cells),
             vel_tmp: storage(device, "vel_tmp", nu + nv),
         }
@@ -136,8 +141,8 @@ impl Buffers {
     }
 
     /// Reads every field back (blocking): for dumps and tests only.
-    pub fn download(&self, device: &wgpu::Device, queue: &wgpu::Queue, nx: usize, ny: usize) -> Fields {
-        let mut f = Fields::zeros(nx, ny);
+    pub fn download(&self, device: &wgpu::Device, queue: &wgpu::Queue, nx: usize, ny: usize, k: usize) -> Fields {
+        let mut f = Fields::zeros_dye(nx, ny, k);
         let buffers = self.field_buffers();
         let data = read_buffers(device, queue, &buffers);
         for (dst, src) in field_slices_mut(&mut f).into_iter().zip(data) {

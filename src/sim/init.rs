@@ -11,7 +11,8 @@ use crate::error::Result;
 pub fn initial_fields(scene: &Scene, source: &Source) -> Result<Fields> {
     scene.validate_geometry(source)?;
     let (nx, ny, h) = (scene.grid.nx as usize, scene.grid.ny as usize, scene.grid.cell_size);
-    let mut f = Fields::zeros(nx, ny);
+    let k = scene.dye_scale();
+    let mut f = Fields::zeros_dye(nx, ny, k);
     f.solid = scene.solid_mask(source)?;
     for b in &scene.blobs {
         let velocity_at = |x: f32, y: f32| -> (f32, f32) {
@@ -20,51 +21,56 @@ pub fn initial_fields(scene: &Scene, source: &Source) -> Result<Fields> {
         };
         for j in 0..ny {
             for i in 0..=nx {
-                let k = f.ui(i, j);
-                f.u[k] += velocity_at(i as f32 * h, (j as f32 + 0.5) * h).0;
+                let n = f.ui(i, j);
+                f.u[n] += velocity_at(i as f32 * h, (j as f32 + 0.5) * h).0;
             }
         }
         for j in 0..=ny {
             for i in 0..nx {
-                let k = f.vi(i, j);
-                f.v[k] += velocity_at((i as f32 + 0.5) * h, j as f32 * h).1;
+                let n = f.vi(i, j);
+                f.v[n] += velocity_at((i as f32 + 0.5) * h, j as f32 * h).1;
             }
         }
-        for j in 0..ny {
-            for i in 0..nx {
-                let c = f.cell(i, j);
-                if f.solid[c] > 0.5 {
-                    continue;
-                }
-                let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
-                let w = falloff(((x - b.center[0]).powi(2) + (y - b.center[1]).powi(2)).sqrt(), b.radius);
-                for k in 0..3 {
-                    f.ink[3 * c + k] += w * b.ink[k];
-                }
-                f.density[c] += w * b.density;
+        let blob_weight = |x: f32, y: f32| falloff(((x - b.center[0]).powi(2) + (y - b.center[1]).powi(2)).sqrt(), b.radius);
+        for (c, x, y, _) in fluid_cells(&f, 1, h) {
+            f.density[c] += blob_weight(x, y) * b.density;
+        }
+        for (d, x, y, _) in fluid_cells(&f, k, h) {
+            let w = blob_weight(x, y);
+            for ch in 0..3 {
+                f.ink[3 * d + ch] += w * b.ink[ch];
             }
         }
     }
     let width = nx as f32 * h;
     for l in &scene.layers {
-        for j in 0..ny {
-            for i in 0..nx {
-                let c = f.cell(i, j);
-                let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
-                let edge = l.bottom + l.amplitude * (std::f32::consts::TAU * l.waves * x / width).cos();
-                // the share of the cell above the lower edge, so sub-cell displacements count
-                let share = ((y + 0.5 * h - edge) / h).clamp(0.0, 1.0);
-                if f.solid[c] < 0.5 && y <= l.top {
-                    for k in 0..3 {
-                        f.ink[3 * c + k] += share * l.ink[k];
-                    }
-                    f.density[c] += share * l.density;
-                }
+        let edge = |x: f32| l.bottom + l.amplitude * (std::f32::consts::TAU * l.waves * x / width).cos();
+        // the share of the cell above the lower edge, so sub-cell displacements count
+        let share = |x: f32, y: f32, side: f32| if y <= l.top { ((y + 0.5 * side - edge(x)) / side).clamp(0.0, 1.0) } else { 0.0 };
+        for (c, x, y, side) in fluid_cells(&f, 1, h) {
+            f.density[c] += share(x, y, side) * l.density;
+        }
+        for (d, x, y, side) in fluid_cells(&f, k, h) {
+            let s = share(x, y, side);
+            for ch in 0..3 {
+                f.ink[3 * d + ch] += s * l.ink[ch];
             }
         }
     }
     enforce_faces(&mut f, &Params::from_scene(scene));
     Ok(f)
+}
+
+/// The fluid cells of the lattice k times finer than the flow grid (k = 1: the flow grid's cells;
+/// k = dye_scale: the dye grid's): index, centre (metres) and side of each.
+fn fluid_cells(f: &Fields, k: usize, h: f32) -> Vec<(usize, f32, f32, f32)> {
+    let side = h / k as f32;
+    let (w, ht) = (k * f.nx, k * f.ny);
+    (0..ht)
+        .flat_map(|b| (0..w).map(move |a| (a, b)))
+        .filter(|&(a, b)| !f.is_solid(a / k, b / k))
+        .map(|(a, b)| (b * w + a, (a as f32 + 0.5) * side, (b as f32 + 0.5) * side, side))
+        .collect()
 }
 
 /// A scene's emitters as splats that blend toward their values every step.

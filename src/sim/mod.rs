@@ -75,6 +75,8 @@ pub struct Simulation {
     pub queue: wgpu::Queue,
     pub nx: usize,
     pub ny: usize,
+    /// The dye (ink) grid is this many times finer than the flow grid (DESIGN.md §1).
+    pub dye_scale: usize,
     /// Shader constants; `time` and `splat_count` are set per step.
     pub params: Params,
     /// The scene's solver keys, kept as they are (`configure` replaces them).
@@ -109,21 +111,24 @@ impl Simulation {
 
     /// A simulation on `gpu` starting from `fields`; `params.nx`/`ny` must match the fields.
     pub fn new(gpu: &Gpu, fields: &Fields, params: Params, solver: SolverConfig) -> Result<Simulation> {
-        check_fits(&gpu.device.limits(), fields.nx, fields.ny)?;
+        let k = fields.dye_scale;
+        check_dye_fits(&gpu.device.limits(), fields.nx, fields.ny, k)?;
         let device = gpu.device.clone();
         let queue = gpu.queue.clone();
-        let buffers = Buffers::new(&device, fields.nx, fields.ny);
-        let stages = Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny })?;
+        let buffers = Buffers::new(&device, fields.nx, fields.ny, k);
+        let stages = Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny, dye_scale: k })?;
         buffers.upload(&queue, fields);
         let readback = StatsReadback::new(&device, 8);
         let mut params = params;
         params.nx = fields.nx as u32;
         params.ny = fields.ny as u32;
+        params.dye_scale = k as u32;
         Ok(Simulation {
             device,
             queue,
             nx: fields.nx,
             ny: fields.ny,
+            dye_scale: k,
             params,
             solver,
             freeze_velocity: false,
@@ -151,6 +156,13 @@ impl Simulation {
                 scene.grid.ny,
                 self.nx,
                 self.ny
+            );
+        }
+        if scene.dye_scale() != self.dye_scale {
+            crate::fail!(
+                "grid.dye_scale {}: this simulation's dye grid is {} times the flow grid; a new dye grid needs a new simulation",
+                scene.dye_scale(),
+                self.dye_scale
             );
         }
         self.params = Params::from_scene(scene);
@@ -183,7 +195,7 @@ impl Simulation {
 
     /// Reads the whole state back (blocking; dumps and tests only).
     pub fn download(&self) -> Fields {
-        self.buffers.download(&self.device, &self.queue, self.nx, self.ny)
+        self.buffers.download(&self.device, &self.queue, self.nx, self.ny, self.dye_scale)
     }
 
     /// Writes this step's constants and splats; call before encoding a step.
@@ -252,7 +264,7 @@ impl Simulation {
     /// From now on each step also keeps the divergence right after the correction.
     pub fn enable_div_after(&mut self) -> Result<()> {
         if self.div_after.is_none() {
-            let ctx = Ctx { device: &self.device, buffers: &self.buffers, nx: self.nx, ny: self.ny };
+            let ctx = Ctx { device: &self.device, buffers: &self.buffers, nx: self.nx, ny: self.ny, dye_scale: self.dye_scale };
             self.div_after = Some(div_after::DivergenceAfter::new(&ctx)?);
         }
         Ok(())
@@ -324,12 +336,24 @@ impl Simulation {
     }
 }
 
-/// The largest buffer is ink (3 floats a cell): it must fit the device's storage binding limit.
+/// `check_dye_fits` with the dye on the flow grid.
 pub fn check_fits(limits: &wgpu::Limits, nx: usize, ny: usize) -> Result<()> {
+    check_dye_fits(limits, nx, ny, 1)
+}
+
+/// The largest buffer is ink (3 floats a dye cell): it must fit the device's storage binding
+/// limit, and the dye grid its dispatch limit.
+pub fn check_dye_fits(limits: &wgpu::Limits, nx: usize, ny: usize, k: usize) -> Result<()> {
     let max_binding = (limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size);
-    let largest = 3 * 4 * nx as u64 * ny as u64;
+    let largest = 3 * 4 * (k * k) as u64 * nx as u64 * ny as u64;
     let groups = limits.max_compute_workgroups_per_dimension as u64 * 8;
-    if largest > max_binding || nx as u64 + 1 > groups || ny as u64 + 1 > groups {
+    if k > 1 && largest > max_binding {
+        crate::fail!(
+            "grid.dye_scale = {k} on a {nx}x{ny} grid does not fit this GPU: the ink buffer needs {largest} bytes but a storage buffer may hold {max_binding}; use a smaller grid.dye_scale"
+        );
+    }
+    let (w, h) = ((k * nx) as u64, (k * ny) as u64);
+    if largest > max_binding || w.max(nx as u64 + 1) > groups || h.max(ny as u64 + 1) > groups {
         let side = ((max_binding / 12) as f64).sqrt().floor() as u64;
         let side = side.min(groups - 1);
         crate::fail!(

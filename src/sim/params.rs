@@ -55,6 +55,10 @@ pub struct Params {
     /// x: velocity scheme, y: ink scheme, z: density scheme, w: flags.
     pub schemes: [u32; 4],
     pub extra: [f32; 4],
+    /// The dye grid is `dye_scale` times finer than the flow grid (DESIGN.md §1, ink); the rest pads
+    /// the block to 16 bytes.
+    pub dye_scale: u32,
+    pub _pad: [u32; 3],
 }
 
 /// A disk that adds (mode 0, the brush) or blends toward (mode 1, an emitter) velocity, ink and
@@ -110,6 +114,7 @@ impl Params {
                 scene.advection.density.unwrap_or(scene.advection.ink).code(),
                 0,
             ],
+            dye_scale: scene.dye_scale() as u32,
             ..Params::default()
         };
         for (n, (_, side)) in scene.boundary.sides().into_iter().enumerate() {
@@ -132,6 +137,11 @@ impl Params {
             p.inflow_ink_b[n] = side.ink[2];
         }
         p
+    }
+
+    /// The dye grid's scale k (at least 1).
+    pub fn k(&self) -> usize {
+        self.dye_scale.max(1) as usize
     }
 
     pub fn periodic_x(&self) -> bool {

@@ -7,6 +7,7 @@ use crate::error::Result;
 pub struct Sources {
     kernel: Bound,
     paint_solid: Bound,
+    /// Every edge, flow cell and dye cell.
     edges: [u32; 2],
     cells: [u32; 2],
 }
@@ -16,7 +17,7 @@ impl Sources {
         Ok(Sources {
             kernel: ctx.bound("sources", "main")?,
             paint_solid: ctx.bound("sources", "paint_solid")?,
-            edges: ctx.edges(),
+            edges: ctx.dye_and_edges(),
             cells: ctx.cells(),
         })
     }

@@ -11,6 +11,8 @@ pub struct Ctx<'a> {
     pub buffers: &'a Buffers,
     pub nx: usize,
     pub ny: usize,
+    /// The dye grid's scale k.
+    pub dye_scale: usize,
 }
 
 impl Ctx<'_> {
@@ -22,6 +24,15 @@ impl Ctx<'_> {
     /// Threads covering every cell.
     pub fn cells(&self) -> [u32; 2] {
         [self.nx as u32, self.ny as u32]
+    }
+    /// Threads covering every dye cell, and every flow cell (the dye grid is never smaller).
+    pub fn dye_cells(&self) -> [u32; 2] {
+        [(self.dye_scale * self.nx) as u32, (self.dye_scale * self.ny) as u32]
+    }
+    /// Threads covering every dye cell and every u face, v face and cell.
+    pub fn dye_and_edges(&self) -> [u32; 2] {
+        let [a, b] = self.dye_cells();
+        [a.max(self.nx as u32 + 1), b.max(self.ny as u32 + 1)]
     }
     /// Threads covering every u face, v face and cell.
     pub fn edges(&self) -> [u32; 2] {

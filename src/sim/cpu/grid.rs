@@ -180,12 +180,6 @@ impl<'a> Grid<'a> {
         if f.fixed { f.value } else { self.v_at(i, j) }
     }
 
-    fn spans(&self, gx: f32, gy: f32, last_x: i32, last_y: i32) -> (Span, Span) {
-        let sx = if self.px() { span_wrapped(gx, self.nx()) } else { span_clamped(gx, last_x) };
-        let sy = if self.py() { span_wrapped(gy, self.ny()) } else { span_clamped(gy, last_y) };
-        (sx, sy)
-    }
-
     /// Tangential velocity just outside a non-periodic side (the ghost value), as in grid.wgsl:
     /// 2·U_wall − inside at a no-slip wall, 2·U_in − inside at an inflow, else the inside value.
     pub fn tangential_ghost(&self, side: usize, inside: f32, tangential_in: f32) -> f32 {
@@ -285,20 +279,56 @@ impl<'a> Grid<'a> {
 
     /// Cell-centred bilinear stencil with solid cells weighted zero and the rest renormalised.
     pub fn cell_stencil(&self, x: f32, y: f32) -> [(i32, i32, f32); 4] {
-        let h = self.p.h;
-        let (sx, sy) = self.spans(x / h - 0.5, y / h - 0.5, self.nx() - 1, self.ny() - 1);
+        self.lattice_stencil(x, y, 1)
+    }
+
+    /// The same on the dye grid: (a, b) are dye cells.
+    pub fn dye_stencil(&self, x: f32, y: f32) -> [(i32, i32, f32); 4] {
+        self.lattice_stencil(x, y, self.dye_k())
+    }
+
+    /// Cell-centred stencil on the lattice k times finer than the flow grid; a fine cell is solid
+    /// when its flow cell is (grid.wgsl `lattice_stencil`).
+    pub fn lattice_stencil(&self, x: f32, y: f32, k: i32) -> [(i32, i32, f32); 4] {
+        let fh = self.p.h / k as f32;
+        let (n_x, n_y) = (self.nx() * k, self.ny() * k);
+        let sx = if self.px() { span_wrapped(x / fh - 0.5, n_x) } else { span_clamped(x / fh - 0.5, n_x - 1) };
+        let sy = if self.py() { span_wrapped(y / fh - 0.5, n_y) } else { span_clamped(y / fh - 0.5, n_y - 1) };
         let mut s = [
             (sx.i0, sy.i0, (1.0 - sx.t) * (1.0 - sy.t)),
             (sx.i1, sy.i0, sx.t * (1.0 - sy.t)),
             (sx.i0, sy.i1, (1.0 - sx.t) * sy.t),
             (sx.i1, sy.i1, sx.t * sy.t),
         ];
-        let open: Vec<f32> = s.iter().map(|&(a, b, _)| if self.is_solid(a, b) { 0.0 } else { 1.0 }).collect();
+        let open: Vec<f32> = s.iter().map(|&(a, b, _)| if self.is_solid(a / k, b / k) { 0.0 } else { 1.0 }).collect();
         let total: f32 = s.iter().zip(&open).map(|(c, o)| c.2 * o).sum();
         for (c, o) in s.iter_mut().zip(&open) {
             c.2 = if total > 0.0 { c.2 * o / total } else { 0.0 };
         }
         s
+    }
+
+    /// The dye grid's scale k, its size, cell side and indexing (grid.wgsl `dye_*`).
+    pub fn dye_k(&self) -> i32 {
+        self.f.dye_scale as i32
+    }
+    pub fn dye_nx(&self) -> i32 {
+        self.nx() * self.dye_k()
+    }
+    pub fn dye_ny(&self) -> i32 {
+        self.ny() * self.dye_k()
+    }
+    pub fn dye_h(&self) -> f32 {
+        self.p.h / self.dye_k() as f32
+    }
+    pub fn dye_idx(&self, a: i32, b: i32) -> usize {
+        (b * self.dye_nx() + a) as usize
+    }
+    pub fn dye_centre(&self, a: i32, b: i32) -> (f32, f32) {
+        ((a as f32 + 0.5) * self.dye_h(), (b as f32 + 0.5) * self.dye_h())
+    }
+    pub fn dye_solid(&self, a: i32, b: i32) -> bool {
+        self.is_solid(a / self.dye_k(), b / self.dye_k())
     }
 }
 

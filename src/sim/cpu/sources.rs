@@ -68,10 +68,24 @@ pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
             for s in splats {
                 let w = falloff(offset(p, x, y, s), s.radius);
                 if w > 0.0 {
-                    for (k, target) in [s.ink_r, s.ink_g, s.ink_b].into_iter().enumerate() {
-                        f.ink[3 * c + k] = apply(f.ink[3 * c + k], target, w, s.mode);
-                    }
                     f.density[c] = apply(f.density[c], s.density, w, s.mode);
+                }
+            }
+        }
+    }
+    for b in 0..g.dye_ny() {
+        for a in 0..g.dye_nx() {
+            if g.dye_solid(a, b) {
+                continue;
+            }
+            let d = g.dye_idx(a, b);
+            let (x, y) = g.dye_centre(a, b);
+            for s in splats {
+                let w = falloff(offset(p, x, y, s), s.radius);
+                if w > 0.0 {
+                    for (k, target) in [s.ink_r, s.ink_g, s.ink_b].into_iter().enumerate() {
+                        f.ink[3 * d + k] = apply(f.ink[3 * d + k], target, w, s.mode);
+                    }
                 }
             }
         }
@@ -91,7 +105,13 @@ pub fn paint_solid(f: &mut Fields, p: &Params, splats: &[Splat]) {
                 }
             }
             if solid > 0.5 && f.solid[c] < 0.5 {
-                f.ink[3 * c..3 * c + 3].fill(0.0);
+                let k = f.dye_scale;
+                for b in j * k..(j + 1) * k {
+                    for a in i * k..(i + 1) * k {
+                        let d = f.dye_cell(a, b);
+                        f.ink[3 * d..3 * d + 3].fill(0.0);
+                    }
+                }
                 f.density[c] = 0.0;
                 f.p[c] = 0.0;
             }

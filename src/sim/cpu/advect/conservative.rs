@@ -1,4 +1,5 @@
-//! CPU reference of shaders/advect/conservative.wgsl: flux-form transport of ink and density.
+//! CPU reference of shaders/advect/conservative.wgsl: flux-form transport of ink (dye grid, with
+//! flux-consistent face velocities) and density (flow grid).
 
 use crate::sim::cpu::grid::{self, Grid};
 use crate::sim::fields::Fields;
@@ -8,67 +9,100 @@ use crate::sim::params::*;
 /// state at the start of the step; results go into `f`).
 pub fn conservative(f: &mut Fields, old: &Fields, p: &Params) {
     let g = Grid::new(old, p);
-    let (nx, ny) = (g.nx(), g.ny());
-    let courant = |vel: f32| vel.abs() * p.dt / p.h;
-    let mut scale = vec![1.0f32; old.density.len()];
-    for j in 0..ny {
-        for i in 0..nx {
-            let out = courant(g.u_value(i, j).min(0.0))
-                + courant(g.u_value(i + 1, j).max(0.0))
-                + courant(g.v_value(i, j).min(0.0))
-                + courant(g.v_value(i, j + 1).max(0.0));
-            scale[g.cell(i, j)] = if out > 0.0 { (0.999999 / out).min(1.0) } else { 1.0 };
+    if p.schemes[1] == SCHEME_CONSERVATIVE {
+        let inflow = |s: usize| vec![p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]];
+        f.ink = transport(&g, p, g.dye_k(), 3, &old.ink, &inflow, (-p.ink_dissipation * p.dt).exp());
+    }
+    if p.schemes[2] == SCHEME_CONSERVATIVE {
+        let inflow = |s: usize| vec![p.inflow_density[s]];
+        f.density = transport(&g, p, 1, 1, &old.density, &inflow, (-p.density_drain * p.dt).exp());
+    }
+}
+
+/// Normal velocity of the vertical face left of cell (a, b) of the lattice k times finer:
+/// linear between the flow cell's two u faces, constant along the face (conservative.wgsl `fine_u`).
+pub fn fine_u(g: &Grid, a: i32, b: i32, k: i32) -> f32 {
+    let i = a.div_euclid(k);
+    let r = a - i * k;
+    if r == 0 {
+        return g.u_value(i, b / k);
+    }
+    mix(g.u_value(i, b / k), g.u_value(i + 1, b / k), r as f32 / k as f32)
+}
+
+/// The same for the horizontal face below cell (a, b).
+pub fn fine_v(g: &Grid, a: i32, b: i32, k: i32) -> f32 {
+    let j = b.div_euclid(k);
+    let r = b - j * k;
+    if r == 0 {
+        return g.v_value(a / k, j);
+    }
+    mix(g.v_value(a / k, j), g.v_value(a / k, j + 1), r as f32 / k as f32)
+}
+
+fn mix(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}
+
+/// One step of flux-form transport of `q` (`stride` channels a cell) on the lattice k times finer.
+fn transport(g: &Grid, p: &Params, k: i32, stride: usize, q: &[f32], inflow: &dyn Fn(usize) -> Vec<f32>, keep: f32) -> Vec<f32> {
+    let (nx, ny) = (g.nx() * k, g.ny() * k);
+    let idx = |a: i32, b: i32| (b * nx + a) as usize;
+    let fh = p.h / k as f32;
+    let courant = |vel: f32| vel.abs() * p.dt / fh;
+    let mut scale = vec![1.0f32; (nx * ny) as usize];
+    for b in 0..ny {
+        for a in 0..nx {
+            let out = courant(fine_u(g, a, b, k).min(0.0))
+                + courant(fine_u(g, a + 1, b, k).max(0.0))
+                + courant(fine_v(g, a, b, k).min(0.0))
+                + courant(fine_v(g, a, b + 1, k).max(0.0));
+            scale[idx(a, b)] = if out > 0.0 { (0.999999 / out).min(1.0) } else { 1.0 };
         }
     }
-    let donor = |i: i32, j: i32| -> ([f32; 4], f32) {
-        let side = grid::side_outside(i, j, nx, ny);
-        let (mut a, mut b) = (i, j);
-        if let Some(s) = side {
+    let donor = |a: i32, b: i32| -> (Vec<f32>, f32) {
+        let (mut a, mut b) = (a, b);
+        if let Some(s) = grid::side_outside(a, b, nx, ny) {
             match p.bc_kind[s] {
-                BC_INFLOW => return ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s], p.inflow_density[s]], 1.0),
+                BC_INFLOW => return (inflow(s), 1.0),
                 BC_PERIODIC => (a, b) = (grid::wrap(a, nx), grid::wrap(b, ny)),
-                _ => return ([0.0; 4], 0.0),
+                _ => return (vec![0.0; stride], 0.0),
             }
         }
-        let c = g.cell(a, b);
-        ([old.ink[3 * c], old.ink[3 * c + 1], old.ink[3 * c + 2], old.density[c]], scale[c])
+        let c = idx(a, b);
+        (q[stride * c..stride * c + stride].to_vec(), scale[c])
     };
-    let transfer = |vel: f32, a: (i32, i32), b: (i32, i32)| -> [f32; 4] {
+    let transfer = |vel: f32, lo: (i32, i32), hi: (i32, i32)| -> Vec<f32> {
         if vel == 0.0 {
-            return [0.0; 4];
+            return vec![0.0; stride];
         }
-        let (q, s) = if vel > 0.0 { donor(a.0, a.1) } else { donor(b.0, b.1) };
+        let (d, s) = if vel > 0.0 { donor(lo.0, lo.1) } else { donor(hi.0, hi.1) };
         let sign = if vel > 0.0 { 1.0 } else { -1.0 };
-        q.map(|x| sign * (x * (courant(vel) * s)))
+        d.iter().map(|x| sign * (x * (courant(vel) * s))).collect()
     };
-    let keep_ink = (-p.ink_dissipation * p.dt).exp();
-    let keep_density = (-p.density_drain * p.dt).exp();
-    for j in 0..ny {
-        for i in 0..nx {
-            let c = g.cell(i, j);
-            let mut q = [0.0f32; 4];
-            if !g.is_solid(i, j) {
-                q = [old.ink[3 * c], old.ink[3 * c + 1], old.ink[3 * c + 2], old.density[c]];
-                let faces = [
-                    (1.0, transfer(g.u_value(i, j), (i - 1, j), (i, j))),
-                    (-1.0, transfer(g.u_value(i + 1, j), (i, j), (i + 1, j))),
-                    (1.0, transfer(g.v_value(i, j), (i, j - 1), (i, j))),
-                    (-1.0, transfer(g.v_value(i, j + 1), (i, j), (i, j + 1))),
-                ];
-                for (sign, t) in faces {
-                    for k in 0..4 {
-                        q[k] += sign * t[k];
-                    }
+    let mut out = vec![0.0f32; q.len()];
+    for b in 0..ny {
+        for a in 0..nx {
+            let c = idx(a, b);
+            if g.is_solid(a / k, b / k) {
+                continue;
+            }
+            let mut here = q[stride * c..stride * c + stride].to_vec();
+            let faces = [
+                (1.0, transfer(fine_u(g, a, b, k), (a - 1, b), (a, b))),
+                (-1.0, transfer(fine_u(g, a + 1, b, k), (a, b), (a + 1, b))),
+                (1.0, transfer(fine_v(g, a, b, k), (a, b - 1), (a, b))),
+                (-1.0, transfer(fine_v(g, a, b + 1, k), (a, b), (a, b + 1))),
+            ];
+            for (sign, t) in faces {
+                for ch in 0..stride {
+                    here[ch] += sign * t[ch];
                 }
             }
-            if p.schemes[1] == SCHEME_CONSERVATIVE {
-                for k in 0..3 {
-                    f.ink[3 * c + k] = q[k] * keep_ink;
-                }
-            }
-            if p.schemes[2] == SCHEME_CONSERVATIVE {
-                f.density[c] = q[3] * keep_density;
+            for ch in 0..stride {
+                out[stride * c + ch] = here[ch] * keep;
             }
         }
     }
+    out
 }

@@ -1,8 +1,14 @@
-//! CPU reference of shaders/advect/ink.wgsl: semi-Lagrangian ink and density at cell centres.
+//! CPU reference of shaders/advect/ink.wgsl: semi-Lagrangian ink (dye grid) and density (flow
+//! grid) at cell centres.
 
 use crate::sim::cpu::grid::Grid;
 use crate::sim::fields::Fields;
 use crate::sim::params::*;
+
+/// The inflow side a back-trace came in through, if any.
+fn inflow_crossed(g: &Grid, p: &Params, bx: f32, by: f32) -> Option<usize> {
+    g.side_crossed(bx, by).filter(|&s| p.bc_kind[s] == BC_INFLOW)
+}
 
 pub fn advect_ink(f: &mut Fields, p: &Params) {
     let old = f.clone();
@@ -10,37 +16,46 @@ pub fn advect_ink(f: &mut Fields, p: &Params) {
     let h = p.h;
     let keep_ink = (-p.ink_dissipation * p.dt).exp();
     let keep_density = (-p.density_drain * p.dt).exp();
+    for b in 0..g.dye_ny() {
+        for a in 0..g.dye_nx() {
+            let d = g.dye_idx(a, b);
+            let mut rgb = [0.0f32; 3];
+            if !g.dye_solid(a, b) {
+                let (x, y) = g.dye_centre(a, b);
+                let (bx, by) = g.trace_back_raw(x, y);
+                match inflow_crossed(&g, p, bx, by) {
+                    Some(s) => rgb = [p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]],
+                    None => {
+                        let (x, y) = g.clamp_to_domain(bx, by);
+                        for &(na, nb, w) in &g.dye_stencil(x, y) {
+                            let n = g.dye_idx(na, nb);
+                            for k in 0..3 {
+                                rgb[k] += w * old.ink[3 * n + k];
+                            }
+                        }
+                    }
+                }
+                rgb = rgb.map(|x| x * keep_ink);
+            }
+            f.ink[3 * d..3 * d + 3].copy_from_slice(&rgb);
+        }
+    }
     for j in 0..g.ny() {
         for i in 0..g.nx() {
             let c = g.cell(i, j);
-            if g.is_solid(i, j) {
-                f.ink[3 * c..3 * c + 3].fill(0.0);
-                f.density[c] = 0.0;
-                continue;
-            }
-            let (bx, by) = g.trace_back_raw((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
-            let side = g.side_crossed(bx, by);
-            let (rgb, rho) = match side {
-                Some(s) if p.bc_kind[s] == BC_INFLOW => ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]], p.inflow_density[s]),
-                _ => {
-                    let (x, y) = g.clamp_to_domain(bx, by);
-                    let st = g.cell_stencil(x, y);
-                    let mut rgb = [0.0f32; 3];
-                    let mut rho = 0.0f32;
-                    for &(a, b, w) in &st {
-                        let n = g.cell(a, b);
-                        for k in 0..3 {
-                            rgb[k] += w * old.ink[3 * n + k];
-                        }
-                        rho += w * old.density[n];
+            let mut rho = 0.0f32;
+            if !g.is_solid(i, j) {
+                let (bx, by) = g.trace_back_raw((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+                rho = match inflow_crossed(&g, p, bx, by) {
+                    Some(s) => p.inflow_density[s],
+                    None => {
+                        let (x, y) = g.clamp_to_domain(bx, by);
+                        g.cell_stencil(x, y).iter().map(|&(a, b, w)| w * old.density[g.cell(a, b)]).sum()
                     }
-                    (rgb, rho)
-                }
-            };
-            for k in 0..3 {
-                f.ink[3 * c + k] = rgb[k] * keep_ink;
+                };
+                rho *= keep_density;
             }
-            f.density[c] = rho * keep_density;
+            f.density[c] = rho;
         }
     }
 }

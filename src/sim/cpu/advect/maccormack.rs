@@ -1,5 +1,5 @@
 //! CPU reference of shaders/advect/maccormack.wgsl: the MacCormack and BFECC corrections on top of
-//! the semi-Lagrangian step, for cells (ink, density) and edge velocities.
+//! the semi-Lagrangian step, for cells (ink on the dye grid, density) and edge velocities.
 
 use crate::sim::cpu::grid::{Grid, Span, span_clamped, span_wrapped};
 use crate::sim::fields::Fields;
@@ -59,69 +59,78 @@ fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, l: &Lattice
     limit(x, l, n, stride, ch, keep)
 }
 
-/// MacCormack / BFECC for ink and density: `old` is φⁿ, `f` holds φ̂ and receives the result.
+/// MacCormack / BFECC for ink (dye grid) and density (flow grid): `old` is φⁿ, `f` holds φ̂ and
+/// receives the result.
 pub fn correct_cells(f: &mut Fields, old: &Fields, p: &Params) {
     let g = Grid::new(old, p);
-    let (si, sd) = (p.schemes[1], p.schemes[2]);
-    if !corrected(si) && !corrected(sd) {
-        return;
-    }
     let keep_ink = (-p.ink_dissipation * p.dt).exp();
     let keep_density = (-p.density_drain * p.dt).exp();
     let h = p.h;
-    let centre = |i: i32, j: i32| ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
-    let mut ink_tmp = vec![0.0f32; old.ink.len()];
-    let mut density_tmp = vec![0.0f32; old.density.len()];
-    for j in 0..g.ny() {
-        for i in 0..g.nx() {
-            if g.is_solid(i, j) {
-                continue;
-            }
-            let c = g.cell(i, j);
-            let (x, y) = centre(i, j);
-            let (x, y) = trace(&g, x, y, -p.dt);
-            let l = cells_of(&g, x, y);
-            for ch in 0..3 {
-                ink_tmp[3 * c + ch] = blend(&l, &f.ink, 3, ch);
-            }
-            density_tmp[c] = blend(&l, &f.density, 1, 0);
-            if si == SCHEME_BFECC {
-                for ch in 0..3 {
-                    let k = 3 * c + ch;
-                    ink_tmp[k] = old.ink[k] + 0.5 * (old.ink[k] - ink_tmp[k] / keep_ink);
-                }
-            }
-            if sd == SCHEME_BFECC {
-                density_tmp[c] = old.density[c] + 0.5 * (old.density[c] - density_tmp[c] / keep_density);
+    let dye: Vec<(usize, (f32, f32))> = (0..g.dye_ny())
+        .flat_map(|b| (0..g.dye_nx()).map(move |a| (a, b)))
+        .filter(|&(a, b)| !g.dye_solid(a, b))
+        .map(|(a, b)| (g.dye_idx(a, b), g.dye_centre(a, b)))
+        .collect();
+    let flow: Vec<(usize, (f32, f32))> = (0..g.ny())
+        .flat_map(|j| (0..g.nx()).map(move |i| (i, j)))
+        .filter(|&(i, j)| !g.is_solid(i, j))
+        .map(|(i, j)| (g.cell(i, j), ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h)))
+        .collect();
+    let dye_lattice = |x: f32, y: f32| -> Lattice { g.dye_stencil(x, y).map(|(a, b, w)| (g.dye_idx(a, b), w)) };
+    let flow_lattice = |x: f32, y: f32| cells_of(&g, x, y);
+    let new_ink = correct_scalar(&g, p, p.schemes[1], keep_ink, 3, &dye, &dye_lattice, &f.ink, &old.ink);
+    let new_density = correct_scalar(&g, p, p.schemes[2], keep_density, 1, &flow, &flow_lattice, &f.density, &old.density);
+    if let Some(ink) = new_ink {
+        f.ink = ink;
+    }
+    if let Some(density) = new_density {
+        f.density = density;
+    }
+}
+
+/// One corrected scalar field of `stride` channels at the cells `at` (index, centre), sampled by
+/// `lattice`; `hat` is φ̂, `now` φⁿ. None when `scheme` does not correct.
+#[allow(clippy::too_many_arguments)]
+fn correct_scalar(
+    g: &Grid,
+    p: &Params,
+    scheme: u32,
+    keep: f32,
+    stride: usize,
+    at: &[(usize, (f32, f32))],
+    lattice: &dyn Fn(f32, f32) -> Lattice,
+    hat: &[f32],
+    now: &[f32],
+) -> Option<Vec<f32>> {
+    if !corrected(scheme) {
+        return None;
+    }
+    let mut tmp = vec![0.0f32; now.len()];
+    for &(c, (x, y)) in at {
+        let (x, y) = trace(g, x, y, -p.dt);
+        let l = lattice(x, y);
+        for ch in 0..stride {
+            let k = stride * c + ch;
+            tmp[k] = blend(&l, hat, stride, ch);
+            if scheme == SCHEME_BFECC {
+                tmp[k] = now[k] + 0.5 * (now[k] - tmp[k] / keep);
             }
         }
     }
-    for j in 0..g.ny() {
-        for i in 0..g.nx() {
-            if g.is_solid(i, j) {
-                continue;
-            }
-            let c = g.cell(i, j);
-            let (x, y) = centre(i, j);
-            let (bx, by) = g.trace_back_raw(x, y);
-            let side = g.side_crossed(bx, by);
-            if side.is_some_and(|s| p.bc_kind[s] == BC_INFLOW) {
-                continue;
-            }
-            let (x, y) = g.clamp_to_domain(bx, by);
-            let l = cells_of(&g, x, y);
-            if corrected(si) {
-                for ch in 0..3 {
-                    let k = 3 * c + ch;
-                    f.ink[k] = correct_one(si, keep_ink, f.ink[k], old.ink[k], ink_tmp[k], &l, &old.ink, &ink_tmp, 3, ch);
-                }
-            }
-            if corrected(sd) {
-                f.density[c] =
-                    correct_one(sd, keep_density, f.density[c], old.density[c], density_tmp[c], &l, &old.density, &density_tmp, 1, 0);
-            }
+    let mut out = hat.to_vec();
+    for &(c, (x, y)) in at {
+        let (bx, by) = g.trace_back_raw(x, y);
+        if g.side_crossed(bx, by).is_some_and(|s| p.bc_kind[s] == BC_INFLOW) {
+            continue;
+        }
+        let (x, y) = g.clamp_to_domain(bx, by);
+        let l = lattice(x, y);
+        for ch in 0..stride {
+            let k = stride * c + ch;
+            out[k] = correct_one(scheme, keep, hat[k], now[k], tmp[k], &l, now, &tmp, stride, ch);
         }
     }
+    Some(out)
 }
 
 /// MacCormack / BFECC for the edge velocities: `old` is uⁿ, `f` holds û and receives the result.
