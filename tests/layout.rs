@@ -82,7 +82,11 @@ fn params_layout_matches_wgsl() {
         inflow_ink_g,
         inflow_ink_b,
         schemes,
-        extra
+        extra,
+        dye_scale,
+        _pad0,
+        _pad1,
+        _pad2
     );
     assert_eq!(size as usize, size_of::<Params>(), "Params size differs between Rust and WGSL");
     assert_eq!(members, rust, "Params members or offsets differ between Rust and WGSL");

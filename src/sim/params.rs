@@ -58,7 +58,9 @@ pub struct Params {
     /// The dye grid is `dye_scale` times finer than the flow grid (DESIGN.md §1, ink); the rest pads
     /// the block to 16 bytes.
     pub dye_scale: u32,
-    pub _pad: [u32; 3],
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
 }
 
 /// A disk that adds (mode 0, the brush) or blends toward (mode 1, an emitter) velocity, ink and
