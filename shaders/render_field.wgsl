@@ -11,14 +11,16 @@ struct RenderParams {
     // bit per wall side: 1 left, 2 right, 4 bottom, 8 top
     walls: u32,
     background: vec4<f32>,
-    // x: divergence range, y: pressure range (|p| at full colour), z: arrow spacing (cells), w: arrow scale (cells per m/s)
+    // x: divergence range, y: pressure range (|p| at full colour), z: arrow spacing (cells, already
+    // thinned to a readable spacing by src/render), w: arrow scale (cells per m/s)
     ranges: vec4<f32>,
-    // x: pixels per cell on screen, y: cell size (metres), z: dye grid scale k (ink is k nx × k ny)
+    // x: pixels per cell on screen, y: cell size (metres), z: dye grid scale k (ink is k nx × k ny),
+    // w: opacity of the divergence and pressure tints over the ink
     view: vec4<f32>,
 }
 
 // The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
-// ARROWS_CENTRE, GRID_LINES) are put in front of this file at load from src/render/mod.rs `flags`.
+// ARROWS_CENTRE, GRID_LINES, SHADING) are put in front of this file at load from src/render/mod.rs `flags`.
 
 @group(0) @binding(0) var<uniform> rp: RenderParams;
 @group(0) @binding(1) var<storage, read> u: array<f32>;
@@ -80,18 +82,34 @@ fn seg_dist(q: vec2<f32>, a: vec2<f32>, b: vec2<f32>) -> f32 {
     return length(q - a - ab * t);
 }
 
-// Distance to an arrow centred at c with direction-and-length d (cell units), head included.
-fn arrow_dist(q: vec2<f32>, c: vec2<f32>, d: vec2<f32>) -> f32 {
+// Distance to an arrow centred at c with direction-and-length d (cell units), head included; `px`
+// is one screen pixel in cell units, so heads stay visible however small the cells are.
+fn arrow_dist(q: vec2<f32>, c: vec2<f32>, d: vec2<f32>, px: f32) -> f32 {
     let len = length(d);
     if len < 1e-4 { return length(q - c); }
     let a = c - 0.5 * d;
     let b = c + 0.5 * d;
     let dir = d / len;
     let side = vec2<f32>(-dir.y, dir.x);
-    let head = min(0.35 * len, 0.3);
+    let head = min(max(0.3 * len, 5.0 * px), 0.5 * len);
     let h1 = b - dir * head + side * head * 0.6;
     let h2 = b - dir * head - side * head * 0.6;
     return min(seg_dist(q, a, b), min(seg_dist(q, b, h1), seg_dist(q, b, h2)));
+}
+
+// An arrow's extent for a velocity: `scale` cells per m/s, at most 0.9 of the spacing s and, for
+// any visible speed, at least 0.35 s, so slow flow still shows a direction.
+fn arrow_vector(vel: vec2<f32>, s: f32) -> vec2<f32> {
+    let l = length(vel) * rp.ranges.w;
+    if l < 1e-6 { return vec2<f32>(0.0); }
+    return vel / length(vel) * clamp(l, 0.35 * s, 0.9 * s);
+}
+
+// Draws an arrow with a dark outline, so it reads over bright ink and dark background alike.
+fn over_arrow(col: vec3<f32>, dist: f32, width: f32, colour: vec3<f32>) -> vec3<f32> {
+    if dist < width { return colour; }
+    if dist < width + 1.2 * width { return mix(col, vec3<f32>(0.0), 0.7); }
+    return col;
 }
 
 // Blue-white-red diverging map, t in [-1, 1].
@@ -103,10 +121,21 @@ fn diverging(t: f32) -> vec3<f32> {
     return mix(white, red, clamp(t, 0.0, 1.0));
 }
 
-fn clamp_len(d: vec2<f32>, m: f32) -> vec2<f32> {
-    let l = length(d);
-    if l > m { return d * (m / l); }
-    return d;
+// The ink's optical depth at g; with shading, lit from the upper left by its gradient, as if the
+// dye were a thin relief (display only).
+fn ink_colour(g: vec2<f32>, bg: vec3<f32>, shaded: bool) -> vec3<f32> {
+    let k = max(ink_bilinear(g), vec3<f32>(0.0));
+    // ink as optical depth: saturates smoothly instead of clipping
+    var col = bg + (vec3<f32>(1.0) - bg) * (vec3<f32>(1.0) - exp(-k));
+    if shaded {
+        let e = 0.5 / f32(dye_k());
+        let dx = dot(ink_bilinear(g + vec2<f32>(e, 0.0)) - ink_bilinear(g - vec2<f32>(e, 0.0)), vec3<f32>(1.0));
+        let dy = dot(ink_bilinear(g + vec2<f32>(0.0, e)) - ink_bilinear(g - vec2<f32>(0.0, e)), vec3<f32>(1.0));
+        let n = normalize(vec3<f32>(-dx, -dy, 0.35));
+        let light = clamp(dot(n, normalize(vec3<f32>(-0.5, 0.6, 0.62))), 0.0, 1.0);
+        col = col * (0.55 + 0.6 * light);
+    }
+    return col;
 }
 
 @fragment
@@ -117,14 +146,13 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let px = 1.0 / max(rp.view.x, 1e-3); // one screen pixel in cell units
     let bg = rp.background.rgb;
     var col = bg;
-    if (rp.flags & SHOW_INK) != 0u {
-        let k = max(ink_bilinear(g), vec3<f32>(0.0));
-        // ink as optical depth: saturates smoothly instead of clipping
-        col = bg + (vec3<f32>(1.0) - bg) * (vec3<f32>(1.0) - exp(-k));
-    }
+    if (rp.flags & SHOW_INK) != 0u { col = ink_colour(g, bg, (rp.flags & SHADING) != 0u); }
+    // tints go over the ink at the chosen opacity, so the ink still shows through
+    let opacity = clamp(rp.view.w, 0.0, 1.0);
     if (rp.flags & SHOW_PRESSURE) != 0u {
-        let t = p[cell(i, j)] / max(rp.ranges.y, 1e-20);
-        col = mix(col, diverging(t), 0.85);
+        // blue (low) or red (high) with an opacity growing with |p|: zero pressure shows the ink
+        let t = clamp(p[cell(i, j)] / max(rp.ranges.y, 1e-20), -1.0, 1.0);
+        col = mix(col, diverging(sign(t)), abs(t) * opacity);
     }
     if (rp.flags & SHOW_DIVERGENCE) != 0u {
         var d = divergence[cell(i, j)];
@@ -132,37 +160,40 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         let t = clamp(abs(d) / max(rp.ranges.x, 1e-20), 0.0, 1.0);
         var tint = vec3<f32>(0.95, 0.35, 0.1);
         if d < 0.0 { tint = vec3<f32>(0.1, 0.55, 0.95); }
-        col = mix(col, tint, t);
+        col = mix(col, tint, t * opacity);
     }
     let solid_here = solid[cell(i, j)] > 0.5;
     if solid_here { col = vec3<f32>(0.35, 0.37, 0.41); }
-    if (rp.flags & GRID_LINES) != 0u && rp.view.x >= 12.0 {
+    // src/render offers grid lines only at GRID_MIN_PIXELS or more a cell
+    if (rp.flags & GRID_LINES) != 0u {
         let e = min(fract(g), 1.0 - fract(g)) / px;
         if min(e.x, e.y) < 0.75 { col = mix(col, vec3<f32>(0.5, 0.5, 0.55), 0.35); }
     }
-    let width = 1.1 * px;
+    let width = 1.0 * px;
+    // arrows sit in tiles of s × s cells, s thinned by src/render to a readable spacing
+    let s = max(rp.ranges.z, 1.0);
+    let tile = floor(g / s);
     if (rp.flags & ARROWS_CENTRE) != 0u && !solid_here {
-        let s = max(rp.ranges.z, 1.0);
-        let tile = floor(g / s);
         let c = (tile + 0.5) * s;
         let ci = i32(floor(c.x));
         let cj = i32(floor(c.y));
         if ci < nxi() && cj < nyi() {
             let vel = vec2<f32>(0.5 * (u_at(ci, cj) + u_at(ci + 1, cj)), 0.5 * (v_at(ci, cj) + v_at(ci, cj + 1)));
-            let d = clamp_len(vel * rp.ranges.w, 0.9 * s);
-            if arrow_dist(g, c, d) < width { col = vec3<f32>(1.0, 0.92, 0.3); }
+            col = over_arrow(col, arrow_dist(g, c, arrow_vector(vel, s), px), width, vec3<f32>(1.0, 0.92, 0.3));
         }
     }
     if (rp.flags & ARROWS_MAC) != 0u {
-        // u on the nearest vertical edge, v on the nearest horizontal edge
-        let ui = i32(round(g.x));
-        let uc = vec2<f32>(f32(ui), f32(j) + 0.5);
-        let du = vec2<f32>(clamp(u_at(ui, j) * rp.ranges.w, -0.9, 0.9), 0.0);
-        if arrow_dist(g, uc, du) < width { col = vec3<f32>(1.0, 0.45, 0.35); }
-        let vj = i32(round(g.y));
-        let vc = vec2<f32>(f32(i) + 0.5, f32(vj));
-        let dv = vec2<f32>(0.0, clamp(v_at(i, vj) * rp.ranges.w, -0.9, 0.9));
-        if arrow_dist(g, vc, dv) < width { col = vec3<f32>(0.35, 0.8, 1.0); }
+        // per tile, u on one vertical edge and v on one horizontal edge of its middle cell: the
+        // two staggered lattices side by side
+        let m = vec2<i32>(tile * s + floor(0.5 * s));
+        if m.x < nxi() && m.y < nyi() {
+            let uc = vec2<f32>(f32(m.x), f32(m.y) + 0.5);
+            let vc = vec2<f32>(f32(m.x) + 0.5, f32(m.y));
+            let du = arrow_vector(vec2<f32>(u_at(m.x, m.y), 0.0), s);
+            let dv = arrow_vector(vec2<f32>(0.0, v_at(m.x, m.y)), s);
+            col = over_arrow(col, arrow_dist(g, uc, du, px), width, vec3<f32>(1.0, 0.45, 0.35));
+            col = over_arrow(col, arrow_dist(g, vc, dv, px), width, vec3<f32>(0.35, 0.8, 1.0));
+        }
     }
     // walls: a rim around the domain
     let rim = vec4<f32>(g.x, f32(rp.nx) - g.x, g.y, f32(rp.ny) - g.y) / px;

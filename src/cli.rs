@@ -62,6 +62,14 @@ pub struct RunArgs {
     /// With --frames: one frame every K steps (default 1).
     #[arg(long, value_name = "K")]
     pub frame_every: Option<u64>,
+    /// With --frames: the image size in pixels, e.g. 1024x768 (the grid is fitted, aspect kept;
+    /// default one pixel a cell).
+    #[arg(long, value_name = "WxH")]
+    pub frame_size: Option<String>,
+    /// With --frames: what to draw, comma-separated from ink, divergence, divergence-after,
+    /// pressure, arrows, mac-arrows, grid, shading (default ink).
+    #[arg(long, value_name = "LIST")]
+    pub overlays: Option<String>,
     /// Print one JSON object of statistics per step.
     #[arg(long)]
     pub stats: bool,
@@ -117,6 +125,14 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if args.dump_every == Some(0) || args.frame_every == Some(0) {
         crate::fail!("--dump-every and --frame-every take a whole number of at least 1");
     }
+    if args.frames.is_none() && (args.frame_size.is_some() || args.overlays.is_some() || args.frame_every.is_some()) {
+        crate::fail!("--frame-size, --overlays and --frame-every need --frames DIR");
+    }
+    let frame_size = args.frame_size.as_deref().map(parse_size).transpose()?;
+    let overlays = match &args.overlays {
+        Some(list) => render::Overlays::from_names(list)?,
+        None => render::Overlays { grid_lines: false, numbers: false, ..Default::default() },
+    };
     let gpu = Gpu::headless()?;
     let (scene, source, fields, meta) = prepare(args, &gpu.device.limits())?;
     let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone())?;
@@ -163,7 +179,8 @@ pub fn run(args: &RunArgs) -> Result<()> {
         if let Some(dir) = &args.frames
             && sim.step_index % frame_every == 0
         {
-            write_frame(&dir.join(format!("frame_{:06}.png", sim.step_index)), &sim, scene.display.background)?;
+            let size = frame_size.unwrap_or((sim.nx as u32, sim.ny as u32));
+            write_frame(&dir.join(format!("frame_{:06}.png", sim.step_index)), &sim, &overlays, scene.display.background, size)?;
         }
     }
     if let Some(dir) = &args.dump {
@@ -172,11 +189,24 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes the ink (and solids) of `sim` as a PNG of one pixel per cell, drawn by the app's own
-/// renderer (src/render), headless.
-pub fn write_frame(path: &Path, sim: &Simulation, background: [f32; 3]) -> Result<()> {
-    let overlays = render::Overlays { grid_lines: false, numbers: false, ..Default::default() };
-    let (w, h) = (sim.nx as u32, sim.ny as u32);
+/// `WxH` in pixels, each from 1 to 8192.
+fn parse_size(text: &str) -> Result<(u32, u32)> {
+    let parsed = text.split_once(['x', 'X']).and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
+    match parsed {
+        Some((w, h)) if (1..=8192).contains(&w) && (1..=8192).contains(&h) => Ok((w, h)),
+        _ => crate::fail!("--frame-size {text}: expected WIDTHxHEIGHT in pixels, each from 1 to 8192, e.g. 1024x768"),
+    }
+}
+
+/// Writes `sim` drawn with `overlays` as a PNG of `size` pixels, by the app's own renderer
+/// (src/render), headless. An automatic pressure range is the frame's largest |p|.
+pub fn write_frame(path: &Path, sim: &Simulation, overlays: &render::Overlays, background: [f32; 3], size: (u32, u32)) -> Result<()> {
+    let mut overlays = overlays.clone();
+    if overlays.pressure && overlays.pressure_auto {
+        let p = crate::sim::buffers::read_buffers(&sim.device, &sim.queue, &[&sim.buffers.p]).remove(0);
+        overlays.pressure_range = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
+    }
+    let (w, h) = size;
     let rgba = render::render_rgba(sim, &overlays, background, w, h);
     image::save_buffer(path, &rgba, w, h, image::ExtendedColorType::Rgba8)
         .map_err(|e| crate::error!("cannot write {}: {e}", path.display()))

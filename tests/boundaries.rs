@@ -11,7 +11,8 @@ use smokebox::sim::{Simulation, cpu::grid::Grid};
 
 /// A scene from TOML text and `--set` overrides, started on the GPU.
 fn start(text: &str, overrides: &[&str]) -> (Simulation, Scene) {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    // ink on the flow grid: these tests read it cell by cell
+    let overrides: Vec<String> = ["grid.dye_scale=1"].iter().chain(overrides).map(|s| s.to_string()).collect();
     let scene = Scene::from_text(text, "test", &overrides).unwrap();
     let source = Source::File("test.toml".into());
     scene.validate(&source).unwrap();

@@ -122,7 +122,7 @@ fn mirror_symmetric_setup_stays_symmetric() {
         velocity = [0.0, 1.0]
         ink = [0.0, 0.5, 1.0]
     "#;
-    let scene = Scene::from_text(text, "mirror", &[]).unwrap();
+    let scene = Scene::from_text(text, "mirror", &["grid.dye_scale=1".into()]).unwrap();
     let source = Source::Builtin("mirror");
     let f = initial_fields(&scene, &source).unwrap();
     assert!(mirror_error(&f) < 1e-6);

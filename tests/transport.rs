@@ -40,6 +40,7 @@ fn drop_scene(density: f32, x: f32) -> (Scene, Source) {
         "grid.cell_size=0.03125".into(),
         "advection.velocity=\"semi-lagrangian\"".into(),
         "forces.vorticity=0.0".into(),
+        "grid.dye_scale=1".into(),
     ];
     let (mut scene, source) = Scene::load("drops", &sets).unwrap();
     scene.blobs = vec![smokebox::config::Blob { center: [x, 0.5], radius: 0.15, ink: [1.0, 0.0, 0.0], density, ..Default::default() }];
