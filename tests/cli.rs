@@ -105,7 +105,7 @@ fn stats_print_one_json_object_per_step() {
 fn dump_writes_design_files_and_load_continues_bit_for_bit() {
     let dir = tmp("dump");
     let (a, b, straight) = (dir.join("a"), dir.join("b"), dir.join("straight"));
-    let base = ["--scene", "drops", "--set", "grid.nx=48", "--set", "grid.ny=40"];
+    let base = ["--scene", "drops", "--set", "grid.nx=48", "--set", "grid.ny=40", "--set", "grid.dye_scale=2"];
     let run = |extra: &[&str]| {
         let mut args = vec!["run"];
         args.extend_from_slice(extra);
@@ -117,7 +117,7 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
         ("u.npy", "(40, 49)"),
         ("v.npy", "(41, 48)"),
         ("p.npy", "(40, 48)"),
-        ("ink.npy", "(40, 48, 3)"),
+        ("ink.npy", "(80, 96, 3)"), // the dye grid, k = 2
         ("density.npy", "(40, 48)"),
         ("solid.npy", "(40, 48)"),
     ] {
@@ -129,6 +129,7 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
     }
     assert_eq!(meta["step"], 30);
     assert_eq!(meta["scene"], "drops");
+    assert_eq!(meta["dye_scale"], 2);
     run(&["--load", a.to_str().unwrap(), "--steps", "20", "--dump", b.to_str().unwrap()]);
     run(&[&base[..], &["--steps", "50", "--dump", straight.to_str().unwrap()]].concat());
     for file in ["u.npy", "v.npy", "p.npy", "ink.npy", "density.npy", "solid.npy"] {
@@ -224,6 +225,15 @@ fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     let out_dir = dir.join("never");
     assert_bad(&["run", "--load", wrong.to_str().unwrap(), "--steps", "1", "--dump", out_dir.to_str().unwrap()], "expected (12, 16)");
     assert!(!out_dir.exists(), "a failed run left a dump behind");
+    // ink of another dye grid than meta.json's dye_scale says: named with the expected shape
+    let wrong_dye = dir.join("wrong_dye");
+    copy_dir(&good, &wrong_dye);
+    let meta = std::fs::read_to_string(wrong_dye.join("meta.json")).unwrap();
+    let k = serde_json::from_str::<serde_json::Value>(&meta).unwrap()["dye_scale"].as_u64().unwrap();
+    let meta = meta.replace(&format!("\"dye_scale\": {k}"), "\"dye_scale\": 1");
+    std::fs::write(wrong_dye.join("meta.json"), meta).unwrap();
+    assert_bad(&["run", "--load", wrong_dye.to_str().unwrap(), "--steps", "1"], "ink.npy: shape");
+    assert_bad(&["run", "--load", wrong_dye.to_str().unwrap(), "--steps", "1"], "expected (12, 16, 3)");
     let leftovers: Vec<_> =
         std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
     assert!(leftovers.is_empty(), "partial dump left behind");
@@ -281,4 +291,61 @@ fn frames_are_drawn_by_the_renderer_one_pixel_a_cell() {
         let darkest = img.pixels().map(|p| p.0[0] as u32 + p.0[1] as u32 + p.0[2] as u32).min().unwrap();
         assert!(brightest > darkest + 150, "frame {step}: no ink visible ({darkest}..{brightest})");
     }
+}
+
+/// Reads a float32 .npy file's data.
+fn npy_data(path: &Path) -> Vec<f32> {
+    let bytes = std::fs::read(path).unwrap();
+    let len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    bytes[10 + len..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+#[test]
+fn a_new_resolution_keeps_the_scene_in_metres() {
+    let dir = tmp("resolution");
+    let state = dir.join("s");
+    let out = smokebox(&["run", "--scene", "drops", "--set", "grid.nx=48", "--steps", "0", "--dump", state.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(state.join("meta.json")).unwrap()).unwrap();
+    // drops is 1 m square: 48 cells across keeps it 1 m square
+    assert_eq!((meta["nx"].as_u64(), meta["ny"].as_u64()), (Some(48), Some(48)));
+    let h = meta["cell_size"].as_f64().unwrap();
+    assert!((h * 48.0 - 1.0).abs() < 1e-5, "the domain is {} m wide", h * 48.0);
+    let k = meta["dye_scale"].as_u64().unwrap() as usize;
+    let ink = npy_data(&state.join("ink.npy"));
+    let dh = h / k as f64;
+    let at = |x: f64, y: f64| {
+        let (a, b) = ((x / dh) as usize, (y / dh) as usize);
+        let d = b * 48 * k + a;
+        [ink[3 * d], ink[3 * d + 1], ink[3 * d + 2]]
+    };
+    // each drop's colour at its centre in metres (drops.toml)
+    assert!(at(0.4, 0.8)[0] > 0.9, "the red drop is gone: {:?}", at(0.4, 0.8));
+    assert!(at(0.6, 0.2)[2] > 0.9, "the blue drop is gone: {:?}", at(0.6, 0.2));
+    assert!(at(0.15, 0.5)[1] > 0.9, "the green drop is gone: {:?}", at(0.15, 0.5));
+    // a cell size that shrinks the domain past a drop: one line, exit 2
+    assert_bad(
+        &["run", "--scene", "drops", "--set", "grid.nx=48", "--set", "grid.cell_size=0.01", "--steps", "1"],
+        "lies outside the domain",
+    );
+}
+
+#[test]
+fn frames_take_a_size_and_overlays() {
+    let dir = tmp("frame-size");
+    let frames = dir.join("frames");
+    let out = smokebox(&[
+        "run", "--scene", "plume", "--set", "grid.nx=32", "--set", "grid.ny=32", "--steps", "4", "--frames",
+        frames.to_str().unwrap(), "--frame-every", "4", "--frame-size", "200x120", "--overlays", "ink,arrows,pressure",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let img = image::open(frames.join("frame_000004.png")).unwrap().to_rgba8();
+    assert_eq!((img.width(), img.height()), (200, 120));
+    // the square grid is fitted in the middle: the sides are the clear colour
+    let side = img.get_pixel(10, 60).0;
+    let middle = img.get_pixel(100, 60).0;
+    assert_ne!(side, middle, "nothing drawn in the middle");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--frames", frames.to_str().unwrap(), "--frame-size", "wide"], "--frame-size");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--frames", frames.to_str().unwrap(), "--overlays", "ink,sparkles"], "sparkles");
+    assert_bad(&["run", "--scene", "box", "--steps", "1", "--overlays", "ink"], "--frames");
 }
