@@ -86,7 +86,8 @@ fn seg_dist(q: vec2<f32>, a: vec2<f32>, b: vec2<f32>) -> f32 {
 // is one screen pixel in cell units, so heads stay visible however small the cells are.
 fn arrow_dist(q: vec2<f32>, c: vec2<f32>, d: vec2<f32>, px: f32) -> f32 {
     let len = length(d);
-    if len < 1e-4 { return length(q - c); }
+    // no velocity, no arrow (a dot would read as a value)
+    if len < 1e-4 { return 1e9; }
     let a = c - 0.5 * d;
     let b = c + 0.5 * d;
     let dir = d / len;
@@ -183,16 +184,20 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         }
     }
     if (rp.flags & ARROWS_MAC) != 0u {
-        // per tile, u on one vertical edge and v on one horizontal edge of its middle cell: the
-        // two staggered lattices side by side
-        let m = vec2<i32>(tile * s + floor(0.5 * s));
-        if m.x < nxi() && m.y < nyi() {
-            let uc = vec2<f32>(f32(m.x), f32(m.y) + 0.5);
-            let vc = vec2<f32>(f32(m.x) + 0.5, f32(m.y));
-            let du = arrow_vector(vec2<f32>(u_at(m.x, m.y), 0.0), s);
-            let dv = arrow_vector(vec2<f32>(0.0, v_at(m.x, m.y)), s);
-            col = over_arrow(col, arrow_dist(g, uc, du, px), width, vec3<f32>(1.0, 0.45, 0.35));
-            col = over_arrow(col, arrow_dist(g, vc, dv, px), width, vec3<f32>(0.35, 0.8, 1.0));
+        // per tile, u on one vertical edge (lower quarter row) and v on one horizontal edge (left
+        // quarter column): the two staggered lattices side by side, never drawn on one spot
+        let base = vec2<i32>(tile * s);
+        let mid = i32(floor(0.5 * s));
+        let quarter = i32(floor(0.25 * s));
+        let ue = base + vec2<i32>(mid, quarter);
+        let ve = base + vec2<i32>(quarter, mid);
+        if ue.x <= nxi() && ue.y < nyi() {
+            let du = arrow_vector(vec2<f32>(u_at(ue.x, ue.y), 0.0), s);
+            col = over_arrow(col, arrow_dist(g, vec2<f32>(f32(ue.x), f32(ue.y) + 0.5), du, px), width, vec3<f32>(1.0, 0.45, 0.35));
+        }
+        if ve.x < nxi() && ve.y <= nyi() {
+            let dv = arrow_vector(vec2<f32>(0.0, v_at(ve.x, ve.y)), s);
+            col = over_arrow(col, arrow_dist(g, vec2<f32>(f32(ve.x) + 0.5, f32(ve.y)), dv, px), width, vec3<f32>(0.35, 0.8, 1.0));
         }
     }
     // walls: a rim around the domain

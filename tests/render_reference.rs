@@ -1,5 +1,6 @@
-//! Headless renders of each overlay on a known state (the `teaching` scene after a few steps),
-//! compared with the PNGs in tests/reference/ within a tolerance. The references are written
+//! Headless renders of each overlay on a known state (the `teaching` scene after a few steps,
+//! refined to 32, 128 and 512 cells across by `--set grid.nx`), compared with the PNGs in
+//! tests/reference/ (`NAME_N.png`) within a tolerance: every overlay must read at every size. The references are written
 //! only when SMOKEBOX_BLESS=1; a missing reference fails. On a mismatch the actual image and a
 //! difference image are saved next to the reference (`*.actual.png`, `*.diff.png`).
 
@@ -12,12 +13,14 @@ use smokebox::sim::init::initial_fields;
 use smokebox::sim::params::Params;
 use std::path::PathBuf;
 
-const W: u32 = 320;
-const H: u32 = 240;
+const W: u32 = 384;
+const H: u32 = 288;
+/// Cells across: 12, 1.3 and 0.75 pixels a cell at W.
+const SIZES: [usize; 3] = [32, 128, 512];
 
-fn teaching_state() -> Simulation {
+fn teaching_state(nx: usize) -> Simulation {
     let gpu = common::gpu();
-    let (scene, source) = Scene::load("teaching", &[]).unwrap();
+    let (scene, source) = Scene::load("teaching", &[format!("grid.nx={nx}")]).unwrap();
     let fields = initial_fields(&scene, &source).unwrap();
     let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone()).unwrap();
     sim.run_blocking(3, false);
@@ -26,13 +29,17 @@ fn teaching_state() -> Simulation {
 
 fn cases(max_p: f32) -> Vec<(&'static str, Overlays)> {
     let none = Overlays { ink: false, grid_lines: false, numbers: false, ..Overlays::default() };
+    let ink = Overlays { ink: true, ..none.clone() };
     vec![
-        ("ink", Overlays { ink: true, grid_lines: true, ..none.clone() }),
-        ("divergence_before", Overlays { divergence: true, divergence_range: 2.0, ..none.clone() }),
-        ("divergence_after", Overlays { divergence: true, divergence_after: true, divergence_range: 2.0, ..none.clone() }),
-        ("pressure", Overlays { pressure: true, pressure_auto: false, pressure_range: max_p, ..none.clone() }),
-        ("arrows_mac", Overlays { arrows_mac: true, arrow_scale: 2.0, grid_lines: true, ..none.clone() }),
-        ("arrows_centre", Overlays { ink: true, arrows_centre: true, arrow_spacing: 2, arrow_scale: 3.0, ..none }),
+        ("ink", ink.clone()),
+        ("shading", Overlays { shading: true, ..ink.clone() }),
+        ("grid", Overlays { grid_lines: true, ..ink.clone() }),
+        // tints over the ink, which shows through
+        ("divergence_before", Overlays { divergence: true, divergence_range: 2.0, ..ink.clone() }),
+        ("divergence_after", Overlays { divergence: true, divergence_after: true, divergence_range: 2.0, ..ink.clone() }),
+        ("pressure", Overlays { pressure: true, pressure_auto: false, pressure_range: max_p, ..ink.clone() }),
+        ("arrows_mac", Overlays { arrows_mac: true, arrow_spacing: 1, arrow_scale: 2.0, ..none.clone() }),
+        ("arrows_centre", Overlays { arrows_centre: true, arrow_spacing: 1, arrow_scale: 3.0, ..ink }),
     ]
 }
 
@@ -52,48 +59,75 @@ fn compare(a: &[u8], b: &[u8]) -> (f64, f64) {
 
 #[test]
 fn overlays_match_reference_images() {
-    let sim = teaching_state();
-    let p = sim.download().p;
-    let max_p = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
     let bless = std::env::var("SMOKEBOX_BLESS").is_ok_and(|v| v == "1");
     let mut failures = Vec::new();
-    let mut images = Vec::new();
-    for (name, overlays) in cases(max_p) {
-        let rgba = render_rgba(&sim, &overlays, [0.02, 0.02, 0.03], W, H);
-        let path = dir.join(format!("{name}.png"));
-        if bless {
-            image::save_buffer(&path, &rgba, W, H, image::ExtendedColorType::Rgba8).unwrap();
-            continue;
+    for n in SIZES {
+        let sim = teaching_state(n);
+        let p = sim.download().p;
+        let max_p = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
+        let mut images = Vec::new();
+        for (case, overlays) in cases(max_p) {
+            let name = format!("{case}_{n}");
+            let rgba = render_rgba(&sim, &overlays, [0.02, 0.02, 0.03], W, H);
+            let path = dir.join(format!("{name}.png"));
+            images.push((name.clone(), rgba.clone()));
+            if bless {
+                image::save_buffer(&path, &rgba, W, H, image::ExtendedColorType::Rgba8).unwrap();
+                continue;
+            }
+            let Ok(reference) = image::open(&path) else {
+                failures.push(format!("{name}: no reference {} (make it with SMOKEBOX_BLESS=1)", path.display()));
+                continue;
+            };
+            let reference = reference.to_rgba8();
+            assert_eq!(reference.dimensions(), (W, H), "{name}: reference has another size");
+            let (mean, bad) = compare(&rgba, reference.as_raw());
+            if mean > 1.5 || bad > 0.005 {
+                let actual = dir.join(format!("{name}.actual.png"));
+                image::save_buffer(&actual, &rgba, W, H, image::ExtendedColorType::Rgba8).unwrap();
+                let diff: Vec<u8> = rgba
+                    .chunks(4)
+                    .zip(reference.as_raw().chunks(4))
+                    .flat_map(|(a, b)| {
+                        let d = (0..3).map(|k| (a[k] as i32 - b[k] as i32).unsigned_abs()).max().unwrap().min(255) as u8;
+                        [d.saturating_mul(4), d.saturating_mul(4), d.saturating_mul(4), 255]
+                    })
+                    .collect();
+                image::save_buffer(dir.join(format!("{name}.diff.png")), &diff, W, H, image::ExtendedColorType::Rgba8).unwrap();
+                failures.push(format!("{name}: mean difference {mean:.2}, {:.2}% pixels off (see {})", bad * 100.0, actual.display()));
+            }
         }
-        let Ok(reference) = image::open(&path) else {
-            failures.push(format!("{name}: no reference {} (make it with SMOKEBOX_BLESS=1)", path.display()));
-            continue;
-        };
-        let reference = reference.to_rgba8();
-        assert_eq!(reference.dimensions(), (W, H), "{name}: reference has another size");
-        let (mean, bad) = compare(&rgba, reference.as_raw());
-        if mean > 1.5 || bad > 0.005 {
-            let actual = dir.join(format!("{name}.actual.png"));
-            image::save_buffer(&actual, &rgba, W, H, image::ExtendedColorType::Rgba8).unwrap();
-            let diff: Vec<u8> = rgba
-                .chunks(4)
-                .zip(reference.as_raw().chunks(4))
-                .flat_map(|(a, b)| {
-                    let d = (0..3).map(|k| (a[k] as i32 - b[k] as i32).unsigned_abs()).max().unwrap().min(255) as u8;
-                    [d.saturating_mul(4), d.saturating_mul(4), d.saturating_mul(4), 255]
-                })
-                .collect();
-            image::save_buffer(dir.join(format!("{name}.diff.png")), &diff, W, H, image::ExtendedColorType::Rgba8).unwrap();
-            failures.push(format!("{name}: mean difference {mean:.2}, {:.2}% pixels off (see {})", bad * 100.0, actual.display()));
+        // each overlay shows something of its own at this size (grid lines only where drawable)
+        for (k, (a, ia)) in images.iter().enumerate() {
+            for (b, ib) in &images[k + 1..] {
+                let same_without_grid = b.starts_with("grid") && n > 32;
+                let d = compare(ia, ib).0;
+                if same_without_grid {
+                    assert!(d == 0.0 || !a.starts_with("ink"), "{b}: grid lines drawn where cells are too small");
+                } else {
+                    assert!(d > 0.2, "{a} and {b} look the same (mean difference {d:.3})");
+                }
+            }
         }
-        images.push((name, rgba));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // each overlay shows something of its own
-    for (k, (a, ia)) in images.iter().enumerate() {
-        for (b, ib) in &images[k + 1..] {
-            assert!(compare(ia, ib).0 > 0.5, "{a} and {b} look the same");
-        }
-    }
+}
+
+/// Overlays say whether they can be drawn at a zoom, and why not.
+#[test]
+fn overlays_report_what_they_cannot_draw() {
+    use smokebox::render::{arrow_spacing, text_colour_on, why_not_drawable};
+    assert!(why_not_drawable("grid", 12.0, 400).is_none());
+    let why = why_not_drawable("grid", 3.0, 16384).expect("grid lines at 3 px a cell");
+    assert!(why.contains("3.0 px") && why.contains("8 px"), "{why}");
+    assert!(why_not_drawable("numbers", 20.0, 400).is_some());
+    assert!(why_not_drawable("numbers", 50.0, 100_000).unwrap().contains("4096"));
+    assert!(why_not_drawable("arrows", 0.5, 1 << 20).is_none(), "arrows thin out instead");
+    // arrows at least 22 px apart, never closer than asked
+    assert_eq!(arrow_spacing(1, 1.0), 22);
+    assert_eq!(arrow_spacing(1, 30.0), 1);
+    assert_eq!(arrow_spacing(4, 30.0), 4);
+    assert_eq!(text_colour_on([0.02, 0.02, 0.05]), [255, 255, 255]);
+    assert_eq!(text_colour_on([0.95, 0.35, 0.1]), [0, 0, 0]);
 }
