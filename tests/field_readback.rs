@@ -31,3 +31,34 @@ fn readback_returns_the_fields_once_mapped() {
     assert_eq!(snap.pressure_range(), Some((lo, hi)));
     assert!(!rb.collect(), "one copy is taken once");
 }
+
+/// The hover probe reads exactly the cell's faces, pressure, divergence, solid and the dye cell's
+/// ink, only once the map has arrived.
+#[test]
+fn cell_probe_reads_one_cell_and_its_dye() {
+    use smokebox::render::readback::CellProbe;
+    use smokebox::sim::fields::Fields;
+    let gpu = common::gpu();
+    let (nx, ny, k) = (10, 7, 3);
+    let f = common::random_fields(nx, ny, 11, 0.3);
+    let mut fields = Fields { dye_scale: k, ink: (0..3 * k * k * nx * ny).map(|n| n as f32).collect(), ..f };
+    fields.solid[3 * nx + 4] = 1.0;
+    let sim = Simulation::new(&gpu, &fields, common::box_params(nx, ny, 0.1, 0.01), Default::default()).unwrap();
+    let mut probe = CellProbe::new(&sim.device);
+    let mut enc = sim.device.create_command_encoder(&Default::default());
+    let (i, j, dye) = (4, 3, [13usize, 10usize]);
+    probe.encode(&mut enc, &sim, &sim.buffers.divergence, [i, j], dye);
+    assert!(!probe.collect(), "nothing before the submit");
+    sim.queue.submit([enc.finish()]);
+    probe.request_map();
+    sim.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    assert!(probe.collect());
+    let r = probe.latest.clone().unwrap();
+    assert_eq!((r.i, r.j), (i, j));
+    assert_eq!(r.u_faces, [fields.u[fields.ui(i, j)], fields.u[fields.ui(i + 1, j)]]);
+    assert_eq!(r.v_faces, [fields.v[fields.vi(i, j)], fields.v[fields.vi(i, j + 1)]]);
+    assert_eq!((r.p, r.divergence, r.solid), (fields.p[fields.cell(i, j)], fields.divergence[fields.cell(i, j)], true));
+    let d = fields.dye_cell(dye[0], dye[1]);
+    assert_eq!(r.ink, [fields.ink[3 * d], fields.ink[3 * d + 1], fields.ink[3 * d + 2]]);
+    assert!(r.text().contains("solid") && r.text().contains("m/s") && r.text().contains("Pa"), "{}", r.text());
+}

@@ -26,6 +26,12 @@ impl Snapshot {
     }
 }
 
+/// One staging buffer's trip: copied by an encoder, mapped after the submit, taken once arrived.
+struct Trip {
+    staging: wgpu::Buffer,
+    state: State,
+}
+
 enum State {
     Idle,
     /// Copy recorded; map after the submit.
@@ -33,41 +39,22 @@ enum State {
     Mapping(Arc<AtomicBool>),
 }
 
-pub struct FieldReadback {
-    staging: wgpu::Buffer,
-    nx: usize,
-    ny: usize,
-    state: State,
-    frames: u32,
-    pub latest: Option<Snapshot>,
-}
-
-impl FieldReadback {
-    pub fn new(device: &wgpu::Device, nx: usize, ny: usize) -> FieldReadback {
+impl Trip {
+    fn new(device: &wgpu::Device, label: &str, bytes: u64) -> Trip {
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("field readback"),
-            size: (2 * nx * ny * 4) as u64,
+            label: Some(label),
+            size: bytes.max(4),
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        FieldReadback { staging, nx, ny, state: State::Idle, frames: 0, latest: None }
+        Trip { staging, state: State::Idle }
     }
 
-    /// Records a copy of `p` and `divergence` every `every` frames when none is in flight.
-    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer, divergence: &wgpu::Buffer, every: u32) {
-        self.frames += 1;
-        if !matches!(self.state, State::Idle) || self.frames < every {
-            return;
-        }
-        self.frames = 0;
-        let bytes = (self.nx * self.ny * 4) as u64;
-        encoder.copy_buffer_to_buffer(p, 0, &self.staging, 0, bytes);
-        encoder.copy_buffer_to_buffer(divergence, 0, &self.staging, bytes, bytes);
-        self.state = State::Copied;
+    fn idle(&self) -> bool {
+        matches!(self.state, State::Idle)
     }
 
-    /// After the submit that holds the copy: asks for the map (answered by a later poll).
-    pub fn request_map(&mut self) {
+    fn request_map(&mut self) {
         if matches!(self.state, State::Copied) {
             let flag = Arc::new(AtomicBool::new(false));
             let f = flag.clone();
@@ -76,17 +63,161 @@ impl FieldReadback {
         }
     }
 
-    /// Takes the copy if its map has arrived (after a non-blocking `device.poll`); true when new.
-    pub fn collect(&mut self) -> bool {
-        let State::Mapping(flag) = &self.state else { return false };
+    /// The staging buffer's floats if its map has arrived.
+    fn take(&mut self) -> Option<Vec<f32>> {
+        let State::Mapping(flag) = &self.state else { return None };
         if !flag.load(Ordering::Acquire) {
-            return false;
+            return None;
         }
-        let cells = self.nx * self.ny;
         let data: Vec<f32> = bytemuck::cast_slice(&self.staging.slice(..).get_mapped_range().expect("mapped")).to_vec();
         self.staging.unmap();
         self.state = State::Idle;
+        Some(data)
+    }
+}
+
+pub struct FieldReadback {
+    trip: Trip,
+    nx: usize,
+    ny: usize,
+    frames: u32,
+    pub latest: Option<Snapshot>,
+}
+
+impl FieldReadback {
+    pub fn new(device: &wgpu::Device, nx: usize, ny: usize) -> FieldReadback {
+        FieldReadback { trip: Trip::new(device, "field readback", (2 * nx * ny * 4) as u64), nx, ny, frames: 0, latest: None }
+    }
+
+    /// Records a copy of `p` and `divergence` every `every` frames when none is in flight.
+    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer, divergence: &wgpu::Buffer, every: u32) {
+        self.frames += 1;
+        if !self.trip.idle() || self.frames < every {
+            return;
+        }
+        self.frames = 0;
+        let bytes = (self.nx * self.ny * 4) as u64;
+        encoder.copy_buffer_to_buffer(p, 0, &self.trip.staging, 0, bytes);
+        encoder.copy_buffer_to_buffer(divergence, 0, &self.trip.staging, bytes, bytes);
+        self.trip.state = State::Copied;
+    }
+
+    /// After the submit that holds the copy: asks for the map (answered by a later poll).
+    pub fn request_map(&mut self) {
+        self.trip.request_map();
+    }
+
+    /// Takes the copy if its map has arrived (after a non-blocking `device.poll`); true when new.
+    pub fn collect(&mut self) -> bool {
+        let Some(data) = self.trip.take() else { return false };
+        let cells = self.nx * self.ny;
         self.latest = Some(Snapshot { nx: self.nx, ny: self.ny, p: data[..cells].to_vec(), divergence: data[cells..].to_vec() });
+        true
+    }
+}
+
+/// What the hover readout shows for the cell under the cursor.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CellReadout {
+    pub i: usize,
+    pub j: usize,
+    /// u on the left and right faces, v on the bottom and top faces, m/s.
+    pub u_faces: [f32; 2],
+    pub v_faces: [f32; 2],
+    /// Pressure, Pa; divergence, 1/s (of the buffer the probe was given).
+    pub p: f32,
+    pub divergence: f32,
+    /// Ink of the dye cell under the cursor.
+    pub ink: [f32; 3],
+    pub solid: bool,
+}
+
+impl CellReadout {
+    /// Velocity at the cell centre: the mean of each pair of faces, m/s.
+    pub fn velocity(&self) -> [f32; 2] {
+        [0.5 * (self.u_faces[0] + self.u_faces[1]), 0.5 * (self.v_faces[0] + self.v_faces[1])]
+    }
+
+    /// One line for the panel: every value with its unit.
+    pub fn text(&self) -> String {
+        let [u, v] = self.velocity();
+        format!(
+            "cell ({}, {}){}  u {u:+.3} m/s  v {v:+.3} m/s  p {:+.4} Pa  div {:+.3e} 1/s  ink ({:.2}, {:.2}, {:.2})",
+            self.i,
+            self.j,
+            if self.solid { " solid" } else { "" },
+            self.p,
+            self.divergence,
+            self.ink[0],
+            self.ink[1],
+            self.ink[2]
+        )
+    }
+}
+
+/// The hover readout's read-back: a few floats of the cell under the cursor, copied when asked
+/// and never waited for (the same trip as `FieldReadback`).
+pub struct CellProbe {
+    trip: Trip,
+    asked: Option<(usize, usize)>,
+    pub latest: Option<CellReadout>,
+}
+
+/// Floats a probe copies: u left/right, v bottom/top, p, divergence, solid, ink r, g, b.
+const PROBE_FLOATS: u64 = 10;
+
+impl CellProbe {
+    pub fn new(device: &wgpu::Device) -> CellProbe {
+        CellProbe { trip: Trip::new(device, "cell probe", PROBE_FLOATS * 4), asked: None, latest: None }
+    }
+
+    /// Records the copy of cell (i, j)'s values (when none is in flight) and the dye cell at
+    /// `dye` (dye grid indices); `divergence` is the buffer the overlay shows.
+    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, sim: &crate::sim::Simulation, divergence: &wgpu::Buffer, cell: [usize; 2], dye: [usize; 2]) {
+        let ([i, j], (nx, ny)) = (cell, (sim.nx, sim.ny));
+        if !self.trip.idle() || i >= nx || j >= ny {
+            return;
+        }
+        let b = &sim.buffers;
+        let k = sim.dye_scale;
+        let d = (dye[1].min(k * ny - 1) * k * nx + dye[0].min(k * nx - 1)) as u64;
+        let (c, ui, vi) = ((j * nx + i) as u64, (j * (nx + 1) + i) as u64, (j * nx + i) as u64);
+        let copies: [(&wgpu::Buffer, u64, u64); 7] = [
+            (&b.u, ui, 2),
+            (&b.v, vi, 1),
+            (&b.v, vi + nx as u64, 1),
+            (&b.p, c, 1),
+            (divergence, c, 1),
+            (&b.solid, c, 1),
+            (&b.ink, 3 * d, 3),
+        ];
+        let mut at = 0u64;
+        for (buffer, offset, count) in copies {
+            encoder.copy_buffer_to_buffer(buffer, offset * 4, &self.trip.staging, at * 4, count * 4);
+            at += count;
+        }
+        self.asked = Some((i, j));
+        self.trip.state = State::Copied;
+    }
+
+    /// After the submit that holds the copy.
+    pub fn request_map(&mut self) {
+        self.trip.request_map();
+    }
+
+    /// Takes the values if they have arrived; true when new.
+    pub fn collect(&mut self) -> bool {
+        let (Some(x), Some((i, j))) = (self.trip.take(), self.asked) else { return false };
+        self.latest = Some(CellReadout {
+            i,
+            j,
+            u_faces: [x[0], x[1]],
+            v_faces: [x[2], x[3]],
+            p: x[4],
+            divergence: x[5],
+            solid: x[6] > 0.5,
+            ink: [x[7], x[8], x[9]],
+        });
         true
     }
 }
