@@ -403,3 +403,35 @@ impl Scene {
         (self.grid.nx as f32 * self.grid.cell_size, self.grid.ny as f32 * self.grid.cell_size)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_dye_is_about_512_across_within_the_cell_budget() {
+        assert_eq!(auto_dye_scale(128, 128), 4);
+        assert_eq!(auto_dye_scale(256, 128), 2);
+        assert_eq!(auto_dye_scale(1024, 1024), 1);
+        assert_eq!(auto_dye_scale(16, 12), 16, "capped at DYE_MAX_SCALE");
+        for (nx, ny) in [(48, 40), (300, 300), (700, 20), (2, 2)] {
+            let k = auto_dye_scale(nx, ny);
+            assert!(k >= 1 && k * k * nx * ny <= DYE_MAX_CELLS.max(nx * ny), "{nx}x{ny}: k = {k}");
+        }
+    }
+
+    #[test]
+    fn refine_keeps_the_domain_in_metres() {
+        let mut s = Scene::default();
+        s.grid = GridConfig { nx: 64, ny: 32, cell_size: 1.0 / 32.0, ..Default::default() };
+        s.refine(Some(128), None);
+        assert_eq!((s.grid.nx, s.grid.ny), (128, 64));
+        assert_eq!(s.size(), (2.0, 1.0));
+        s.refine(None, Some(16));
+        assert_eq!((s.grid.nx, s.grid.ny, s.size()), (32, 16, (2.0, 1.0)));
+        // another aspect: the new domain covers the old one
+        s.refine(Some(40), Some(40));
+        let (w, h) = s.size();
+        assert!(w >= 2.0 - 1e-5 && h >= 1.0 - 1e-5, "{w} x {h}");
+    }
+}
