@@ -36,6 +36,13 @@ pub mod slot {
 
 pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
 
+/// A multigrid shader file (composed after the prelude, shared parts first).
+macro_rules! mg {
+    ($name:literal) => {
+        include_str!(concat!("../../shaders/multigrid_", $name, ".wgsl"))
+    };
+}
+
 /// Every pass's WGSL, by file name (without `.wgsl`).
 pub const SHADERS: &[(&str, &str)] = &[
     ("sources", include_str!("../../shaders/sources.wgsl")),
@@ -49,23 +56,13 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("vorticity", include_str!("../../shaders/vorticity.wgsl")),
     ("advect_maccormack", include_str!("../../shaders/advect_maccormack.wgsl")),
     ("advect_conservative", include_str!("../../shaders/advect_conservative.wgsl")),
-    ("pressure_sor", include_str!("../../shaders/pressure_sor.wgsl")),
-    ("multigrid_setup", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_setup.wgsl"))),
-    ("multigrid_smooth", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_smooth.wgsl"))),
-    (
-        "multigrid_residual",
-        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_residual.wgsl")),
-    ),
-    (
-        "multigrid_restrict",
-        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_restrict.wgsl")),
-    ),
-    (
-        "multigrid_prolong",
-        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_prolong.wgsl")),
-    ),
-    ("multigrid_coarse", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_coarse.wgsl"))),
-    ("solver_check", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/solver_check.wgsl"))),
+    ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../shaders/pressure_sor.wgsl"))),
+    ("multigrid_setup", concat!(mg!("level"), mg!("setup"))),
+    ("multigrid_smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
+    ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
+    ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
+    ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
+    ("solver_check", concat!(mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
     ("viscosity", include_str!("../../shaders/viscosity.wgsl")),
 ];
 
@@ -99,6 +96,18 @@ pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::Mod
     Ok((module, info))
 }
 
+static DISPATCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts one recorded dispatch (every dispatch of the step goes through here; `smokebox bench`).
+pub fn count_dispatch() {
+    DISPATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Dispatches recorded so far by this process.
+pub fn dispatches() -> u64 {
+    DISPATCHES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// One compute entry point, ready to dispatch.
 pub struct Kernel {
     pub label: String,
@@ -119,24 +128,29 @@ impl Kernel {
             .position(|e| e.name == entry)
             .ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?;
         let uses = info.get_entry_point(index);
-        let mut bindings: Vec<u32> = module
+        // (binding, read-only): a binding the shader declares `read` is bound read-only
+        let mut used: Vec<(u32, bool)> = module
             .global_variables
             .iter()
             .filter(|(handle, _)| !uses[*handle].is_empty())
-            .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.binding))
+            .filter_map(|(_, g)| {
+                let read_only = matches!(g.space, naga::AddressSpace::Storage { access } if !access.contains(naga::StorageAccess::STORE));
+                g.binding.as_ref().map(|b| (b.binding, read_only))
+            })
             .collect();
-        bindings.sort_unstable();
+        used.sort_unstable();
+        let bindings: Vec<u32> = used.iter().map(|b| b.0).collect();
         let label = if entry == "main" { shader.to_string() } else { format!("{shader}.{entry}") };
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = used
             .iter()
-            .map(|&binding| wgpu::BindGroupLayoutEntry {
+            .map(|&(binding, read_only)| wgpu::BindGroupLayoutEntry {
                 binding,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
                     ty: if binding == slot::PARAMS {
                         wgpu::BufferBindingType::Uniform
                     } else {
-                        wgpu::BufferBindingType::Storage { read_only: false }
+                        wgpu::BufferBindingType::Storage { read_only }
                     },
                     has_dynamic_offset: false,
                     min_binding_size: None,
@@ -179,6 +193,7 @@ impl Kernel {
 
     /// Records one dispatch covering `size` threads (rounded up to whole workgroups).
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, size: [u32; 2]) {
+        count_dispatch();
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(size[0].div_ceil(self.workgroup_size[0]), size[1].div_ceil(self.workgroup_size[1]), 1);
@@ -186,6 +201,7 @@ impl Kernel {
 
     /// Records a dispatch of an exact number of workgroups.
     pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, groups: u32) {
+        count_dispatch();
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(groups, 1, 1);

@@ -10,8 +10,11 @@ pub mod forces;
 pub mod kernel;
 pub mod multigrid;
 pub mod params;
+pub mod pressure;
+pub mod pressure_sor;
 pub mod projection;
 pub mod solver;
+pub mod solver_check;
 pub mod sources;
 pub mod stage;
 pub mod stats;
@@ -50,7 +53,7 @@ impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
             iterations: 40,
-            kind: Default::default(),
+            kind: crate::scene::SolverKind::Jacobi,
             tolerance: 0.0,
             warm_start: true,
             freeze_velocity: false,
@@ -147,6 +150,7 @@ impl Simulation {
 
     pub fn upload(&self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
+        self.stages.projection.solvers.mark_dirty();
     }
 
     /// Reads the whole state back (blocking; dumps and tests only).
@@ -163,7 +167,10 @@ impl Simulation {
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         self.queue.write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
-        self.stages.projection.solvers.prepare(&self.queue, self.solver.kind, self.solver.tolerance);
+        self.stages.projection.solvers.prepare(&self.queue, self.solver.tolerance);
+        if self.edits_solids {
+            self.stages.projection.solvers.mark_dirty();
+        }
         if !splats.is_empty() {
             self.queue.write_buffer(&self.buffers.splats, 0, bytemuck::cast_slice(&splats));
         }
@@ -190,7 +197,7 @@ impl Simulation {
                     s.stats.encode_div_before(pass);
                 }
             });
-            s.projection.encode_solve(encoder, profiler, b, &self.solver);
+            s.projection.solvers.encode_solve(encoder, profiler, b, self.solve_spec(), self.bc_kind());
             timed_pass(encoder, profiler, "project", |pass| {
                 s.projection.encode_correction(pass);
                 if stats {
@@ -217,6 +224,22 @@ impl Simulation {
         self.time += self.params.dt as f64;
     }
 
+    /// The pressure solve's settings.
+    pub fn solve_spec(&self) -> solver::SolveSpec {
+        let s = &self.solver;
+        solver::SolveSpec { kind: s.kind, iterations: s.iterations, tolerance: s.tolerance, warm_start: s.warm_start }
+    }
+
+    fn bc_kind(&self) -> [u32; 4] {
+        self.params.bc_kind
+    }
+
+    /// Call after submitting encoded steps: requests the non-blocking read-backs.
+    pub fn after_submit(&mut self) {
+        self.readback.request_maps();
+        self.stages.projection.solvers.request_feedback();
+    }
+
     /// From now on each step also keeps the divergence right after the correction.
     pub fn enable_div_after(&mut self) -> Result<()> {
         if self.div_after.is_none() {
@@ -237,10 +260,12 @@ impl Simulation {
                 self.readback.encode_copy(&mut encoder, stats_buffer, self.step_index, self.time);
             }
             self.queue.submit([encoder.finish()]);
+            self.after_submit();
             if stats {
-                self.readback.request_maps();
                 self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
                 out.extend(self.readback.collect());
+            } else {
+                let _ = self.device.poll(wgpu::PollType::Poll);
             }
         }
         if !stats {
@@ -263,15 +288,15 @@ impl Simulation {
             "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.solver.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
-                let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };
-                s.projection.encode_solve(&mut encoder, None, b, &one_sweep);
+                let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };
+                s.projection.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.bc_kind());
             }
             // the whole solve with the current settings, on the divergence as it is
-            "solve" => s.projection.encode_solve(&mut encoder, None, b, &self.solver),
+            "solve" => s.projection.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.bc_kind()),
             // divergence, solve and correction
             "projection" => {
                 timed_pass(&mut encoder, None, "divergence", |pass| s.projection.encode_divergence(pass));
-                s.projection.encode_solve(&mut encoder, None, b, &self.solver);
+                s.projection.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.bc_kind());
                 timed_pass(&mut encoder, None, "project", |pass| s.projection.encode_correction(pass));
             }
             "project" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_correction(pass)),
@@ -288,6 +313,7 @@ impl Simulation {
             other => panic!("no pass named {other}"),
         }
         self.queue.submit([encoder.finish()]);
+        self.stages.projection.solvers.request_feedback();
         self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
     }
 }
