@@ -1,7 +1,8 @@
 // Multigrid coarse solve in one dispatch: the levels from this one down (every side at most 32,
-// src/sim/multigrid.rs) held in workgroup memory, one V-cycle of them run by one workgroup with
+// the bottom at most 16, src/sim/multigrid.rs) held in workgroup memory, one V-cycle of them run by one workgroup with
 // barriers between the steps: two red-black Gauss-Seidel sweeps, residual restricted to the next
-// level, ..., BOTTOM_SWEEPS SOR sweeps on the bottom level, then back up with prolongation and two
+// level, ..., BOTTOM_SWEEPS SOR sweeps on the bottom level (plain Gauss-Seidel where an odd
+// periodic axis pairs two same-colour cells: `bottom_omega`), then back up with prolongation and two
 // sweeps. The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs
 // `coarse`). Stencils stay in the stencil buffer (read-only); x and rhs live here.
 
@@ -152,9 +153,12 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
         s_smooth(k, lid);
         s_restrict(k, lid);
     }
+    let bottom = mg_levels[last];
+    let odd_periodic = (periodic_x() && bottom.nx % 2u == 1u) || (periodic_y() && bottom.ny % 2u == 1u);
+    let omega = select(BOTTOM_OMEGA, 1.0, odd_periodic);
     for (var it = 0u; it < BOTTOM_SWEEPS; it++) {
-        s_relax(last, 0, BOTTOM_OMEGA, lid);
-        s_relax(last, 1, BOTTOM_OMEGA, lid);
+        s_relax(last, 0, omega, lid);
+        s_relax(last, 1, omega, lid);
     }
     for (var k = last; k > first; k--) {
         s_prolong(k - 1u, lid);

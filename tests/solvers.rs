@@ -337,3 +337,89 @@ fn solvers_agree_on_the_pressure() {
     }
 }
 
+
+/// The predicted path (n direct units, a probe, a check, one gated unit) against the fully gated
+/// one on the same problem: it stops at the same unit and residual when the prediction is right
+/// or one short, one unit later when it is one over, and the read-back corrects the prediction.
+#[test]
+fn predicted_tolerance_path_stops_where_the_gated_one_does() {
+    let gpu = gpu();
+    for (kind, (nx, ny), cap, tol) in
+        [(SolverKind::Multigrid, (70, 52), 40, 1e-5), (SolverKind::Sor, (24, 18), 4000, 1e-4), (SolverKind::Jacobi, (20, 14), 20000, 1e-3)]
+    {
+        let (mut f, p) = random_state(nx, ny, [BC_WALL, BC_WALL, BC_WALL, BC_OUTFLOW], 12, 0.1);
+        cpu::divergence(&mut f, &p);
+        let mut sim = Simulation::new(&gpu, &f, p, settings(kind, cap, tol)).unwrap();
+        let unit = smokebox::sim::solver::unit_sweeps(kind);
+        sim.run_pass("solve");
+        let full = solve_report(&sim);
+        let full_p = sim.download().p;
+        assert!(full.converged && full.ratio <= tol, "{kind:?}: fully gated {full:?}");
+        let n = full.iterations / unit;
+        assert!(n >= 2, "{kind:?}: {full:?}");
+        for pred in [n - 1, n, n + 1] {
+            sim.upload(&f);
+            sim.stages.projection.solvers.set_prediction(Some(pred));
+            sim.run_pass("solve");
+            let r = solve_report(&sim);
+            let ctx = format!("{kind:?} needs {n} units, predicted {pred}: {r:?} (fully gated {full:?})");
+            assert!(r.converged && r.ratio <= tol, "{ctx}");
+            if pred <= n {
+                assert_eq!(r.iterations, full.iterations, "{ctx}");
+                assert_close(&ctx, &sim.download().p, &full_p, 1e-5);
+            } else {
+                assert_eq!(r.iterations, (n + 1) * unit, "{ctx}");
+                assert!(r.probe.is_some_and(|q| q <= tol), "{ctx}: the probe saw the tolerance met one unit earlier");
+            }
+            // the read-back arrives with the next solve: the prediction becomes the units needed
+            sim.upload(&f);
+            sim.run_pass("solve");
+            assert_eq!(sim.stages.projection.solvers.prediction(), Some(n), "{ctx}");
+        }
+    }
+}
+
+/// Step `steps` times with stats; the last step's max |div after| / max |div before| and the
+/// largest of all steps after the first few.
+fn run_scene(gpu: &smokebox::gpu::Gpu, name: &str, grow: usize, steps: u64) -> (f32, f32, usize) {
+    let (scene, _) = smokebox::scene::Scene::load(name, &[]).unwrap();
+    let sets = vec![format!("grid.nx={}", scene.grid.nx * grow as i64), format!("grid.ny={}", scene.grid.ny * grow as i64)];
+    let (scene, source) = smokebox::scene::Scene::load(name, &sets).unwrap();
+    let mut sim = Simulation::new(gpu, &scene.initial_fields(&source).unwrap(), scene.params(), scene.solver_settings()).unwrap();
+    sim.emitters = scene.emitter_splats();
+    let stats = sim.run_blocking(steps, true);
+    let ratio = |s: &smokebox::sim::stats::StepStats| if s.div_max_before > 0.0 { s.div_max_after / s.div_max_before } else { 0.0 };
+    let worst = stats[5..].iter().map(ratio).fold(0.0, f32::max);
+    (ratio(stats.last().unwrap()), worst, sim.nx * sim.ny)
+}
+
+fn default_projection_in_every_scene(grow: usize) {
+    let gpu = gpu();
+    for (name, _) in smokebox::scene::BUILTIN {
+        let (scene, _) = smokebox::scene::Scene::load(name, &[]).unwrap();
+        if *name == "teaching" {
+            // the seed's Jacobi sweeps, kept on purpose
+            assert_eq!(scene.solver.kind, SolverKind::Jacobi);
+            continue;
+        }
+        assert_eq!((scene.solver.kind, scene.solver.tolerance), (SolverKind::Multigrid, 1e-4), "{name}");
+        let (last, worst, cells) = run_scene(&gpu, name, grow, 50);
+        println!("{name} {cells} cells: max |div| after / before {last:e} at step 50, worst {worst:e}");
+        assert!(last <= 1e-4, "{name} at {cells} cells: max |div| after / before = {last:e} after 50 steps (worst step {worst:e})");
+    }
+}
+
+/// Every built-in scene at its own size (CI).
+#[test]
+fn default_projection_is_incompressible_in_every_scene() {
+    default_projection_in_every_scene(1);
+}
+
+/// The same at 4x the cells (2x per side): minutes on lavapipe, run by hand:
+/// `cargo test --release --test solvers -- --ignored default_projection_at_4x`.
+#[test]
+#[ignore]
+fn default_projection_at_4x_cells() {
+    default_projection_in_every_scene(2);
+}
+

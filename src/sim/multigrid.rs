@@ -15,12 +15,23 @@ use bytemuck::{Pod, Zeroable};
 
 /// Largest side of a level solved in workgroup memory (shaders/multigrid_coarse.wgsl).
 pub const COARSE_SIDE: usize = 32;
-/// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and all below it.
+/// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and the 16 x 16 below it.
 pub const COARSE_CELLS: usize = 1366;
-/// Largest side of the bottom level (relaxed by `BOTTOM_SWEEPS` SOR sweeps).
-pub const BOTTOM: usize = 4;
+/// Largest side of the bottom level (relaxed by `BOTTOM_SWEEPS` SOR sweeps). Coarsening further
+/// (to 4) made the V-cycle stall or diverge with outflow and odd periodic sides: the coarse
+/// operators of this plain geometric coarsening drift from the fine one near those boundaries.
+pub const BOTTOM: usize = 16;
 pub const BOTTOM_SWEEPS: u32 = 48;
+/// Over-relaxation of the bottom sweeps; plain Gauss-Seidel on a level with an odd periodic
+/// axis, where two seam cells of one colour update together (over-relaxing that pair diverges).
 pub const BOTTOM_OMEGA: f32 = 1.6;
+
+/// The bottom relaxation factor of an nx x ny level under boundary kinds `bc` (left, right,
+/// bottom, top), as shaders/multigrid_coarse.wgsl `bottom_omega`.
+pub fn bottom_omega(nx: u32, ny: u32, bc: [u32; 4]) -> f32 {
+    let periodic = super::params::BC_PERIODIC;
+    if (bc[0] == periodic && nx % 2 == 1) || (bc[2] == periodic && ny % 2 == 1) { 1.0 } else { BOTTOM_OMEGA }
+}
 /// Most levels (enough for 2^17 cells per side).
 pub const MAX_LEVELS: usize = 16;
 /// Red-black Gauss-Seidel sweeps before and after the coarse-grid correction (the tile kernels

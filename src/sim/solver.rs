@@ -192,8 +192,9 @@ impl Solvers {
         self.memory.set(m);
     }
 
-    /// Sets the predicted count in units (tests).
+    /// Sets the predicted count in units (tests), after taking in the feedback that has arrived.
     pub fn set_prediction(&self, units: Option<u32>) {
+        self.collect_feedback();
         let mut m = self.memory.get();
         m.prediction = units;
         self.memory.set(m);

@@ -6,7 +6,7 @@
 
 use super::grid::wrap;
 use crate::sim::fields::Fields;
-use crate::sim::multigrid::{self, BOTTOM_OMEGA, BOTTOM_SWEEPS, LevelDesc, POST_SMOOTH, PRE_SMOOTH};
+use crate::sim::multigrid::{self, BOTTOM_SWEEPS, LevelDesc, POST_SMOOTH, PRE_SMOOTH};
 use crate::sim::params::*;
 
 pub const MG_SOLID: u32 = 128;
@@ -247,9 +247,11 @@ impl Mg {
             self.smooth_pass(k);
             self.restrict_pass(k);
         }
+        let d = self.levels[last];
+        let omega = multigrid::bottom_omega(d.nx, d.ny, p.bc_kind);
         for _ in 0..BOTTOM_SWEEPS {
-            self.relax(last, 0, BOTTOM_OMEGA);
-            self.relax(last, 1, BOTTOM_OMEGA);
+            self.relax(last, 0, omega);
+            self.relax(last, 1, omega);
         }
         for k in (first..last).rev() {
             self.prolong_pass(k, p);
