@@ -6,15 +6,19 @@
 // sweeps. The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs
 // `coarse`). Stencils stay in the stencil buffer (read-only); x and rhs live here.
 
-const COARSE_CELLS: u32 = 1366u;
+// Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
+override WG: u32 = 256u;
+const COARSE_CELLS: u32 = 1280u;
 const BOTTOM_SWEEPS: u32 = 48u;
 const BOTTOM_OMEGA: f32 = 1.6;
 
 // Every level's descriptor, finest first.
 @group(0) @binding(27) var<storage, read> mg_levels: array<Level>;
 
-var<workgroup> sx: array<f32, 1366>;
-var<workgroup> srhs: array<f32, 1366>;
+var<workgroup> sx: array<f32, 1280>;
+var<workgroup> srhs: array<f32, 1280>;
+// The updates of a half-sweep, written to sx after all are computed.
+var<workgroup> snext: array<f32, 1280>;
 
 // Offset of level k in sx / srhs.
 fn s_off(k: u32) -> u32 { return mg_levels[k].off - level.off; }
@@ -34,31 +38,26 @@ fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
     return srhs[base + u32(j * w + i)] + (d - (stencil_count(s) - fluid) * xc);
 }
 
-// One colour of a red-black sweep of level k: every update computed before any is written (a
-// thread has at most 4 cells of a 32 x 32 level), as src/sim/cpu/multigrid.rs `relax`.
+// One colour of a red-black sweep of level k: every update computed before any is written, as
+// src/sim/cpu/multigrid.rs `relax`.
 fn s_relax(k: u32, parity: i32, omega: f32, lid: u32) {
     let l = mg_levels[k];
     let w = i32(l.nx);
     let n = l.nx * l.ny;
-    var next: array<f32, 4>;
-    var moves: array<bool, 4>;
-    for (var t = 0u; t < 4u; t++) {
-        let c = lid + 256u * t;
+    let base = s_off(k);
+    for (var c = lid; c < n; c += WG) {
         let i = i32(c) % w;
         let j = i32(c) / w;
-        moves[t] = c < n && (i + j) % 2 == parity;
-        if !moves[t] { continue; }
+        if (i + j) % 2 != parity { continue; }
         let s = mg_stencil[l.off + c];
         let count = stencil_count(s);
-        if count == 0.0 {
-            next[t] = 0.0;
-            continue;
-        }
-        next[t] = sx[s_off(k) + c] + omega * s_residual(k, i, j, s) / count;
+        var x = 0.0;
+        if count > 0.0 { x = sx[base + c] + omega * s_residual(k, i, j, s) / count; }
+        snext[base + c] = x;
     }
     workgroupBarrier();
-    for (var t = 0u; t < 4u; t++) {
-        if moves[t] { sx[s_off(k) + lid + 256u * t] = next[t]; }
+    for (var c = lid; c < n; c += WG) {
+        if (i32(c) % w + i32(c) / w) % 2 == parity { sx[base + c] = snext[base + c]; }
     }
     workgroupBarrier();
 }
@@ -77,7 +76,7 @@ fn s_restrict(k: u32, lid: u32) {
     let fw = i32(f.nx);
     let fh = i32(f.ny);
     let w = i32(l.nx);
-    for (var c = lid; c < l.nx * l.ny; c += 256u) {
+    for (var c = lid; c < l.nx * l.ny; c += WG) {
         let i = i32(c) % w;
         let j = i32(c) / w;
         var sum = 0.0;
@@ -122,7 +121,7 @@ fn s_prolong(k: u32, lid: u32) {
     let f = mg_levels[k];
     let cw = i32(mg_levels[k + 1u].nx);
     let w = i32(f.nx);
-    for (var c = lid; c < f.nx * f.ny; c += 256u) {
+    for (var c = lid; c < f.nx * f.ny; c += WG) {
         let i = i32(c) % w;
         let j = i32(c) / w;
         if stencil_count(mg_stencil[f.off + c]) == 0.0 { continue; }
@@ -138,13 +137,13 @@ fn s_prolong(k: u32, lid: u32) {
     workgroupBarrier();
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
     let lid = lid3.x;
     let first = level.index;
     let last = arrayLength(&mg_levels) - 1u;
     let n = level.nx * level.ny;
-    for (var c = lid; c < n; c += 256u) {
+    for (var c = lid; c < n; c += WG) {
         sx[c] = mg_x[level.x_off + c];
         srhs[c] = mg_rhs[level.off + c];
     }
@@ -164,7 +163,7 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
         s_prolong(k - 1u, lid);
         s_smooth(k - 1u, lid);
     }
-    for (var c = lid; c < n; c += 256u) {
+    for (var c = lid; c < n; c += WG) {
         mg_x[level.x_off + c] = sx[c];
     }
 }

@@ -1,10 +1,20 @@
 // Multigrid prolongation and post-smoother in one dispatch: each fluid cell of the tile adds the
 // bilinear coarse-grid correction (multigrid_tile.wgsl `prolonged`) as it is loaded, then two
-// red-black Gauss-Seidel sweeps run in workgroup memory.
+// red-black Gauss-Seidel sweeps run in workgroup memory, y -> x. `add` is the plain prolongation in
+// place on x that a CPU adapter uses instead (followed by plain half-sweeps).
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, true);
-    tile_relax(1.0, 2);
-    tile_store();
+    tile_relax(wid, lid, 1.0, 2);
+    tile_store(wid, lid);
+}
+
+@compute @workgroup_size(8, 8)
+fn add(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= lnx() || j >= lny() { return; }
+    if stencil_count(mg_stencil[lidx(i, j)]) == 0.0 { return; }
+    mg_x[xidx(i, j)] += prolonged(i, j);
 }

@@ -10,14 +10,31 @@ const TILE: i32 = 24;
 const HALO: i32 = 4;
 const SPAN: i32 = 32;
 const TILE_CELLS: u32 = 1024u;
+// Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); each takes the tile cells
+// lid, lid + WG, ...
+override WG: u32 = 256u;
 
 var<workgroup> tx: array<f32, 1024>;
-// This thread's four tile cells: position in the tile, stencil, rhs, colour, unwrapped level cell.
-var<private> t_pos: array<vec2<i32>, 4>;
-var<private> t_st: array<u32, 4>;
-var<private> t_rhs: array<f32, 4>;
-var<private> t_colour: array<i32, 4>;
-var<private> t_cell: array<vec2<i32>, 4>;
+// A half-sweep's updates, written to tx once all are computed.
+var<workgroup> tnext: array<f32, 1024>;
+var<workgroup> tst: array<u32, 1024>;
+var<workgroup> trhs: array<f32, 1024>;
+
+fn tile_origin(wid: vec3<u32>) -> vec2<i32> {
+    return vec2<i32>(wid.xy) * TILE - vec2<i32>(HALO, HALO);
+}
+
+// The level cell of tile cell q, wrapped on periodic sides (may lie outside the level).
+fn tile_cell(origin: vec2<i32>, q: u32) -> vec2<i32> {
+    var g = origin + vec2<i32>(i32(q) % SPAN, i32(q) / SPAN);
+    if periodic_x() { g.x = wrap(g.x, lnx()); }
+    if periodic_y() { g.y = wrap(g.y, lny()); }
+    return g;
+}
+
+fn inside(g: vec2<i32>) -> bool {
+    return g.x >= 0 && g.x < lnx() && g.y >= 0 && g.y < lny();
+}
 
 // The bilinear coarse-grid correction at fluid cell (i, j) of this level (9/16, 3/16, 3/16, 1/16
 // from its parent and the three coarse cells on its side). A coarse neighbour that is solid or
@@ -51,29 +68,21 @@ fn prolonged(i: i32, j: i32) -> f32 {
 }
 
 // Loads the tile (with the coarse-grid correction added first when `correct`).
-fn tile_load(wid: vec3<u32>, lid: vec3<u32>, correct: bool) {
-    let origin = vec2<i32>(wid.xy) * TILE - vec2<i32>(HALO, HALO);
-    for (var t = 0; t < 4; t++) {
-        let q = i32(lid.y * 16u + lid.x) + 256 * t;
-        let pos = vec2<i32>(q % SPAN, q / SPAN);
-        let cell = origin + pos;
-        var g = cell;
-        if periodic_x() { g.x = wrap(g.x, lnx()); }
-        if periodic_y() { g.y = wrap(g.y, lny()); }
+fn tile_load(wid: vec3<u32>, lid: u32, correct: bool) {
+    let origin = tile_origin(wid);
+    for (var q = lid; q < TILE_CELLS; q += WG) {
+        let g = tile_cell(origin, q);
         var x = 0.0;
         var s = 0u;
         var r = 0.0;
-        if g.x >= 0 && g.x < lnx() && g.y >= 0 && g.y < lny() {
+        if inside(g) {
             s = mg_stencil[lidx(g.x, g.y)];
             x = mg_x[xidx(g.x, g.y)];
             r = mg_rhs[lidx(g.x, g.y)];
             if correct && stencil_count(s) > 0.0 { x += prolonged(g.x, g.y); }
         }
-        t_pos[t] = pos;
-        t_st[t] = s;
-        t_rhs[t] = r;
-        t_colour[t] = (g.x + g.y) & 1;
-        t_cell[t] = cell;
+        tst[q] = s;
+        trhs[q] = r;
         tx[q] = x;
     }
     workgroupBarrier();
@@ -82,49 +91,53 @@ fn tile_load(wid: vec3<u32>, lid: vec3<u32>, correct: bool) {
 // `sweeps` red-black sweeps over omega in the tile (at most HALO / 2). Each half-sweep computes all
 // its updates before writing any, so that two same-colour neighbours (odd periodic seam) both see
 // the old values, in any order.
-fn tile_relax(omega: f32, sweeps: i32) {
+fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32, sweeps: i32) {
+    let origin = tile_origin(wid);
     for (var k = 0; k < 2 * sweeps; k++) {
         let lo = k + 1;
         let hi = SPAN - 1 - k;
-        var next: array<f32, 4>;
-        var moves: array<bool, 4>;
-        for (var t = 0; t < 4; t++) {
-            let pos = t_pos[t];
-            moves[t] = t_colour[t] == (k & 1) && pos.x >= lo && pos.x < hi && pos.y >= lo && pos.y < hi;
-            if !moves[t] { continue; }
-            let s = t_st[t];
+        for (var q = lid; q < TILE_CELLS; q += WG) {
+            let a = i32(q) % SPAN;
+            let b = i32(q) / SPAN;
+            let g = tile_cell(origin, q);
+            if ((g.x + g.y) & 1) != (k & 1) || a < lo || a >= hi || b < lo || b >= hi { continue; }
+            let s = tst[q];
             let count = stencil_count(s);
-            let q = pos.y * SPAN + pos.x;
             if count == 0.0 {
-                next[t] = 0.0;
+                tnext[q] = 0.0;
                 continue;
             }
             let xc = tx[q];
             var d = 0.0;
             var fluid = 0.0;
-            if (s & STENCIL_LEFT) != 0u { d += tx[q - 1] - xc; fluid += 1.0; }
-            if (s & STENCIL_RIGHT) != 0u { d += tx[q + 1] - xc; fluid += 1.0; }
-            if (s & STENCIL_BOTTOM) != 0u { d += tx[q - SPAN] - xc; fluid += 1.0; }
-            if (s & STENCIL_TOP) != 0u { d += tx[q + SPAN] - xc; fluid += 1.0; }
-            let r = t_rhs[t] + (d - (count - fluid) * xc);
-            next[t] = xc + omega * r / count;
+            if (s & STENCIL_LEFT) != 0u { d += tx[q - 1u] - xc; fluid += 1.0; }
+            if (s & STENCIL_RIGHT) != 0u { d += tx[q + 1u] - xc; fluid += 1.0; }
+            if (s & STENCIL_BOTTOM) != 0u { d += tx[q - u32(SPAN)] - xc; fluid += 1.0; }
+            if (s & STENCIL_TOP) != 0u { d += tx[q + u32(SPAN)] - xc; fluid += 1.0; }
+            let r = trhs[q] + (d - (count - fluid) * xc);
+            tnext[q] = xc + omega * r / count;
         }
         workgroupBarrier();
-        for (var t = 0; t < 4; t++) {
-            if moves[t] { tx[t_pos[t].y * SPAN + t_pos[t].x] = next[t]; }
+        for (var q = lid; q < TILE_CELLS; q += WG) {
+            let a = i32(q) % SPAN;
+            let b = i32(q) / SPAN;
+            let g = tile_cell(origin, q);
+            if ((g.x + g.y) & 1) == (k & 1) && a >= lo && a < hi && b >= lo && b < hi { tx[q] = tnext[q]; }
         }
         workgroupBarrier();
     }
 }
 
 // Writes the owned block to y: never in place, since neighbouring workgroups read it as halo.
-fn tile_store() {
-    for (var t = 0; t < 4; t++) {
-        let pos = t_pos[t];
-        let cell = t_cell[t];
-        let owned = pos.x >= HALO && pos.x < HALO + TILE && pos.y >= HALO && pos.y < HALO + TILE;
+fn tile_store(wid: vec3<u32>, lid: u32) {
+    let origin = tile_origin(wid);
+    for (var q = lid; q < TILE_CELLS; q += WG) {
+        let a = i32(q) % SPAN;
+        let b = i32(q) / SPAN;
+        let cell = origin + vec2<i32>(a, b);
+        let owned = a >= HALO && a < HALO + TILE && b >= HALO && b < HALO + TILE;
         if owned && cell.x >= 0 && cell.x < lnx() && cell.y >= 0 && cell.y < lny() {
-            mg_y[xidx(cell.x, cell.y)] = tx[pos.y * SPAN + pos.x];
+            mg_y[xidx(cell.x, cell.y)] = tx[q];
         }
     }
 }

@@ -3,9 +3,9 @@
 // and whose rhs is `load`'s -rho h^2 div / dt. Each cell moves params.sor_omega of the way past its
 // Gauss-Seidel value.
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, false);
-    tile_relax(params.sor_omega, 2);
-    tile_store();
+    tile_relax(wid, lid, params.sor_omega, 2);
+    tile_store(wid, lid);
 }

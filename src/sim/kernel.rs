@@ -118,8 +118,40 @@ pub struct Kernel {
     pub workgroup_size: [u32; 3],
 }
 
+/// Invocations per workgroup for the workgroup-memory solver kernels (override `WG`): on a CPU
+/// adapter (lavapipe) each invocation of a workgroup is a coroutine that every barrier suspends,
+/// so one SIMD batch of 8 does the same work with one; GPUs want full workgroups.
+pub fn solver_workgroup(device: &wgpu::Device) -> f64 {
+    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 8.0 } else { 256.0 }
+}
+
+/// Whether the solvers use their workgroup-memory (tiled, temporally blocked) kernels. Not on a CPU
+/// adapter: lavapipe runs them several times slower than one plain dispatch per sweep (measured
+/// in BENCHMARKS.md), while a dispatch there costs little. `SMOKEBOX_SOLVER_TILES=1` or `=0`
+/// overrides (benchmarks, tests).
+pub fn solver_tiles(device: &wgpu::Device) -> bool {
+    match std::env::var("SMOKEBOX_SOLVER_TILES").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => device.adapter_info().device_type != wgpu::DeviceType::Cpu,
+    }
+}
+
 impl Kernel {
     pub fn new(device: &wgpu::Device, shader: &str, entry: &str) -> Result<Kernel> {
+        Kernel::with_options(device, shader, entry, &[], true)
+    }
+
+    /// A kernel with values for its pipeline-overridable constants; `zero_workgroup_memory: false`
+    /// for a kernel that writes its workgroup memory before reading it (saves a clearing loop and
+    /// barrier per workgroup).
+    pub fn with_options(
+        device: &wgpu::Device,
+        shader: &str,
+        entry: &str,
+        constants: &[(&str, f64)],
+        zero_workgroup_memory: bool,
+    ) -> Result<Kernel> {
         let src = source(shader)?;
         let (module, info) = parse(shader, &src)?;
         let index = module
@@ -171,7 +203,7 @@ impl Kernel {
             layout: Some(&pipeline_layout),
             module: &module_gpu,
             entry_point: Some(entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, zero_initialize_workgroup_memory: zero_workgroup_memory },
             cache: None,
         });
         let workgroup_size = module.entry_points[index].workgroup_size;

@@ -16,7 +16,7 @@ use bytemuck::{Pod, Zeroable};
 /// Largest side of a level solved in workgroup memory (shaders/multigrid_coarse.wgsl).
 pub const COARSE_SIDE: usize = 32;
 /// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and the 16 x 16 below it.
-pub const COARSE_CELLS: usize = 1366;
+pub const COARSE_CELLS: usize = 1280;
 /// Largest side of the bottom level (relaxed by `BOTTOM_SWEEPS` SOR sweeps). Coarsening further
 /// (to 4) made the V-cycle stall or diverge with outflow and odd periodic sides: the coarse
 /// operators of this plain geometric coarsening drift from the fine one near those boundaries.
@@ -120,7 +120,7 @@ pub fn tile_groups(nx: u32, ny: u32) -> [u32; 3] {
 
 const _: () = assert!(TILE + 2 * HALO == 32);
 
-use super::kernel::{Kernel, slot};
+use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
 use super::solver_check::{self as check, Launch, ctl};
 use super::stage::Ctx;
 use crate::error::Result;
@@ -135,6 +135,13 @@ struct PerLevel {
 impl PerLevel {
     fn new(device: &wgpu::Device, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
         let kernel = Kernel::new(device, shader, entry)?;
+        let groups = tables.iter().map(|t| kernel.bind(device, t)).collect();
+        Ok(PerLevel { kernel, groups })
+    }
+
+    /// A workgroup-memory kernel: sized by `solver_workgroup`, memory not cleared.
+    fn shared(device: &wgpu::Device, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
+        let kernel = Kernel::with_options(device, shader, entry, &[("WG", solver_workgroup(device))], false)?;
         let groups = tables.iter().map(|t| kernel.bind(device, t)).collect();
         Ok(PerLevel { kernel, groups })
     }
@@ -172,6 +179,14 @@ pub struct Multigrid {
     coarse_solve: PerLevel,
     /// p -> p_out, then p_out -> p.
     sor: [PerLevel; 2],
+    /// Whether the tiled kernels run (else the plain ones below, in place on x).
+    pub tiled: bool,
+    red: PerLevel,
+    black: PerLevel,
+    sor_red: PerLevel,
+    sor_black: PerLevel,
+    restrict_in_place: PerLevel,
+    prolong_add: PerLevel,
     /// Kept alive for the bind groups.
     _descs: Vec<wgpu::Buffer>,
     _table: wgpu::Buffer,
@@ -230,16 +245,24 @@ impl Multigrid {
             })
             .collect();
         let coarse = coarse_level(&levels);
+        assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let fine = &tables[..1];
         Ok(Multigrid {
             mark: PerLevel::new(d, "multigrid_setup", "mark", &tables)?,
             pack: PerLevel::new(d, "multigrid_setup", "pack", &tables)?,
             load: PerLevel::new(d, "multigrid_setup", "load", fine)?,
-            smooth: PerLevel::new(d, "multigrid_smooth", "main", &tables[..coarse])?,
+            smooth: PerLevel::shared(d, "multigrid_smooth", "main", &tables[..coarse])?,
             restrict: PerLevel::new(d, "multigrid_restrict", "main", &back[..coarse])?,
-            prolong: PerLevel::new(d, "multigrid_prolong", "main", &back[..coarse])?,
-            coarse_solve: PerLevel::new(d, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
-            sor: [PerLevel::new(d, "pressure_sor", "main", fine)?, PerLevel::new(d, "pressure_sor", "main", &back[..1])?],
+            prolong: PerLevel::shared(d, "multigrid_prolong", "main", &back[..coarse])?,
+            coarse_solve: PerLevel::shared(d, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
+            sor: [PerLevel::shared(d, "pressure_sor", "main", fine)?, PerLevel::shared(d, "pressure_sor", "main", &back[..1])?],
+            tiled: solver_tiles(d),
+            red: PerLevel::new(d, "multigrid_smooth", "red", &tables[..coarse])?,
+            black: PerLevel::new(d, "multigrid_smooth", "black", &tables[..coarse])?,
+            sor_red: PerLevel::new(d, "multigrid_smooth", "sor_red", fine)?,
+            sor_black: PerLevel::new(d, "multigrid_smooth", "sor_black", fine)?,
+            restrict_in_place: PerLevel::new(d, "multigrid_restrict", "main", &tables[..coarse])?,
+            prolong_add: PerLevel::new(d, "multigrid_prolong", "add", &tables[..coarse])?,
             levels,
             coarse,
             mg_x,
@@ -291,8 +314,14 @@ impl Multigrid {
         launch.go(pass, &self.coarse_solve.kernel, &self.coarse_solve.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
     }
 
-    /// One V-cycle on level 0: 3 dispatches per level above the coarse solve, plus one.
+    /// One V-cycle on level 0: 3 dispatches per level above the coarse solve, plus one (tiled);
+    /// 10 per level plus one with the plain kernels.
     pub fn encode_vcycle(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        if self.tiled { self.encode_vcycle_tiled(pass, launch) } else { self.encode_vcycle_plain(pass, launch) }
+    }
+
+    /// One V-cycle with the tiled kernels (whatever `tiled` says).
+    pub fn encode_vcycle_tiled(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         for l in 0..self.coarse {
             self.encode_smooth(pass, launch, l);
             self.encode_restrict(pass, launch, l);
@@ -303,30 +332,76 @@ impl Multigrid {
         }
     }
 
+    /// One red-black sweep in place on level `l`'s x (plain kernels, two dispatches).
+    pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let d = &self.levels[l];
+        launch.go(pass, &self.red.kernel, &self.red.groups[l], cell_groups(d), ctl::cells_slot(l));
+        launch.go(pass, &self.black.kernel, &self.black.groups[l], cell_groups(d), ctl::cells_slot(l));
+    }
+
+    /// Restriction of level `l`'s x (plain path: the pre-smoothed iterate stays in x).
+    pub fn encode_plain_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let c = &self.levels[l + 1];
+        launch.go(pass, &self.restrict_in_place.kernel, &self.restrict_in_place.groups[l], cell_groups(c), ctl::cells_slot(l + 1));
+    }
+
+    /// Level `l + 1`'s correction added to level `l`'s x in place.
+    pub fn encode_plain_prolong(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let d = &self.levels[l];
+        launch.go(pass, &self.prolong_add.kernel, &self.prolong_add.groups[l], cell_groups(d), ctl::cells_slot(l));
+    }
+
+    fn encode_vcycle_plain(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        for l in 0..self.coarse {
+            for _ in 0..PRE_SMOOTH {
+                self.encode_plain_sweep(pass, launch, l);
+            }
+            self.encode_plain_restrict(pass, launch, l);
+        }
+        self.encode_coarse(pass, launch);
+        for l in (0..self.coarse).rev() {
+            self.encode_plain_prolong(pass, launch, l);
+            for _ in 0..POST_SMOOTH {
+                self.encode_plain_sweep(pass, launch, l);
+            }
+        }
+    }
+
     /// Dispatches of one V-cycle.
     pub fn vcycle_dispatches(&self) -> u32 {
-        3 * self.coarse as u32 + 1
+        if self.tiled { 3 * self.coarse as u32 + 1 } else { (2 * (PRE_SMOOTH + POST_SMOOTH) + 2) * self.coarse as u32 + 1 }
     }
 
     /// Two red-black SOR sweeps on level 0 (stencil packed, rhs loaded), one dispatch: p -> p_out
     /// when `in_out` is false, else back; flips it.
     pub fn encode_sor(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, in_out: &mut bool) {
+        if !self.tiled {
+            // the same two sweeps in place, one dispatch per half-sweep
+            let g = cell_groups(&self.levels[0]);
+            for _ in 0..2 {
+                launch.go(pass, &self.sor_red.kernel, &self.sor_red.groups[0], g, ctl::cells_slot(0));
+                launch.go(pass, &self.sor_black.kernel, &self.sor_black.groups[0], g, ctl::cells_slot(0));
+            }
+            return;
+        }
         self.tile(pass, launch, &self.sor[*in_out as usize], 0);
         *in_out = !*in_out;
     }
 
-    /// Estimated bytes a V-cycle moves: per tile dispatch x, rhs, stencil read over the tile and
-    /// its halo (32² / 24² of the level) and x written; restriction reads the fine x, rhs and
-    /// stencil and writes the coarse rhs and x; the coarse solve reads and writes its levels once.
+    /// Estimated bytes a V-cycle moves. Tiled: per tile dispatch x, rhs, stencil read over the
+    /// tile and its halo (32² / 24² of the level) and x written; restriction reads the fine x, rhs
+    /// and stencil and writes the coarse rhs and x; prolongation reads the coarse x. Plain: each
+    /// half-sweep reads x, rhs and stencil and writes half of x. The coarse solve reads and writes
+    /// its levels once.
     pub fn vcycle_bytes(&self) -> u64 {
         let halo = (32.0 * 32.0) / (24.0 * 24.0);
+        let sweeps = (PRE_SMOOTH + POST_SMOOTH) as f64;
         let mut bytes = 0.0;
         for l in 0..self.coarse {
             let n = self.levels[l].cells() as f64;
             let nc = self.levels[l + 1].cells() as f64;
-            bytes += 2.0 * (12.0 * n * halo + 4.0 * n); // smooth, prolong + smooth
-            bytes += 4.0 * nc * halo; // prolong's coarse reads
-            bytes += 12.0 * n + 12.0 * nc; // restrict
+            bytes += if self.tiled { 2.0 * (12.0 * n * halo + 4.0 * n) + 4.0 * nc * halo } else { sweeps * 2.0 * 14.0 * n + 8.0 * n + 4.0 * nc };
+            bytes += 12.0 * n + 12.0 * nc; // restriction
         }
         let coarse: usize = self.levels[self.coarse..].iter().map(LevelDesc::cells).sum();
         (bytes + (12 * coarse + 4 * self.levels[self.coarse].cells()) as f64) as u64

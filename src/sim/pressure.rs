@@ -2,7 +2,7 @@
 //! sweeps per dispatch through workgroup memory (`main`), single sweeps (`sweep`) for the rest, and
 //! the packed reduced stencil (`stencil_pack`). CPU twin: src/sim/cpu/pressure.rs.
 
-use super::kernel::{Kernel, slot};
+use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
 use super::multigrid::tile_groups;
 use super::solver_check::{Launch, ctl};
 use super::stage::Ctx;
@@ -20,6 +20,8 @@ pub struct Jacobi {
     four_groups: [wgpu::BindGroup; 2],
     one_groups: [wgpu::BindGroup; 2],
     cells: [u32; 2],
+    /// Four sweeps a dispatch (else one: src/sim/kernel.rs `solver_tiles`).
+    pub tiled: bool,
 }
 
 impl Jacobi {
@@ -31,7 +33,7 @@ impl Jacobi {
         swapped[slot::P as usize] = Some(&b.p_out);
         swapped[slot::P_OUT as usize] = Some(&b.p);
         let stencil_pack = Kernel::new(d, "pressure", "stencil_pack")?;
-        let four = Kernel::new(d, "pressure", "main")?;
+        let four = Kernel::with_options(d, "pressure", "main", &[("WG", solver_workgroup(d))], false)?;
         let one = Kernel::new(d, "pressure", "sweep")?;
         Ok(Jacobi {
             stencil_group: stencil_pack.bind(d, &t),
@@ -41,6 +43,7 @@ impl Jacobi {
             four,
             one,
             cells: ctx.cells(),
+            tiled: solver_tiles(d),
         })
     }
 
@@ -53,11 +56,12 @@ impl Jacobi {
     /// `in_out` once per dispatch.
     pub fn encode_sweeps(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, sweeps: u32, in_out: &mut bool) {
         let [nx, ny] = self.cells;
-        for _ in 0..sweeps / SWEEPS_PER_DISPATCH {
+        let fused = if self.tiled { sweeps / SWEEPS_PER_DISPATCH } else { 0 };
+        for _ in 0..fused {
             launch.go(pass, &self.four, &self.four_groups[*in_out as usize], tile_groups(nx, ny), ctl::tile_slot(0));
             *in_out = !*in_out;
         }
-        for _ in 0..sweeps % SWEEPS_PER_DISPATCH {
+        for _ in 0..sweeps - fused * SWEEPS_PER_DISPATCH {
             launch.go(pass, &self.one, &self.one_groups[*in_out as usize], [nx.div_ceil(8), ny.div_ceil(8), 1], ctl::cells_slot(0));
             *in_out = !*in_out;
         }

@@ -358,14 +358,19 @@ impl Solvers {
         r
     }
 
-    /// Dispatches and estimated bytes of one unit (or, for `iterations` fixed, of the whole solve
-    /// loop), for the benchmark.
+    /// Dispatches and estimated bytes of one unit, for the benchmark.
     pub fn unit_cost(&self, kind: SolverKind, cells: usize) -> (u32, u64) {
+        let n = cells as f64;
         match kind {
             SolverKind::Multigrid => (self.mg.vcycle_dispatches(), self.mg.vcycle_bytes()),
-            // four sweeps a dispatch: p, stencil, divergence read over the tile and its halo, p_out written
-            SolverKind::Jacobi => (2, 2 * (cells as f64 * (12.0 * 32.0 * 32.0 / 576.0 + 4.0)) as u64),
-            SolverKind::Sor => (2, 2 * (cells as f64 * (12.0 * 32.0 * 32.0 / 576.0 + 4.0)) as u64),
+            // tiled: four sweeps a dispatch, p, stencil and divergence read over the tile and its
+            // halo, p_out written; plain: p, stencil, divergence read and p_out written each sweep
+            SolverKind::Jacobi if self.jacobi.tiled => (2, (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),
+            SolverKind::Jacobi => (8, (8.0 * n * 16.0) as u64),
+            // tiled: two sweeps a dispatch (x, rhs, stencil over the tile and halo, y written);
+            // plain: each half-sweep reads x, rhs, stencil and writes half of x
+            SolverKind::Sor if self.mg.tiled => (2, (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),
+            SolverKind::Sor => (8, (8.0 * n * 14.0) as u64),
         }
     }
 }
