@@ -11,7 +11,9 @@
 @group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
 
 const GROUPS: u32 = 64u;
-const WG: u32 = 256u;
+// Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
+// adapter, where each invocation is a coroutine every barrier suspends); at most 256.
+override WG: u32 = 256u;
 const PARTIALS: u32 = 8u;
 const ARG_SLOTS: u32 = 33u;
 const FULL_ARGS: u32 = 72u;
@@ -31,7 +33,7 @@ fn finish_partial(lid: u32, wid: u32, m: f32) {
 }
 
 // max |rho h^2 div / dt|: the right-hand side's scale.
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
     var m = 0.0;
@@ -42,7 +44,7 @@ fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
 }
 
 // max |residual| of multigrid level 0 (x = p, rhs from `load`), computed on the fly.
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = level.nx * level.ny;
     var m = 0.0;
@@ -56,7 +58,7 @@ fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 // max |residual| of the pressure in p (Jacobi), with the packed stencil of pressure.wgsl, in the
 // difference form of multigrid_common `local_residual`: count p - sum rounds at |p|, which sits far
 // above the residual once p is large against h^2 rhs (src/sim/cpu/solver_check.rs is its twin).
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
     let w = nx();
