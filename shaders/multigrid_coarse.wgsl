@@ -43,12 +43,14 @@ fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
 fn s_relax(k: u32, parity: i32, omega: f32, lid: u32) {
     let l = mg_levels[k];
     let w = i32(l.nx);
-    let n = l.nx * l.ny;
     let base = s_off(k);
-    for (var c = lid; c < n; c += WG) {
-        let i = i32(c) % w;
-        let j = i32(c) / w;
-        if (i + j) % 2 != parity { continue; }
+    // thread t takes the t-th cell of the colour: row j, i = 2x or 2x + 1
+    let half = (l.nx + 1u) / 2u;
+    for (var t = lid; t < half * l.ny; t += WG) {
+        let j = i32(t / half);
+        let i = 2 * i32(t % half) + ((j + parity) & 1);
+        if i >= w { continue; }
+        let c = u32(j * w + i);
         let s = mg_stencil[l.off + c];
         let count = stencil_count(s);
         var x = 0.0;
@@ -56,8 +58,10 @@ fn s_relax(k: u32, parity: i32, omega: f32, lid: u32) {
         snext[base + c] = x;
     }
     workgroupBarrier();
-    for (var c = lid; c < n; c += WG) {
-        if (i32(c) % w + i32(c) / w) % 2 == parity { sx[base + c] = snext[base + c]; }
+    for (var t = lid; t < half * l.ny; t += WG) {
+        let j = i32(t / half);
+        let i = 2 * i32(t % half) + ((j + parity) & 1);
+        if i < w { sx[base + u32(j * w + i)] = snext[base + u32(j * w + i)]; }
     }
     workgroupBarrier();
 }

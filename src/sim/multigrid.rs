@@ -160,6 +160,12 @@ fn cell_groups(l: &LevelDesc) -> [u32; 3] {
     [l.nx.div_ceil(8), l.ny.div_ceil(8), 1]
 }
 
+/// Workgroups of a plain half-sweep (one colour: half the columns). Gated, it takes the level's
+/// full counts; the surplus threads return.
+fn colour_groups(l: &LevelDesc) -> [u32; 3] {
+    [l.nx.div_ceil(2).div_ceil(8), l.ny.div_ceil(8), 1]
+}
+
 /// The multigrid hierarchy on the GPU and its passes.
 pub struct Multigrid {
     pub levels: Vec<LevelDesc>,
@@ -334,9 +340,9 @@ impl Multigrid {
 
     /// One red-black sweep in place on level `l`'s x (plain kernels, two dispatches).
     pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
-        let d = &self.levels[l];
-        launch.go(pass, &self.red.kernel, &self.red.groups[l], cell_groups(d), ctl::cells_slot(l));
-        launch.go(pass, &self.black.kernel, &self.black.groups[l], cell_groups(d), ctl::cells_slot(l));
+        let g = colour_groups(&self.levels[l]);
+        launch.go(pass, &self.red.kernel, &self.red.groups[l], g, ctl::cells_slot(l));
+        launch.go(pass, &self.black.kernel, &self.black.groups[l], g, ctl::cells_slot(l));
     }
 
     /// Restriction of level `l`'s x (plain path: the pre-smoothed iterate stays in x).
@@ -377,7 +383,7 @@ impl Multigrid {
     pub fn encode_sor(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, in_out: &mut bool) {
         if !self.tiled {
             // the same two sweeps in place, one dispatch per half-sweep
-            let g = cell_groups(&self.levels[0]);
+            let g = colour_groups(&self.levels[0]);
             for _ in 0..2 {
                 launch.go(pass, &self.sor_red.kernel, &self.sor_red.groups[0], g, ctl::cells_slot(0));
                 launch.go(pass, &self.sor_black.kernel, &self.sor_black.groups[0], g, ctl::cells_slot(0));
