@@ -370,7 +370,7 @@ fn solvers_agree_on_the_pressure() {
 }
 
 
-/// The predicted path (n direct units, a probe, a check, one gated unit) against the fully gated
+/// The predicted path (n direct units, a probe, a check, gated units) against the fully gated
 /// one on the same problem: it stops at the same unit and residual when the prediction is right
 /// or one short, one unit later when it is one over, and the read-back corrects the prediction.
 #[test]
