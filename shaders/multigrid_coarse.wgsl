@@ -12,8 +12,6 @@ const COARSE_CELLS: u32 = 1280u;
 const BOTTOM_SWEEPS: u32 = 48u;
 const BOTTOM_OMEGA: f32 = 1.6;
 
-// Every level's descriptor, finest first.
-@group(0) @binding(27) var<storage, read> mg_levels: array<Level>;
 
 var<workgroup> sx: array<f32, 1280>;
 var<workgroup> srhs: array<f32, 1280>;

@@ -1,27 +1,11 @@
-// Shared by every multigrid pass (composed after the prelude): the level descriptor, slot 18.
+// Shared by every multigrid pass (composed after the prelude): indexing of the bound level.
 // All levels' rhs and stencils live in one buffer each at per-level offsets; the iterate x of
 // level 0 is `p` itself and coarser levels' x live in `mg_x` (src/sim/multigrid.rs).
 // The operator on every level is the Jacobi one (pressure.wgsl): count * x - sum(fluid nbrs) = rhs,
 // with rhs = -rho h^2 div / dt on level 0; coarser levels reuse the same boundary kinds (walls and
 // inflows Neumann, outflow a p = 0 ghost, periodic wrap) on their own solid masks.
 
-// Keep in sync with `LevelDesc` in src/sim/multigrid.rs.
-struct Level {
-    nx: u32,
-    ny: u32,
-    off: u32,
-    index: u32,
-    fine_nx: u32,
-    fine_ny: u32,
-    fine_off: u32,
-    x_off: u32,
-    coarse_nx: u32,
-    coarse_ny: u32,
-    coarse_off: u32,
-    coarse_x_off: u32,
-}
-
-@group(0) @binding(18) var<storage, read> level: Level;
+// The `Level` struct and slot 18 are in the binding table of shared/grid.wgsl.
 
 const MG_SOLID: u32 = 128u;
 

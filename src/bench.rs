@@ -10,7 +10,7 @@
 
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::scene::{Scene, SolverKind};
+use crate::config::{Scene, SolverKind};
 use crate::sim::Simulation;
 use crate::sim::kernel::dispatches;
 use clap::Args;
@@ -182,8 +182,7 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
     overrides.extend(args.set.iter().cloned());
     let (scene, source) = Scene::load(&args.scene, &overrides)?;
     crate::sim::check_fits(&gpu.device.limits(), n, n)?;
-    let mut sim = Simulation::new(gpu, &scene.initial_fields(&source)?, scene.params(), scene.solver_settings())?;
-    sim.emitters = scene.emitter_splats();
+    let mut sim = Simulation::from_scene(gpu, &scene, &source)?;
     sim.run_blocking(3, true);
     let (mut step_ms, mut proj_ms, mut residual, mut used) = (Vec::new(), Vec::new(), 0.0, Vec::new());
     let d0 = dispatches();

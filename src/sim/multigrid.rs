@@ -45,7 +45,7 @@ pub const POST_SMOOTH: u32 = 2;
 pub const TILE: u32 = 24;
 pub const HALO: u32 = 4;
 
-/// Keep in sync with `struct Level` in shaders/multigrid_level.wgsl.
+/// Keep in sync with `struct Level` in shaders/shared/grid.wgsl (tests/layout.rs compares them).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct LevelDesc {

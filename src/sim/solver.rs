@@ -2,13 +2,17 @@
 //! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid.rs), for a fixed count or
 //! to a tolerance (src/sim/solver_check.rs).
 //!
-//! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8
-//! Jacobi sweeps, 4 SOR sweeps). It runs the number of units the last solves needed, as plain
-//! dispatches, then checks the residual on the GPU, then runs up to `EXTRA_UNITS` more *gated*
-//! units (indirect dispatches that the check empties once the tolerance is met), each checked. A probe one unit
-//! before the predicted count says whether fewer would have done. The counts come back through a
-//! small non-blocking read-back a step or two late and set the next prediction. Until the first
-//! one arrives (or after the kind, tolerance or iteration count changes), every unit is gated.
+//! A tolerance costs no more than the work it needs, and the result does not depend on timing.
+//! The solve counts in units (a V-cycle, 8 Jacobi sweeps, 4 SOR sweeps). Every unit is *gated*
+//! (indirect dispatches that a GPU check after each unit empties once the tolerance is met), but
+//! only as many are recorded as the last solve needed plus `EXTRA_UNITS`, instead of all
+//! `solver.iterations`: no long tail of empty dispatches. The count comes back through a small
+//! read-back one step later (non-blocking in the app; `run_blocking` waits for each step, so a
+//! headless run is reproducible). Until the first read-back, after a restore, or after the kind,
+//! tolerance or iteration count changes, all `solver.iterations` units are recorded. A solve that
+//! needs more units than recorded stops there (above the tolerance for that step) and the next
+//! records more. The stopping unit is the same as recording all units whenever the need lies in
+//! the window, so a dump loaded again continues bit for bit.
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
@@ -19,18 +23,15 @@ use super::pressure_sor;
 use super::solver_check::{Check, Launch, Measure, SolveReport, ctl};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
-use crate::scene::SolverKind;
+use crate::config::SolverKind;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use wgpu::util::DeviceExt;
 
-/// Gated units after the predicted ones (each runs only while the check fails). One was not
-/// enough for the wind tunnel at 4x its cells (obstacles: about 2x a V-cycle, and the count
-/// needed moves by two between steps).
+/// Units recorded beyond the last solve's count (each runs only while the check fails). One was
+/// not enough for the wind tunnel at 4x its cells (obstacles: the count needed moves by two
+/// between steps).
 pub const EXTRA_UNITS: u32 = 2;
-/// Largest count of direct units the control words can be told (`counts` table).
-const MAX_DIRECT: u32 = 1023;
 
 /// What to solve: the settings of the pressure solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,37 +63,20 @@ pub fn unit_sweeps(kind: SolverKind) -> u32 {
     }
 }
 
-/// How a solve to a tolerance is recorded.
+/// How a solve to a tolerance is recorded: the number of gated units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
-    /// Units recorded as plain dispatches.
-    pub direct: u32,
-    /// Gated units after them, each followed by a check.
     pub gated: u32,
-    /// Whether a probe measures the residual before the last direct unit.
-    pub probe: bool,
 }
 
 impl Plan {
     pub fn new(prediction: Option<u32>, max_units: u32) -> Plan {
-        match prediction {
-            None => Plan { direct: 0, gated: max_units, probe: false },
-            Some(n) => {
-                let direct = n.min(max_units).min(MAX_DIRECT);
-                Plan { direct, gated: EXTRA_UNITS.min(max_units - direct), probe: direct >= 1 }
-            }
-        }
+        Plan { gated: prediction.map_or(max_units, |n| (n + EXTRA_UNITS).min(max_units)) }
     }
 
-    /// The prediction after this plan's solve reported `r` (units).
-    pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
-        if !r.converged {
-            (r.iterations + 1).min(max_units)
-        } else if self.probe && r.probe.is_some_and(|p| p <= tolerance) {
-            self.direct - 1
-        } else {
-            r.iterations
-        }
+    /// The prediction after a solve reported `r` (units).
+    pub fn next(r: &SolveReport, max_units: u32) -> u32 {
+        if r.converged { r.iterations } else { (r.iterations + 1).min(max_units) }
     }
 }
 
@@ -107,7 +91,6 @@ struct FeedbackSlot {
     buffer: wgpu::Buffer,
     state: SlotState,
     mapped: Arc<AtomicBool>,
-    plan: Plan,
     spec: Option<SolveSpec>,
 }
 
@@ -129,8 +112,6 @@ pub struct Solvers {
     pub check: Check,
     pub jacobi: Jacobi,
     pub control: wgpu::Buffer,
-    /// u32 k at word k: copied into the control words (a count per step, in stream order).
-    counts: wgpu::Buffer,
     feedback: RefCell<Vec<FeedbackSlot>>,
     memory: Cell<Memory>,
 }
@@ -145,12 +126,6 @@ impl Solvers {
             check = Some(Check::new(d, &tables[0])?);
             Ok(())
         })?;
-        let words: Vec<u32> = (0..=MAX_DIRECT).collect();
-        let counts = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("solver counts"),
-            contents: bytemuck::cast_slice(&words),
-            usage: wgpu::BufferUsages::COPY_SRC,
-        });
         let feedback = (0..8)
             .map(|_| FeedbackSlot {
                 buffer: d.create_buffer(&wgpu::BufferDescriptor {
@@ -161,7 +136,6 @@ impl Solvers {
                 }),
                 state: SlotState::Free,
                 mapped: Arc::new(AtomicBool::new(false)),
-                plan: Plan::default(),
                 spec: None,
             })
             .collect();
@@ -170,7 +144,6 @@ impl Solvers {
             jacobi: Jacobi::new(ctx)?,
             mg,
             control,
-            counts,
             feedback: RefCell::new(feedback),
             memory: Cell::new(Memory::default()),
         })
@@ -244,7 +217,7 @@ impl Solvers {
             s.state = SlotState::Free;
             let report = SolveReport::from_words(&words);
             if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
-                m.prediction = Some(s.plan.next(&report, spec.tolerance, spec.max_units()));
+                m.prediction = Some(Plan::next(&report, spec.max_units()));
                 m.last_report = Some(report);
             }
         }
@@ -296,10 +269,6 @@ impl Solvers {
         m.jacobi_ready |= kind == SolverKind::Jacobi;
         m.multigrid_ready |= kind != SolverKind::Jacobi;
         self.memory.set(m);
-        if gated {
-            let pending = (plan.direct * 4) as u64;
-            encoder.copy_buffer_to_buffer(&self.counts, pending, &self.control, (ctl::PENDING * 4) as u64, 4);
-        }
         let direct = self.launch(false);
         timed_pass(encoder, profiler, "pressure setup", |pass| {
             if setup_jacobi {
@@ -325,12 +294,6 @@ impl Solvers {
                 }
                 return;
             }
-            for u in 0..plan.direct {
-                if plan.probe && u + 1 == plan.direct {
-                    self.check.encode_probe(pass, measure);
-                }
-                self.encode_unit(pass, kind, direct, &mut in_out);
-            }
             self.check.encode_gate(pass, measure);
             for _ in 0..plan.gated {
                 self.encode_unit(pass, kind, self.launch(true), &mut in_out);
@@ -345,7 +308,6 @@ impl Solvers {
             if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
                 encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
                 s.state = SlotState::Copied;
-                s.plan = plan;
                 s.spec = Some(spec);
             }
         }
