@@ -1,16 +1,7 @@
-// Shared by the multigrid passes that relax or measure (composed after multigrid_level.wgsl):
-// the level buffers, slots 19-23 and 26, and the residual and relaxation of one cell.
+// Shared by the multigrid passes that relax or measure (composed after multigrid_level.wgsl): the
+// residual of one cell.
 
-// This level's x: bound to `p` on level 0, to `mg_x` on coarser levels (or, for the passes that
-// read the pre-smoothed iterate, to the second buffer: `p_out`, `mg_y`).
-@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
-// Where a tile smoother writes (the other of the two buffers).
-@group(0) @binding(21) var<storage, read_write> mg_y: array<f32>;
-@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
-// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID; only set-up writes it.
-@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
-// The x of the levels below level 0 (read by prolongation, zeroed by restriction).
-@group(0) @binding(26) var<storage, read_write> mg_xc: array<f32>;
+// The buffers (slots 19-23, 26) are in the binding table of shared/grid.wgsl.
 
 // The residual rhs - (count x - sum of fluid neighbours) of cell (i, j) with stencil s, in the form
 // that avoids cancellation: the neighbour differences x_nb - x_c are small and exact where the

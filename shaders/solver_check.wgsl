@@ -4,7 +4,7 @@
 // arguments of the few gated sweeps or cycles that follow: the real workgroup counts while not
 // converged, zero after.
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
-//   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 sweeps/cycles run
+//   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
 //   5 units per check   6 units the next gate counts
 //   8..72 partial maxima   72.. full args, then live args (3 words per slot)
 

@@ -146,8 +146,9 @@ fn solver_control_words_match_wgsl() {
         (ctl::RHS_MAX, "max |rhs|"),
         (ctl::DONE, "done"),
         (ctl::RATIO, "last ratio"),
-        (ctl::RUN, "sweeps/cycles run"),
-        (ctl::CHECK_EVERY, "sweeps per check"),
+        (ctl::RUN, "units run"),
+        (ctl::CHECK_EVERY, "units per check"),
+        (ctl::PENDING, "units the next gate counts"),
     ] {
         assert!(body.contains(&format!("{word} {what}")), "solver_check.wgsl's layout comment does not put '{what}' at word {word}");
     }
