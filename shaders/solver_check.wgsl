@@ -2,10 +2,10 @@
 // max |residual| (in rhs units, so max |residual| / max |rhs| equals max |div after projection| /
 // max |div before|). `gate` decides whether the solve is done and rewrites the indirect dispatch
 // arguments of the few gated sweeps or cycles that follow: the real workgroup counts while not
-// converged, zero after.
+// converged, zero after; `probe` only records the ratio (one cycle before the predicted count).
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
 //   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
-//   5 units per check   6 units the next gate counts
+//   5 units per check   6 units the next gate counts   7 probe ratio (f32)
 //   8..72 partial maxima   72.. full args, then live args (3 words per slot)
 
 
@@ -101,7 +101,7 @@ fn write_args(lid: u32) {
 }
 
 // Start of a gated solve: the rhs scale from reduce_rhs; a zero right-hand side is already solved.
-// The first gate, before any unit, counts none (word 6).
+// The first gate counts the sweeps run before it (word 6, set by the CPU).
 @compute @workgroup_size(64)
 fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
     let b = partial_max(lid.x);
@@ -111,7 +111,7 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
         mg_control[2] = done;
         mg_control[3] = bitcast<u32>(0.0);
         mg_control[4] = 0u;
-        mg_control[6] = 0u;
+        mg_control[7] = bitcast<u32>(-1.0);
         done_now = done;
     }
     write_args(lid.x);
@@ -135,4 +135,13 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
         done_now = done;
     }
     write_args(lid.x);
+}
+
+// Records the relative residual without gating (read back to lower the predicted count).
+@compute @workgroup_size(64)
+fn probe(@builtin(local_invocation_id) lid: vec3<u32>) {
+    let r = partial_max(lid.x);
+    if lid.x == 0u {
+        mg_control[7] = bitcast<u32>(r / bitcast<f32>(mg_control[1]));
+    }
 }

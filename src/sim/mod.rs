@@ -263,6 +263,16 @@ impl Simulation {
         solver::SolveSpec { kind: s.kind, iterations: s.iterations.clamp(0, u32::MAX as i64) as u32, tolerance: s.tolerance, warm_start: s.warm_start }
     }
 
+    /// The units the solve to a tolerance plans for the next step (saved with a dump).
+    pub fn solver_units(&self) -> Option<u32> {
+        self.stages.projection.solvers.units_now()
+    }
+
+    /// Continues with a dump's planned units (`solver_units`), as the run that wrote it would.
+    pub fn resume_solver_units(&self, units: Option<u32>) {
+        self.stages.projection.solvers.resume(self.solve_spec(), units);
+    }
+
     /// Call after submitting encoded steps: requests the non-blocking read-backs.
     pub fn after_submit(&mut self) {
         self.readback.request_maps();

@@ -2,17 +2,15 @@
 //! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid.rs), for a fixed count or
 //! to a tolerance (src/sim/solver_check.rs).
 //!
-//! A tolerance costs no more than the work it needs, and the result does not depend on timing.
-//! The solve counts in units (a V-cycle, 8 Jacobi sweeps, 4 SOR sweeps). Every unit is *gated*
-//! (indirect dispatches that a GPU check after each unit empties once the tolerance is met), but
-//! only as many are recorded as the last solve needed plus `EXTRA_UNITS`, instead of all
-//! `solver.iterations`: no long tail of empty dispatches. The count comes back through a small
-//! read-back one step later (non-blocking in the app; `run_blocking` waits for each step, so a
-//! headless run is reproducible). Until the first read-back, after a restore, or after the kind,
-//! tolerance or iteration count changes, all `solver.iterations` units are recorded. A solve that
-//! needs more units than recorded stops there (above the tolerance for that step) and the next
-//! records more. The stopping unit is the same as recording all units whenever the need lies in
-//! the window, so a dump loaded again continues bit for bit.
+//! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8
+//! Jacobi sweeps, 4 SOR sweeps). It runs the number of units the last solve needed as plain
+//! dispatches, then checks the residual on the GPU, then up to `EXTRA_UNITS` *gated* units
+//! (indirect dispatches that a check empties once the tolerance is met), each checked. A probe one
+//! unit before the predicted count says whether fewer would have done. The counts come back
+//! through a small read-back a step later: non-blocking in the app; `run_blocking` waits for each
+//! step, so a headless run repeats bit for bit, and a dump saves the count (`meta.json`
+//! `solver_units`) so a loaded run continues as the straight one. Until the first read-back (or
+//! after a restore, or a change of kind, tolerance or count), every unit is gated.
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
@@ -27,11 +25,14 @@ use crate::config::SolverKind;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use wgpu::util::DeviceExt;
 
-/// Units recorded beyond the last solve's count (each runs only while the check fails). One was
-/// not enough for the wind tunnel at 4x its cells (obstacles: the count needed moves by two
-/// between steps).
+/// Gated units after the predicted ones (each runs only while the check fails). One was not
+/// enough for the wind tunnel at 4x its cells (obstacles: about 2x a V-cycle, and the count
+/// needed moves by two between steps).
 pub const EXTRA_UNITS: u32 = 2;
+/// Largest count of direct units the control words can be told (`counts` table).
+const MAX_DIRECT: u32 = 1023;
 
 /// What to solve: the settings of the pressure solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,20 +64,37 @@ pub fn unit_sweeps(kind: SolverKind) -> u32 {
     }
 }
 
-/// How a solve to a tolerance is recorded: the number of gated units.
+/// How a solve to a tolerance is recorded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
+    /// Units recorded as plain dispatches.
+    pub direct: u32,
+    /// Gated units after them, each followed by a check.
     pub gated: u32,
+    /// Whether a probe measures the residual before the last direct unit.
+    pub probe: bool,
 }
 
 impl Plan {
     pub fn new(prediction: Option<u32>, max_units: u32) -> Plan {
-        Plan { gated: prediction.map_or(max_units, |n| (n + EXTRA_UNITS).min(max_units)) }
+        match prediction {
+            None => Plan { direct: 0, gated: max_units, probe: false },
+            Some(n) => {
+                let direct = n.min(max_units).min(MAX_DIRECT);
+                Plan { direct, gated: EXTRA_UNITS.min(max_units - direct), probe: direct >= 1 }
+            }
+        }
     }
 
-    /// The prediction after a solve reported `r` (units).
-    pub fn next(r: &SolveReport, max_units: u32) -> u32 {
-        if r.converged { r.iterations } else { (r.iterations + 1).min(max_units) }
+    /// The prediction after this plan's solve reported `r` (units).
+    pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
+        if !r.converged {
+            (r.iterations + 1).min(max_units)
+        } else if self.probe && r.probe.is_some_and(|p| p <= tolerance) {
+            self.direct - 1
+        } else {
+            r.iterations
+        }
     }
 }
 
@@ -91,6 +109,7 @@ struct FeedbackSlot {
     buffer: wgpu::Buffer,
     state: SlotState,
     mapped: Arc<AtomicBool>,
+    plan: Plan,
     spec: Option<SolveSpec>,
 }
 
@@ -112,6 +131,8 @@ pub struct Solvers {
     pub check: Check,
     pub jacobi: Jacobi,
     pub control: wgpu::Buffer,
+    /// u32 k at word k: copied into the control words (a count per step, in stream order).
+    counts: wgpu::Buffer,
     feedback: RefCell<Vec<FeedbackSlot>>,
     memory: Cell<Memory>,
 }
@@ -126,6 +147,12 @@ impl Solvers {
             check = Some(Check::new(d, &tables[0])?);
             Ok(())
         })?;
+        let words: Vec<u32> = (0..=MAX_DIRECT).collect();
+        let counts = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("solver counts"),
+            contents: bytemuck::cast_slice(&words),
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
         let feedback = (0..8)
             .map(|_| FeedbackSlot {
                 buffer: d.create_buffer(&wgpu::BufferDescriptor {
@@ -136,6 +163,7 @@ impl Solvers {
                 }),
                 state: SlotState::Free,
                 mapped: Arc::new(AtomicBool::new(false)),
+                plan: Plan::default(),
                 spec: None,
             })
             .collect();
@@ -144,6 +172,7 @@ impl Solvers {
             jacobi: Jacobi::new(ctx)?,
             mg,
             control,
+            counts,
             feedback: RefCell::new(feedback),
             memory: Cell::new(Memory::default()),
         })
@@ -177,6 +206,21 @@ impl Solvers {
 
     pub fn prediction(&self) -> Option<u32> {
         self.memory.get().prediction
+    }
+
+    /// The predicted count for the next solve, with the feedback that has arrived taken in.
+    pub fn units_now(&self) -> Option<u32> {
+        self.collect_feedback();
+        self.prediction()
+    }
+
+    /// Continues a run: solves with `spec` start from `units` (a dump's `solver_units`).
+    pub fn resume(&self, spec: SolveSpec, units: Option<u32>) {
+        self.collect_feedback();
+        let mut m = self.memory.get();
+        m.spec = Some(spec);
+        m.prediction = units;
+        self.memory.set(m);
     }
 
     /// The plan of the last solve and the last report read back (a step or two older).
@@ -217,7 +261,7 @@ impl Solvers {
             s.state = SlotState::Free;
             let report = SolveReport::from_words(&words);
             if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
-                m.prediction = Some(Plan::next(&report, spec.max_units()));
+                m.prediction = Some(s.plan.next(&report, spec.tolerance, spec.max_units()));
                 m.last_report = Some(report);
             }
         }
@@ -269,6 +313,10 @@ impl Solvers {
         m.jacobi_ready |= kind == SolverKind::Jacobi;
         m.multigrid_ready |= kind != SolverKind::Jacobi;
         self.memory.set(m);
+        if gated {
+            let pending = (plan.direct * 4) as u64;
+            encoder.copy_buffer_to_buffer(&self.counts, pending, &self.control, (ctl::PENDING * 4) as u64, 4);
+        }
         let direct = self.launch(false);
         timed_pass(encoder, profiler, "pressure setup", |pass| {
             if setup_jacobi {
@@ -294,6 +342,12 @@ impl Solvers {
                 }
                 return;
             }
+            for u in 0..plan.direct {
+                if plan.probe && u + 1 == plan.direct {
+                    self.check.encode_probe(pass, measure);
+                }
+                self.encode_unit(pass, kind, direct, &mut in_out);
+            }
             self.check.encode_gate(pass, measure);
             for _ in 0..plan.gated {
                 self.encode_unit(pass, kind, self.launch(true), &mut in_out);
@@ -308,6 +362,7 @@ impl Solvers {
             if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
                 encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
                 s.state = SlotState::Copied;
+                s.plan = plan;
                 s.spec = Some(spec);
             }
         }

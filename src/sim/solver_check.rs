@@ -18,8 +18,10 @@ pub mod ctl {
     pub const RATIO: usize = 3;
     pub const RUN: usize = 4;
     pub const CHECK_EVERY: usize = 5;
-    /// Units the next gate counts (0 at the first check, before any unit).
+    /// Units the next gate counts (the direct ones before the first check).
     pub const PENDING: usize = 6;
+    /// Relative residual one unit before the predicted count (-1: not measured).
+    pub const PROBE: usize = 7;
     pub const GROUPS: u32 = 64;
     /// Argument slots: 8 x 8 groups of each level, tile groups of each level, the coarse solve.
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
@@ -87,7 +89,8 @@ pub struct Check {
     reduce_p: Kernel,
     gate_start: Kernel,
     gate: Kernel,
-    groups: [wgpu::BindGroup; 5],
+    probe: Kernel,
+    groups: [wgpu::BindGroup; 6],
 }
 
 /// What a residual check measures: the Jacobi pressure in `p` with its packed stencil, or
@@ -107,15 +110,17 @@ impl Check {
             let constants: &[(&str, f64)] = if entry.starts_with("reduce") { &[("WG", wg)] } else { &[] };
             Kernel::with_options(device, "solver_check", entry, constants, false)
         };
-        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?);
+        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe) =
+            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?);
         let groups = [
             reduce_rhs.bind(device, table),
             reduce_mg.bind(device, table),
             reduce_p.bind(device, table),
             gate_start.bind(device, table),
             gate.bind(device, table),
+            probe.bind(device, table),
         ];
-        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, groups })
+        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, groups })
     }
 
     /// Start of a gated solve: measures max |rhs| and opens the gate.
@@ -136,6 +141,12 @@ impl Check {
         self.encode_reduce(pass, measure);
         self.gate.dispatch_groups(pass, &self.groups[4], 1);
     }
+
+    /// A residual check that only records the ratio (`ctl::PROBE`).
+    pub fn encode_probe(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
+        self.encode_reduce(pass, measure);
+        self.probe.dispatch_groups(pass, &self.groups[5], 1);
+    }
 }
 
 /// What a gated solve reached: the last relative residual and the sweeps or cycles it ran.
@@ -144,12 +155,20 @@ pub struct SolveReport {
     pub ratio: f32,
     pub iterations: u32,
     pub converged: bool,
+    /// The ratio one check interval before the predicted count, when measured.
+    pub probe: Option<f32>,
 }
 
 impl SolveReport {
     /// Decodes the control buffer's first words (read back by the solver, tests and the benchmark).
     pub fn from_words(words: &[f32]) -> SolveReport {
         let w = |k: usize| words[k].to_bits();
-        SolveReport { ratio: words[ctl::RATIO], iterations: w(ctl::RUN), converged: w(ctl::DONE) != 0 }
+        let probe = words[ctl::PROBE];
+        SolveReport {
+            ratio: words[ctl::RATIO],
+            iterations: w(ctl::RUN),
+            converged: w(ctl::DONE) != 0,
+            probe: (probe >= 0.0).then_some(probe),
+        }
     }
 }
