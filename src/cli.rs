@@ -140,6 +140,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
+        sim.resume_solver_units(m.solver_units);
     }
     let overrides = match (&meta, args.set.is_empty()) {
         (Some(m), true) => m.overrides.clone(),
@@ -155,6 +156,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         scene: source.label(),
         dye_scale: sim.dye_scale,
         overrides: overrides.clone(),
+        solver_units: sim.solver_units(),
     };
     let stdout = std::io::stdout();
     let frame_every = args.frame_every.unwrap_or(1);
