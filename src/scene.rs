@@ -92,7 +92,7 @@ pub struct FluidConfig {
 
 impl Default for FluidConfig {
     fn default() -> Self {
-        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0, viscosity_iterations: 40 }
+        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0, viscosity_iterations: 2000 }
     }
 }
 

@@ -42,7 +42,8 @@ pub struct SolverSettings {
     pub warm_start: bool,
     /// Velocity stays as it is; ink and density are still carried by it.
     pub freeze_velocity: bool,
-    /// Jacobi sweeps of implicit viscosity per step (used only when ν > 0).
+    /// At most this many Chebyshev sweeps of implicit viscosity a step (fewer when the
+    /// tolerance is reached sooner; used only when ν > 0).
     pub viscosity_iterations: u32,
 }
 
@@ -54,7 +55,7 @@ impl Default for SolverSettings {
             tolerance: 0.0,
             warm_start: true,
             freeze_velocity: false,
-            viscosity_iterations: 40,
+            viscosity_iterations: 2000,
         }
     }
 }
@@ -182,7 +183,7 @@ impl Simulation {
         if !freeze {
             s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);
             if self.params.viscosity > 0.0 {
-                s.viscosity.encode(encoder, profiler, b, self.solver.viscosity_iterations);
+                s.viscosity.encode(encoder, profiler, b, &self.params, self.solver.viscosity_iterations);
             }
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.projection.encode_divergence(pass);
@@ -260,7 +261,7 @@ impl Simulation {
             "forces" => s.forces.encode(&mut encoder, None, self.params.vorticity != 0.0),
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.forces.encode_vorticity(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.solver.freeze_velocity, self.params.schemes),
-            "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.solver.viscosity_iterations),
+            "viscosity" => s.viscosity.encode(&mut encoder, None, b, &self.params, self.solver.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
                 let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };
