@@ -7,6 +7,7 @@ pub mod cli;
 pub mod error;
 pub mod gpu;
 pub mod mask;
+pub mod output;
 pub mod render;
 pub mod scene;
 pub mod sim;
