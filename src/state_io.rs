@@ -138,10 +138,28 @@ pub fn load_meta(dir: &Path) -> Result<Meta> {
     let path = dir.join("meta.json");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| crate::error!("{}: cannot read ({e}); expected a state folder written by --dump", path.display()))?;
-    let meta: Meta = serde_json::from_str(&text)
-        .map_err(|e| crate::error!("{}: {e}; expected nx, ny, cell_size, step, time, dt, scene", path.display()))?;
-    if meta.nx < 2 || meta.ny < 2 {
-        crate::fail!("{}: grid {}x{}, expected at least 2x2", path.display(), meta.nx, meta.ny);
+    parse_meta(&path.display().to_string(), &text)
+}
+
+/// Largest grid side a state may declare (as a scene's grid.nx / grid.ny): checked before any
+/// field is allocated, so a hostile meta.json cannot ask for terabytes.
+pub const MAX_SIDE: usize = 1 << 16;
+
+/// Parses and checks the text of a `meta.json` (`name` labels errors).
+pub fn parse_meta(name: &str, text: &str) -> Result<Meta> {
+    let meta: Meta =
+        serde_json::from_str(text).map_err(|e| crate::error!("{name}: {e}; expected nx, ny, cell_size, step, time, dt, scene"))?;
+    if meta.nx < 2 || meta.ny < 2 || meta.nx > MAX_SIDE || meta.ny > MAX_SIDE {
+        crate::fail!("{name}: grid {}x{}, expected 2 to {MAX_SIDE} cells a side", meta.nx, meta.ny);
+    }
+    if !(meta.cell_size.is_finite() && meta.cell_size > 0.0) {
+        crate::fail!("{name}: cell_size {}, expected a positive number of metres", meta.cell_size);
+    }
+    if !(meta.dt.is_finite() && meta.dt > 0.0) {
+        crate::fail!("{name}: dt {}, expected a positive number of seconds", meta.dt);
+    }
+    if !(meta.time.is_finite() && meta.time >= 0.0) {
+        crate::fail!("{name}: time {}, expected a finite number of seconds, at least 0", meta.time);
     }
     Ok(meta)
 }
