@@ -89,6 +89,10 @@ fn v_lattice(pos: vec2<f32>) -> Lattice {
 // The lattice's four values of a field (read at l.k) with the ghost map applied.
 fn ghosted(l: Lattice, a: vec4<f32>) -> vec4<f32> { return a * l.gs + l.go; }
 
+// The same at the side itself, midway between a ghost and its inside point (a wall's or inflow's
+// own speed): what the limiter bounds by, so no value beyond the side's speed is let through.
+fn at_side(l: Lattice, a: vec4<f32>) -> vec4<f32> { return 0.5 * (a * (1.0 + l.gs) + l.go); }
+
 // Weighted sum in a fixed order (the CPU twin sums the same way).
 fn blend(w: vec4<f32>, a: vec4<f32>) -> f32 { return w.x * a.x + w.y * a.y + w.z * a.z + w.w * a.w; }
 
@@ -107,10 +111,10 @@ fn ink_bar(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_tmp[3u * k
 fn density_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density[k.x], density[k.y], density[k.z], density[k.w]); }
 fn density_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_out[k.x], density_out[k.y], density_out[k.z], density_out[k.w]); }
 fn density_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_tmp[k.x], density_tmp[k.y], density_tmp[k.z], density_tmp[k.w]); }
-fn u_n(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(u[l.k.x], u[l.k.y], u[l.k.z], u[l.k.w])); }
+fn u_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(u[l.k.x], u[l.k.y], u[l.k.z], u[l.k.w])); }
 fn u_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(u_out[l.k.x], u_out[l.k.y], u_out[l.k.z], u_out[l.k.w])); }
 fn u_bar(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(vel_tmp[l.k.x], vel_tmp[l.k.y], vel_tmp[l.k.z], vel_tmp[l.k.w])); }
-fn v_n(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(v[l.k.x], v[l.k.y], v[l.k.z], v[l.k.w])); }
+fn v_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(v[l.k.x], v[l.k.y], v[l.k.z], v[l.k.w])); }
 fn v_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(v_out[l.k.x], v_out[l.k.y], v_out[l.k.z], v_out[l.k.w])); }
 fn v_bar(l: Lattice) -> vec4<f32> {
     let q = l.k + vec4<u32>(params.ny * (params.nx + 1u));

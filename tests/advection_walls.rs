@@ -192,3 +192,38 @@ fn bfecc_on_the_gpu_ignores_stale_scratch_on_a_face_that_turned_solid() {
     assert_close("u after BFECC with a new solid", &got.u, &want.u, 1e-4);
     assert_close("v after BFECC with a new solid", &got.v, &want.v, 1e-4);
 }
+
+#[test]
+fn corrected_velocity_makes_no_value_beyond_the_lid_speed() {
+    // Rough velocities in [0, U] under a lid moving at U: the limiter bounds by the lid's own speed
+    // (midway between the top row and its ghost), not by the ghost 2U − u, which could let a
+    // corrected value run up to 2U.
+    let gpu = gpu();
+    let n = 16;
+    let mut rng = Rng::new(21);
+    let lid = 1.0f32;
+    let mut f = Fields::zeros(n, n);
+    for x in f.u.iter_mut() {
+        *x = lid * rng.unit();
+    }
+    for x in f.v.iter_mut() {
+        *x = 0.5 * rng.signed();
+    }
+    for scheme in [SCHEME_MACCORMACK, SCHEME_BFECC] {
+        let mut p = box_params(n, n, 1.0 / n as f32, 0.05);
+        p.bc_kind = [BC_PERIODIC, BC_PERIODIC, BC_WALL, BC_WALL];
+        p.bc_speed[SIDE_TOP] = lid;
+        p.schemes = [scheme, 0, 0, 0];
+        let mut g = f.clone();
+        smokebox::scene::enforce_faces(&mut g, &p);
+        let mut c = g.clone();
+        cpu::advect(&mut c, &p, false);
+        let mut sim = Simulation::new(&gpu, &g, p, SolverSettings::default()).unwrap();
+        sim.run_pass("advect");
+        let got = sim.download();
+        for (who, u) in [("CPU", &c.u), ("GPU", &got.u)] {
+            let (lo, hi) = u.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            assert!(lo >= -1e-6 && hi <= lid + 1e-6, "scheme {scheme} on the {who}: u in [{lo}, {hi}], outside [0, {lid}]");
+        }
+    }
+}

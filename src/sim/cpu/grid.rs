@@ -57,6 +57,11 @@ impl LatticePoint {
     pub fn value(&self, a: &[f32], stride: usize, ch: usize) -> f32 {
         a[stride * self.k + ch] * self.scale + self.offset
     }
+    /// The value at the side itself, midway between a ghost and its inside point (the wall's or
+    /// inflow's own speed; the value itself inside): what the MacCormack limiter bounds by.
+    pub fn at_side(&self, a: &[f32], stride: usize, ch: usize) -> f32 {
+        0.5 * (a[stride * self.k + ch] * (1.0 + self.scale) + self.offset)
+    }
 }
 
 /// Four lattice points around a sample (order: (i0, j0), (i1, j0), (i0, j1), (i1, j1)).

@@ -23,7 +23,7 @@ fn blend(l: &Lattice, a: &[f32], stride: usize, ch: usize) -> f32 {
 }
 
 fn limit(x: f32, l: &Lattice, a: &[f32], stride: usize, ch: usize, scale: f32) -> f32 {
-    let open = l.iter().filter(|e| e.w > 0.0).map(|e| scale * e.value(a, stride, ch));
+    let open = l.iter().filter(|e| e.w > 0.0).map(|e| scale * e.at_side(a, stride, ch));
     let (lo, hi) = open.fold((3.0e38f32, -3.0e38f32), |(lo, hi), x| (lo.min(x), hi.max(x)));
     if lo > hi { x } else { x.clamp(lo, hi) }
 }
