@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Workgroups of each partial reduction. Keep in sync with GROUPS in shaders/stats.wgsl.
 pub const STATS_GROUPS: u32 = 64;
 /// Floats in the stats buffer.
-pub const STATS_LEN: usize = 4;
+pub const STATS_LEN: usize = 5;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct StepStats {
@@ -21,11 +21,21 @@ pub struct StepStats {
     pub div_max_after: f32,
     pub ink_total: f32,
     pub kinetic_energy: f32,
+    /// max |u|, |v| over all faces after the step (m/s): what the CFL limit reads, a step late.
+    pub max_speed: f32,
 }
 
 impl StepStats {
     pub fn from_raw(step: u64, time: f64, raw: &[f32]) -> StepStats {
-        StepStats { step, time, div_max_before: raw[0], div_max_after: raw[1], ink_total: raw[2], kinetic_energy: raw[3] }
+        StepStats {
+            step,
+            time,
+            div_max_before: raw[0],
+            div_max_after: raw[1],
+            ink_total: raw[2],
+            kinetic_energy: raw[3],
+            max_speed: raw[4],
+        }
     }
 }
 
