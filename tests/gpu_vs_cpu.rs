@@ -116,6 +116,7 @@ fn sources_match_cpu() {
             ink_r: 0.1,
             ink_g: 0.9,
             ink_b: 0.4,
+            rate: 80.0,
             ..Default::default()
         },
     ];

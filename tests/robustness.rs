@@ -63,3 +63,41 @@ fn a_closed_stdout_ends_quietly() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
     }
 }
+
+/// Ink at the centre of an emitter after `t_end` seconds of steps of `dt` in a still fluid.
+fn emitted_ink(dt: f32, t_end: f32) -> (f32, f32) {
+    use smokebox::sim::fields::Fields;
+    use smokebox::sim::params::*;
+    use smokebox::sim::{Simulation, SolverSettings, cpu};
+    let gpu = gpu::Gpu::headless().unwrap();
+    let n = 16;
+    let h = 1.0 / n as f32;
+    let p = Params { nx: n as u32, ny: n as u32, h, dt, rho: 1.0, jacobi_weight: 0.8, sor_omega: 1.9, ..Params::default() };
+    let emitter = Splat { x: 0.5, y: 0.5, radius: 0.25, mode: SPLAT_BLEND, ink_r: 1.0, rate: 5.0, ..Default::default() };
+    let f = Fields::zeros(n, n);
+    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+    sim.emitters = vec![emitter];
+    let steps = (t_end / dt).round() as u64;
+    sim.run_blocking(steps, false);
+    let got = sim.download();
+    let mut c = f.clone();
+    for _ in 0..steps {
+        cpu::sources(&mut c, &p, &[emitter]);
+    }
+    let k = 3 * got.cell(n / 2, n / 2);
+    (got.ink[k], c.ink[k])
+}
+
+#[test]
+fn an_emitter_fills_at_the_same_rate_whatever_the_time_step() {
+    // relaxation at 5/s times the falloff at the cell centre nearest the disk's centre: the same
+    // ink after 0.4 s in 40 steps or 10 (the old per-step blend filled 4x faster at dt = 0.01)
+    let (fine, fine_cpu) = emitted_ink(0.01, 0.4);
+    let (coarse, coarse_cpu) = emitted_ink(0.04, 0.4);
+    eprintln!("ink at the centre after 0.4 s: dt 0.01 -> {fine} (CPU {fine_cpu}), dt 0.04 -> {coarse} (CPU {coarse_cpu})");
+    assert!((fine - coarse).abs() < 1e-4, "emitter strength depends on dt: {fine} vs {coarse}");
+    assert!((fine - fine_cpu).abs() < 1e-5 && (coarse - coarse_cpu).abs() < 1e-5, "GPU and CPU differ");
+    let w = (1.0f32 - (0.5f32 / 16.0).powi(2) * 2.0 / 0.0625).powi(2); // falloff at the nearest centre
+    let want = 1.0 - (-5.0 * 0.4 * w).exp();
+    assert!((fine - want).abs() < 1e-4, "ink {fine}, expected 1 − exp(−rate t w) = {want}");
+}

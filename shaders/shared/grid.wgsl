@@ -51,7 +51,8 @@ struct Splat {
     ink_r: f32,
     ink_g: f32,
     ink_b: f32,
-    _pad0: f32,
+    // emitters (mode 1): relaxation rate toward the values at the centre, 1/s
+    rate: f32,
     _pad1: f32,
 }
 
