@@ -234,6 +234,8 @@ impl App {
         let fields = scene.initial_fields(&self.source)?;
         let mut sim = Simulation::new(gpu, &fields, scene.params(), scene.solver_settings())?;
         sim.emitters = scene.emitter_splats();
+        sim.max_cfl = scene.time.max_cfl;
+        sim.max_substeps = scene.time.max_substeps as u32;
         self.settings.apply(&mut sim);
         Ok(sim)
     }
@@ -503,6 +505,10 @@ impl App {
             }
         }
         self.stats.steps_last_frame = steps;
+        self.stats.substeps = r.sim.last_plan.substeps;
+        if let Some(w) = r.sim.take_warning() {
+            self.stats.warning = Some(w);
+        }
         lap(&mut self.frame_log, "encode steps");
 
         let o = &self.settings.overlays;

@@ -119,6 +119,8 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let (scene, source, fields, meta) = prepare(args, &gpu.device.limits())?;
     let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings())?;
     sim.emitters = scene.emitter_splats();
+    sim.max_cfl = scene.time.max_cfl;
+    sim.max_substeps = scene.time.max_substeps as u32;
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
@@ -147,6 +149,9 @@ pub fn run(args: &RunArgs) -> Result<()> {
     for _ in 0..args.steps {
         let t0 = Instant::now();
         let stats = sim.run_blocking(1, stats_open);
+        if let Some(w) = sim.take_warning() {
+            eprintln!("smokebox: warning: {w}");
+        }
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         if let Some(s) = stats.last() {
             let mut line = serde_json::to_value(s).expect("stats serialise");

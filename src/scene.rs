@@ -67,11 +67,15 @@ impl Default for GridConfig {
 pub struct TimeConfig {
     /// Simulation time step, seconds.
     pub dt: f32,
+    /// CFL limit: cells the fastest fluid may cross in one sub-step (0: never split a step).
+    pub max_cfl: f32,
+    /// Most sub-steps one step may be split into; a dt that needs more is shortened, with a warning.
+    pub max_substeps: i64,
 }
 
 impl Default for TimeConfig {
     fn default() -> Self {
-        TimeConfig { dt: 0.01 }
+        TimeConfig { dt: 0.01, max_cfl: 1.0, max_substeps: 8 }
     }
 }
 
@@ -475,6 +479,12 @@ impl Scene {
         }
         positive("grid.cell_size", g.cell_size, "metres")?;
         positive("time.dt", self.time.dt, "seconds")?;
+        if !(self.time.max_cfl.is_finite() && (0.0..=100.0).contains(&self.time.max_cfl)) {
+            crate::fail!("time.max_cfl = {}: expected a number of cells from 0 (no sub-steps) to 100", self.time.max_cfl);
+        }
+        if !(1..=1000).contains(&self.time.max_substeps) {
+            crate::fail!("time.max_substeps = {}: expected a whole number from 1 to 1000", self.time.max_substeps);
+        }
         positive("fluid.density", self.fluid.density, "kg/m³")?;
         non_negative("fluid.viscosity", self.fluid.viscosity, "m²/s")?;
         non_negative("fluid.ink_dissipation", self.fluid.ink_dissipation, "1/s")?;

@@ -23,6 +23,8 @@ pub struct StepStats {
     pub kinetic_energy: f32,
     /// max |u|, |v| over all faces after the step (m/s): what the CFL limit reads, a step late.
     pub max_speed: f32,
+    /// Sub-steps the step was split into by the CFL limit (1: none).
+    pub substeps: u32,
 }
 
 impl StepStats {
@@ -35,6 +37,7 @@ impl StepStats {
             ink_total: raw[2],
             kinetic_energy: raw[3],
             max_speed: raw[4],
+            substeps: 1,
         }
     }
 }
@@ -50,6 +53,9 @@ struct Slot {
 /// A ring of staging buffers for the stats of recent steps.
 pub struct StatsReadback {
     slots: Vec<Slot>,
+    /// The newest figures collected and not yet taken (the simulation sizes sub-steps by their
+    /// speed).
+    latest: Option<StepStats>,
 }
 
 impl StatsReadback {
@@ -67,7 +73,7 @@ impl StatsReadback {
                 mapped: Arc::new(AtomicBool::new(false)),
             })
             .collect();
-        StatsReadback { slots }
+        StatsReadback { slots, latest: None }
     }
 
     /// Copies the stats buffer into a free slot; false when every slot is still in flight
@@ -107,7 +113,15 @@ impl StatsReadback {
             }
         }
         out.sort_by_key(|s| s.step);
+        if let Some(s) = out.last() {
+            self.latest = Some(*s);
+        }
         out
+    }
+
+    /// The newest figures collected since the last call, once.
+    pub fn take_latest(&mut self) -> Option<StepStats> {
+        self.latest.take()
     }
 }
 
