@@ -219,7 +219,7 @@ impl Simulation {
         }
         let splats = self.take_splats();
         let dt = self.params.dt;
-        let speed = self.max_speed + substeps::splat_speed(&splats);
+        let speed = substeps::speed_with_splats(self.max_speed, &splats);
         let plan = substeps::plan(dt, speed, self.params.h, self.max_cfl, self.max_substeps);
         if plan.clamped && !self.warned {
             self.warned = true;
@@ -251,7 +251,7 @@ impl Simulation {
             s.sources.encode(encoder, profiler, self.edits_solids);
         }
         // a frozen flow stays as it is, but velocity painted into it is projected like any other
-        let painted = freeze && substeps::splat_speed(splats) > 0.0;
+        let painted = freeze && substeps::speed_with_splats(0.0, splats) > 0.0;
         if !freeze || painted {
             if !freeze {
                 s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);

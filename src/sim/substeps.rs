@@ -3,6 +3,8 @@
 //! can hold (the caller warns). The speed comes from the GPU's statistics a step late, plus what
 //! this step's brush dabs and emitters can add.
 
+use super::params::{SPLAT_ADD, SPLAT_BLEND, Splat};
+
 /// How one step is taken.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
@@ -33,8 +35,9 @@ pub fn plan(dt: f32, speed: f32, h: f32, max_cfl: f32, max_substeps: u32) -> Pla
     }
 }
 
-/// The most speed this step's splats can add or impose (brush dabs add their velocity, emitters
-/// relax toward theirs), m/s.
-pub fn splat_speed(splats: &[super::params::Splat]) -> f32 {
-    splats.iter().filter(|s| s.mode < super::params::SPLAT_PAINT_SOLID).map(|s| s.vx.abs().max(s.vy.abs())).fold(0.0, f32::max)
+/// The fastest |u|, |v| a step can reach from `speed` with these splats: brush dabs add their
+/// velocity, emitters relax toward theirs (so they raise the bound only to their own speed), m/s.
+pub fn speed_with_splats(speed: f32, splats: &[Splat]) -> f32 {
+    let fastest = |mode: u32| splats.iter().filter(|s| s.mode == mode).map(|s| s.vx.abs().max(s.vy.abs())).fold(0.0, f32::max);
+    speed.max(fastest(SPLAT_BLEND)) + fastest(SPLAT_ADD)
 }
