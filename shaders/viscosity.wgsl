@@ -20,11 +20,8 @@
 // - tangentially, a face closed by a solid cell: a still no-slip wall half a cell away (2a, 0).
 // Prescribed faces keep the value they hold.
 
-@group(0) @binding(24) var<storage, read_write> visc_rhs_u: array<f32>;
-@group(0) @binding(25) var<storage, read_write> visc_rhs_v: array<f32>;
-// [k, ω_{k+1}]: the sweep index and the weight of the next sweep, advanced on the GPU so that each
-// step's count and weights follow its own params (no per-sweep upload).
-@group(0) @binding(26) var<storage, read_write> visc_state: array<f32>;
+// visc_state (slot 26) = [k, ω_{k+1}]: the sweep index and the weight of the next sweep, advanced
+// on the GPU so that each step's count and weights follow its own params (no per-sweep upload).
 
 // The bound ρ on the Jacobi matrix's spectral radius. Keep in sync with `jacobi_bound` in
 // src/sim/viscosity.rs.

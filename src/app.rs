@@ -231,11 +231,7 @@ impl App {
             self.settings.cell_size = scene.grid.cell_size;
         }
         crate::sim::check_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize)?;
-        let fields = scene.initial_fields(&self.source)?;
-        let mut sim = Simulation::new(gpu, &fields, scene.params(), scene.solver_settings())?;
-        sim.emitters = scene.emitter_splats();
-        sim.max_cfl = scene.time.max_cfl;
-        sim.max_substeps = scene.time.max_substeps as u32;
+        let mut sim = Simulation::from_scene(gpu, &scene, &self.source)?;
         self.settings.apply(&mut sim);
         Ok(sim)
     }

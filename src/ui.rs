@@ -133,11 +133,11 @@ impl Settings {
         p.gravity_y = self.gravity[1];
         p.vorticity = self.vorticity;
         p.damping = self.damping;
-        sim.solver.iterations = self.iterations;
+        sim.solver.iterations = self.iterations as i64;
         sim.solver.kind = self.solver;
         sim.solver.tolerance = self.tolerance;
         sim.solver.warm_start = self.warm_start;
-        sim.solver.freeze_velocity = self.freeze_velocity;
+        sim.freeze_velocity = self.freeze_velocity;
     }
 }
 

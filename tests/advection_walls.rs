@@ -9,7 +9,8 @@ use common::*;
 use smokebox::sim::cpu::grid::Grid;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
-use smokebox::sim::{Simulation, SolverSettings, cpu};
+use smokebox::config::SolverConfig;
+use smokebox::sim::{Simulation, cpu};
 
 #[test]
 fn lattice_helper_blends_with_the_lid_and_inflow_ghosts_as_computed_by_hand() {
@@ -114,7 +115,7 @@ fn corrected_velocity_carries_a_linear_shear_exactly_up_to_the_inflow_side() {
             let (f, p, shift) = sheared_inflow(n, axis, scheme);
             let mut c = f.clone();
             cpu::advect(&mut c, &p, false);
-            let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+            let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
             sim.run_pass("advect");
             let g = sim.download();
             let (ec, eg) = (tangential_error(&c, axis, shift, h), tangential_error(&g, axis, shift, h));
@@ -151,7 +152,7 @@ fn bfecc_reads_the_inflow_face_value_next_to_the_inflow() {
         p.schemes = [scheme, 0, 0, 0];
         let mut c = f.clone();
         cpu::advect(&mut c, &p, false);
-        let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
         sim.run_pass("advect");
         results.push((c, sim.download()));
     }
@@ -176,7 +177,7 @@ fn bfecc_on_the_gpu_ignores_stale_scratch_on_a_face_that_turned_solid() {
     let p0 = box_params(n, n, 1.0 / n as f32, 0.02);
     let mut p = p0;
     p.schemes = [SCHEME_BFECC, 0, 0, 0];
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
     sim.run_pass("advect"); // fills the scratch with this field's values
     for j in 5..9 {
         for i in 5..9 {
@@ -215,10 +216,10 @@ fn corrected_velocity_makes_no_value_beyond_the_lid_speed() {
         p.bc_speed[SIDE_TOP] = lid;
         p.schemes = [scheme, 0, 0, 0];
         let mut g = f.clone();
-        smokebox::scene::enforce_faces(&mut g, &p);
+        smokebox::sim::init::enforce_faces(&mut g, &p);
         let mut c = g.clone();
         cpu::advect(&mut c, &p, false);
-        let mut sim = Simulation::new(&gpu, &g, p, SolverSettings::default()).unwrap();
+        let mut sim = Simulation::new(&gpu, &g, p, SolverConfig::default()).unwrap();
         sim.run_pass("advect");
         let got = sim.download();
         for (who, u) in [("CPU", &c.u), ("GPU", &got.u)] {

@@ -12,10 +12,10 @@
 
 mod common;
 use common::*;
-use smokebox::scene::SolverKind;
+use smokebox::config::{SolverConfig, SolverKind};
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
-use smokebox::sim::{Simulation, SolverSettings};
+use smokebox::sim::Simulation;
 use std::f64::consts::PI;
 
 /// Observed orders between successive refinements (each grid twice the last).
@@ -69,9 +69,9 @@ fn carried_ink_error(
         p.bc_kind = [BC_PERIODIC; 4];
     }
     p.schemes = [SCHEME_SEMI_LAGRANGIAN, scheme, scheme, 0];
-    smokebox::scene::enforce_faces(&mut f, &p);
-    let settings = SolverSettings { iterations: 0, freeze_velocity: true, ..Default::default() };
-    let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
+    smokebox::sim::init::enforce_faces(&mut f, &p);
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 0, ..Default::default() }).unwrap();
+    sim.freeze_velocity = true;
     sim.run_blocking(steps, false);
     let got = sim.download();
     let mut e = 0.0f64;
@@ -147,7 +147,7 @@ fn the_pressure_solve_is_second_order_on_a_manufactured_solution() {
         }
         let mut p = box_params(n, n, h as f32, dt as f32);
         p.gravity_y = 0.0;
-        let settings = SolverSettings { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
+        let settings = SolverConfig { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.run_pass("projection");
         let got = sim.download();
@@ -194,7 +194,7 @@ fn a_taylor_green_vortex_decays_at_the_viscous_rate() {
         p.bc_kind = [BC_PERIODIC; 4];
         p.viscosity = nu as f32;
         p.schemes = [SCHEME_MACCORMACK, 0, 0, 0];
-        let settings = SolverSettings { kind: SolverKind::Multigrid, iterations: 20, tolerance: 1e-5, ..Default::default() };
+        let settings = SolverConfig { kind: SolverKind::Multigrid, iterations: 20, tolerance: 1e-5, ..Default::default() };
         let energy = |f: &Fields| f.u.iter().enumerate().filter(|(k, _)| k % (n + 1) != n).map(|(_, &x)| (x as f64).powi(2)).sum::<f64>()
             + f.v.iter().take(n * n).map(|&x| (x as f64).powi(2)).sum::<f64>();
         let e0 = energy(&f);
@@ -253,7 +253,7 @@ fn maccormack_beats_semi_lagrangian_next_to_an_inflow_and_inside() {
             p.inflow_u[SIDE_TOP] = speed as f32;
             p.inflow_v[SIDE_TOP] = -c as f32;
             p.schemes = [scheme, 0, 0, 0];
-            let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+            let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
             for _ in 0..steps {
                 sim.run_pass("advect");
             }
@@ -310,7 +310,7 @@ fn maccormack_beats_semi_lagrangian_next_to_a_moving_no_slip_lid_and_inside() {
             p.bc_kind = [BC_PERIODIC, BC_PERIODIC, BC_WALL, BC_WALL];
             p.bc_speed[SIDE_TOP] = speed as f32;
             p.schemes = [scheme, 0, 0, 0];
-            let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+            let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
             sim.run_pass("advect");
             errors.push(top_errors(&sim.download(), &exact, h));
         }

@@ -14,7 +14,8 @@ mod common;
 use common::Rng;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
-use smokebox::scene::{BUILTIN, Scene, Source};
+use smokebox::config::{BUILTIN, Scene, Source};
+use smokebox::sim::params::Params;
 use smokebox::state_io;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -196,8 +197,8 @@ fn check_scene(name: &'static str, text: &str, sets: &[String]) -> Result<(), Te
         if cells > 256 * 256 {
             return Ok(None);
         }
-        let f = scene.initial_fields(&source)?;
-        let p = scene.params();
+        let f = smokebox::sim::init::initial_fields(&scene, &source)?;
+        let p = Params::from_scene(&scene);
         let finite = f.u.iter().chain(&f.v).chain(&f.ink).chain(&f.density).all(|x| x.is_finite());
         if !finite || !p.dt.is_finite() || !p.h.is_finite() {
             return Err(smokebox::error!("accepted scene {name} gave a non-finite initial state or params"));
@@ -398,7 +399,7 @@ fn crc32(data: &[u8]) -> u32 {
 #[test]
 fn a_mask_declaring_100000_squared_pixels_is_refused_from_its_header() {
     let bytes = png_declaring(100_000, 100_000);
-    let (result, peak) = peak_of(|| smokebox::mask::decode(&bytes, "huge.png", "obstacles[0]"));
+    let (result, peak) = peak_of(|| smokebox::config::mask::decode(&bytes, "huge.png", "obstacles[0]"));
     let e = result.err().expect("a 100000 x 100000 mask was accepted");
     assert!(e.to_string().contains("too large"), "{e}");
     assert!(peak < MB, "refusing it took {peak} bytes");
@@ -407,7 +408,7 @@ fn a_mask_declaring_100000_squared_pixels_is_refused_from_its_header() {
 #[test]
 fn mutated_png_masks_are_decoded_or_refused_in_one_line() {
     let good = png(16, 16);
-    assert!(smokebox::mask::decode(&good, "good.png", "obstacles[0]").is_ok());
+    assert!(smokebox::config::mask::decode(&good, "good.png", "obstacles[0]").is_ok());
     let strategy = prop_oneof![
         prop::collection::vec(edit(), 1..4).prop_map(|e| (e, 0u32, 0u32)),
         (1u32..200_000, 1u32..200_000).prop_map(|(w, h)| (Vec::new(), w, h)),
@@ -415,7 +416,7 @@ fn mutated_png_masks_are_decoded_or_refused_in_one_line() {
     runner(5)
         .run(&strategy, |(edits, w, h)| {
             let bytes = if edits.is_empty() { png_declaring(w, h) } else { apply(&good, &edits) };
-            let (result, peak) = peak_of(|| smokebox::mask::decode(&bytes, "m.png", "obstacles[0]"));
+            let (result, peak) = peak_of(|| smokebox::config::mask::decode(&bytes, "m.png", "obstacles[0]"));
             if let Err(e) = &result {
                 one_line("png", e)?;
             }

@@ -68,14 +68,15 @@ fn a_closed_stdout_ends_quietly() {
 fn emitted_ink(dt: f32, t_end: f32) -> (f32, f32) {
     use smokebox::sim::fields::Fields;
     use smokebox::sim::params::*;
-    use smokebox::sim::{Simulation, SolverSettings, cpu};
+    use smokebox::config::SolverConfig;
+    use smokebox::sim::{Simulation, cpu};
     let gpu = gpu::Gpu::headless().unwrap();
     let n = 16;
     let h = 1.0 / n as f32;
     let p = Params { nx: n as u32, ny: n as u32, h, dt, rho: 1.0, jacobi_weight: 0.8, sor_omega: 1.9, ..Params::default() };
     let emitter = Splat { x: 0.5, y: 0.5, radius: 0.25, mode: SPLAT_BLEND, ink_r: 1.0, rate: 5.0, ..Default::default() };
     let f = Fields::zeros(n, n);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
     sim.emitters = vec![emitter];
     let steps = (t_end / dt).round() as u64;
     sim.run_blocking(steps, false);

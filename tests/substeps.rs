@@ -8,7 +8,8 @@ use common::*;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
 use smokebox::sim::substeps::{Plan, plan};
-use smokebox::sim::{Simulation, SolverSettings, cpu};
+use smokebox::config::{SolverConfig, SolverKind};
+use smokebox::sim::{Simulation, cpu};
 use std::process::Command;
 
 #[test]
@@ -61,7 +62,7 @@ fn several_steps_in_one_submission_each_land_their_own_dab() {
     let mut p = box_params(n, n, 1.0 / n as f32, 0.01);
     p.gravity_y = 0.0;
     let f = Fields::zeros(n, n);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings { iterations: 4, ..Default::default() }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 4, ..Default::default() }).unwrap();
     let xs = [0.2f32, 0.5, 0.8];
     let mut encoder = sim.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
     for &x in &xs {
@@ -103,8 +104,9 @@ fn substeps_of_one_step_each_see_their_own_time_step() {
             f.ink[3 * c] = 1.0;
         }
     }
-    let settings = SolverSettings { iterations: 0, freeze_velocity: true, ..Default::default() };
+    let settings = SolverConfig { iterations: 0, ..Default::default() };
     let mut sim = Simulation::new(&gpu, &f, p, settings.clone()).unwrap();
+    sim.freeze_velocity = true;
     sim.max_cfl = 1.0;
     sim.max_substeps = 8;
     sim.run_blocking(1, false);
@@ -114,6 +116,7 @@ fn substeps_of_one_step_each_see_their_own_time_step() {
     let mut p4 = p;
     p4.dt = dt / 4.0;
     let mut four = Simulation::new(&gpu, &f, p4, settings).unwrap();
+    four.freeze_velocity = true;
     four.run_blocking(4, false);
     assert_close("ink after 4 sub-steps vs 4 steps", &split.ink, &four.download().ink, 1e-6);
 }
@@ -125,8 +128,9 @@ fn a_dab_into_a_frozen_flow_is_projected() {
     let mut p = box_params(n, n, 1.0 / n as f32, 0.01);
     p.gravity_y = 0.0;
     let f = Fields::zeros(n, n);
-    let settings = SolverSettings { iterations: 200, tolerance: 1e-5, kind: smokebox::scene::SolverKind::Multigrid, freeze_velocity: true, ..Default::default() };
+    let settings = SolverConfig { iterations: 200, tolerance: 1e-5, kind: SolverKind::Multigrid, ..Default::default() };
     let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
+    sim.freeze_velocity = true;
     let push = Splat { x: 0.5, y: 0.5, radius: 0.15, mode: SPLAT_ADD, vx: 2.0, ink_r: 1.0, ..Default::default() };
     // the dab alone, unprojected
     let mut raw = f.clone();

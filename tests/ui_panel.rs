@@ -3,7 +3,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use smokebox::scene::Scene;
+use smokebox::config::Scene;
 use smokebox::ui::{self, Command, LiveStats, Settings};
 
 struct State {
@@ -80,7 +80,7 @@ fn pause_step_reset() {
 
 #[test]
 fn solver_kind_and_brush_density_sign() {
-    use smokebox::scene::SolverKind;
+    use smokebox::config::SolverKind;
     let mut h = harness();
     assert_eq!(h.state().settings.solver, SolverKind::Jacobi);
     h.get_by_label("multigrid").click();
@@ -122,7 +122,7 @@ fn sliders_set_every_constant() {
 
 #[test]
 fn scheme_pickers_offer_conservative_only_for_ink_and_density() {
-    use smokebox::scene::Scheme;
+    use smokebox::config::Scheme;
     let mut h = harness();
     h.get_by_label("velocity scheme").click();
     h.run();

@@ -7,18 +7,18 @@ mod common;
 use common::*;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
-use smokebox::sim::{Simulation, SolverSettings, cpu, viscosity};
+use smokebox::config::{FluidConfig, SolverConfig};
+use smokebox::sim::{Simulation, cpu, viscosity};
 
 /// The default cap on sweeps: the tolerance, not the cap, must decide in every case here.
 fn max_sweeps() -> u32 {
-    SolverSettings::default().viscosity_iterations
+    FluidConfig::default().viscosity_iterations as u32
 }
 
 /// One implicit step on the GPU and on the CPU.
 fn implicit_step(f: &Fields, p: Params) -> (Fields, Fields) {
     let gpu = gpu();
-    let settings = SolverSettings::default();
-    let mut sim = Simulation::new(&gpu, f, p, settings).unwrap();
+    let mut sim = Simulation::new(&gpu, f, p, SolverConfig::default()).unwrap();
     sim.run_pass("viscosity");
     let mut c = f.clone();
     cpu::viscosity(&mut c, &p, max_sweeps());

@@ -11,9 +11,7 @@ use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
 
 /// Binding slots of the right-hand side copies and the sweep state (reserved range 24..=27).
-pub const SLOT_RHS_U: u32 = 24;
-pub const SLOT_RHS_V: u32 = 25;
-pub const SLOT_STATE: u32 = 26;
+pub use super::kernel::slot::{VISC_RHS_U as SLOT_RHS_U, VISC_RHS_V as SLOT_RHS_V, VISC_STATE as SLOT_STATE};
 
 /// Error reduction the solve runs to: the Chebyshev bound on ‖x_k − x‖ / ‖x_0 − x‖ (x_0 = u*).
 pub const TOLERANCE: f64 = 1e-5;
