@@ -186,10 +186,28 @@ fn apply(text: &[u8], edits: &[Edit]) -> Vec<u8> {
 
 // ---- scenes and --set ----
 
+thread_local! {
+    /// Scene cases tried, accepted (state built), accepted with a grid too large to build here.
+    static SCENE_CASES: Cell<[usize; 3]> = const { Cell::new([0; 3]) };
+}
+
+fn count(k: usize) {
+    SCENE_CASES.with(|c| {
+        let mut n = c.get();
+        n[k] += 1;
+        c.set(n);
+    });
+}
+
+fn scene_counts() -> [usize; 3] {
+    SCENE_CASES.with(|c| c.replace([0; 3]))
+}
+
 /// The CLI's order: parse with overrides, validate, then build the initial state when the grid
 /// is small enough to build here (larger grids are refused by the GPU check first in the CLI).
 fn check_scene(name: &'static str, text: &str, sets: &[String]) -> Result<(), TestCaseError> {
     let source = Source::Builtin(name);
+    count(0);
     let (outcome, peak) = peak_of(|| -> smokebox::Result<Option<usize>> {
         let scene = Scene::from_text(text, name, sets)?;
         scene.validate(&source)?;
@@ -212,11 +230,15 @@ fn check_scene(name: &'static str, text: &str, sets: &[String]) -> Result<(), Te
             prop_assert!(peak < 16 * MB, "{name}: a refused scene took {} MB", peak / MB);
         }
         Ok(Some(cells)) => {
+            count(1);
             // fields (~40 B a cell) and masks (at most 2 RGBA copies of 4096²): nothing more
             let allowed = 16 * MB + 200 * cells + 2 * 4 * 4096 * 4096;
             prop_assert!(peak <= allowed, "{name}: {cells} cells took {} MB", peak / MB);
         }
-        Ok(None) => prop_assert!(peak < 16 * MB, "{name}: parsing a large-grid scene took {} MB", peak / MB),
+        Ok(None) => {
+            count(2);
+            prop_assert!(peak < 16 * MB, "{name}: parsing a large-grid scene took {} MB", peak / MB);
+        }
     }
     Ok(())
 }
@@ -231,6 +253,8 @@ fn mutated_scene_files_are_accepted_or_refused_in_one_line() {
             check_scene(name, &mutated, &[])
         })
         .unwrap();
+    let [tried, built, large] = scene_counts();
+    eprintln!("mutated scene files: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line");
 }
 
 /// Scene keys `--set` users reach for, and some that do not exist.
@@ -263,6 +287,8 @@ fn mutated_set_values_are_accepted_or_refused_in_one_line() {
             check_scene(name, text, &sets)
         })
         .unwrap();
+    let [tried, built, large] = scene_counts();
+    eprintln!("--set values: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line");
 }
 
 // ---- .npy ----
