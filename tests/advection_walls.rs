@@ -6,10 +6,10 @@
 
 mod common;
 use common::*;
+use smokebox::config::SolverConfig;
 use smokebox::sim::cpu::grid::Grid;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
-use smokebox::config::SolverConfig;
 use smokebox::sim::{Simulation, cpu};
 
 #[test]

@@ -13,9 +13,9 @@
 mod common;
 use common::*;
 use smokebox::config::{SolverConfig, SolverKind};
+use smokebox::sim::Simulation;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
-use smokebox::sim::Simulation;
 use std::f64::consts::PI;
 
 /// Observed orders between successive refinements (each grid twice the last).
@@ -147,7 +147,8 @@ fn the_pressure_solve_is_second_order_on_a_manufactured_solution() {
         }
         let mut p = box_params(n, n, h as f32, dt as f32);
         p.gravity_y = 0.0;
-        let settings = SolverConfig { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
+        let settings =
+            SolverConfig { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.run_pass("projection");
         let got = sim.download();
@@ -195,8 +196,10 @@ fn a_taylor_green_vortex_decays_at_the_viscous_rate() {
         p.viscosity = nu as f32;
         p.schemes = [SCHEME_MACCORMACK, 0, 0, 0];
         let settings = SolverConfig { kind: SolverKind::Multigrid, iterations: 20, tolerance: 1e-5, ..Default::default() };
-        let energy = |f: &Fields| f.u.iter().enumerate().filter(|(k, _)| k % (n + 1) != n).map(|(_, &x)| (x as f64).powi(2)).sum::<f64>()
-            + f.v.iter().take(n * n).map(|&x| (x as f64).powi(2)).sum::<f64>();
+        let energy = |f: &Fields| {
+            f.u.iter().enumerate().filter(|(k, _)| k % (n + 1) != n).map(|(_, &x)| (x as f64).powi(2)).sum::<f64>()
+                + f.v.iter().take(n * n).map(|&x| (x as f64).powi(2)).sum::<f64>()
+        };
         let e0 = energy(&f);
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.run_blocking(steps, false);
@@ -259,7 +262,10 @@ fn maccormack_beats_semi_lagrangian_next_to_an_inflow_and_inside() {
             }
             errors.push(top_errors(&sim.download(), &exact, h));
         }
-        eprintln!("inflow {n}²: max error within two cells of the inflow SL {:.2e} MC {:.2e}; inside SL {:.2e} MC {:.2e}", errors[0].0, errors[1].0, errors[0].1, errors[1].1);
+        eprintln!(
+            "inflow {n}²: max error within two cells of the inflow SL {:.2e} MC {:.2e}; inside SL {:.2e} MC {:.2e}",
+            errors[0].0, errors[1].0, errors[0].1, errors[1].1
+        );
         assert!(errors[1].0 < errors[0].0, "{n}²: MacCormack not better than SL next to the inflow: {errors:?}");
         assert!(errors[1].1 < errors[0].1, "{n}²: MacCormack not better than SL inside: {errors:?}");
     }
@@ -314,7 +320,10 @@ fn maccormack_beats_semi_lagrangian_next_to_a_moving_no_slip_lid_and_inside() {
             sim.run_pass("advect");
             errors.push(top_errors(&sim.download(), &exact, h));
         }
-        eprintln!("lid {n}²: max error within two cells of the lid SL {:.2e} MC {:.2e}; inside SL {:.2e} MC {:.2e}", errors[0].0, errors[1].0, errors[0].1, errors[1].1);
+        eprintln!(
+            "lid {n}²: max error within two cells of the lid SL {:.2e} MC {:.2e}; inside SL {:.2e} MC {:.2e}",
+            errors[0].0, errors[1].0, errors[0].1, errors[1].1
+        );
         assert!(errors[1].0 < errors[0].0, "{n}²: MacCormack not better than SL next to the lid: {errors:?}");
         assert!(errors[1].1 < errors[0].1, "{n}²: MacCormack not better than SL inside: {errors:?}");
     }

@@ -107,9 +107,46 @@ fn one_line(what: &str, e: &smokebox::Error) -> Result<(), TestCaseError> {
 
 /// Tokens a hostile or careless edit might leave in a file.
 const TOKENS: &[&str] = &[
-    "-1", "0", "-0.0", "1e40", "-1e40", "1e-45", "nan", "inf", "-inf", "4294967297", "99999999999999999999", "65537", "1e308", "\"\"",
-    "\"x\"", "[]", "[1]", "[1, 2, 3]", "[[1]]", "{}", "{ a = 1 }", "true", "=", "[", "]", "\"", "'", "#", "\n", ".", ",", "[grid]",
-    "[[emitters]]", "nx = 0", "cell_size = -1", "kind = \"what\"", "\u{0}", "\u{feff}", "é", "100000",
+    "-1",
+    "0",
+    "-0.0",
+    "1e40",
+    "-1e40",
+    "1e-45",
+    "nan",
+    "inf",
+    "-inf",
+    "4294967297",
+    "99999999999999999999",
+    "65537",
+    "1e308",
+    "\"\"",
+    "\"x\"",
+    "[]",
+    "[1]",
+    "[1, 2, 3]",
+    "[[1]]",
+    "{}",
+    "{ a = 1 }",
+    "true",
+    "=",
+    "[",
+    "]",
+    "\"",
+    "'",
+    "#",
+    "\n",
+    ".",
+    ",",
+    "[grid]",
+    "[[emitters]]",
+    "nx = 0",
+    "cell_size = -1",
+    "kind = \"what\"",
+    "\u{0}",
+    "\u{feff}",
+    "é",
+    "100000",
 ];
 
 #[derive(Clone, Debug)]
@@ -254,17 +291,52 @@ fn mutated_scene_files_are_accepted_or_refused_in_one_line() {
         })
         .unwrap();
     let [tried, built, large] = scene_counts();
-    eprintln!("mutated scene files: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line");
+    eprintln!(
+        "mutated scene files: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line"
+    );
 }
 
 /// Scene keys `--set` users reach for, and some that do not exist.
 const KEYS: &[&str] = &[
-    "grid.nx", "grid.ny", "grid.cell_size", "time.dt", "fluid.density", "fluid.viscosity", "fluid.viscosity_iterations",
-    "fluid.ink_dissipation", "fluid.density_drain", "solver.kind", "solver.iterations", "solver.tolerance", "solver.jacobi_weight",
-    "solver.omega", "solver.warm_start", "advection.velocity", "advection.ink", "advection.density", "advection.freeze_velocity",
-    "forces.gravity", "forces.vorticity", "boundary.left", "boundary.left.kind", "boundary.top.speed", "boundary.right.velocity",
-    "boundary.bottom.slip", "display.steps_per_frame", "display.background", "emitters", "blobs", "obstacles", "grid", "nope",
-    "grid.nope", "a.b.c.d", "grid.nx.x", "", ".", "grid.",
+    "grid.nx",
+    "grid.ny",
+    "grid.cell_size",
+    "time.dt",
+    "fluid.density",
+    "fluid.viscosity",
+    "fluid.viscosity_iterations",
+    "fluid.ink_dissipation",
+    "fluid.density_drain",
+    "solver.kind",
+    "solver.iterations",
+    "solver.tolerance",
+    "solver.jacobi_weight",
+    "solver.omega",
+    "solver.warm_start",
+    "advection.velocity",
+    "advection.ink",
+    "advection.density",
+    "advection.freeze_velocity",
+    "forces.gravity",
+    "forces.vorticity",
+    "boundary.left",
+    "boundary.left.kind",
+    "boundary.top.speed",
+    "boundary.right.velocity",
+    "boundary.bottom.slip",
+    "display.steps_per_frame",
+    "display.background",
+    "emitters",
+    "blobs",
+    "obstacles",
+    "grid",
+    "nope",
+    "grid.nope",
+    "a.b.c.d",
+    "grid.nx.x",
+    "",
+    ".",
+    "grid.",
 ];
 
 fn set_value() -> impl Strategy<Value = String> {
@@ -272,7 +344,8 @@ fn set_value() -> impl Strategy<Value = String> {
         prop::sample::select(TOKENS).prop_map(String::from),
         any::<i64>().prop_map(|x| x.to_string()),
         any::<f64>().prop_map(|x| format!("{x:e}")),
-        prop::sample::select(&["multigrid", "jacobi", "sor", "maccormack", "bfecc", "conservative", "wall", "inflow"][..]).prop_map(String::from),
+        prop::sample::select(&["multigrid", "jacobi", "sor", "maccormack", "bfecc", "conservative", "wall", "inflow"][..])
+            .prop_map(String::from),
         "[ -~]{0,24}",
     ]
 }
@@ -288,7 +361,9 @@ fn mutated_set_values_are_accepted_or_refused_in_one_line() {
         })
         .unwrap();
     let [tried, built, large] = scene_counts();
-    eprintln!("--set values: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line");
+    eprintln!(
+        "--set values: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line"
+    );
 }
 
 // ---- .npy ----
@@ -394,7 +469,8 @@ fn mutated_meta_json_is_accepted_or_refused_in_one_line() {
 // ---- PNG masks ----
 
 fn png(w: u32, h: u32) -> Vec<u8> {
-    let img = image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([(x * 16) as u8, (y * 16) as u8, 0, if (x + y) % 3 == 0 { 0 } else { 255 }]));
+    let img =
+        image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([(x * 16) as u8, (y * 16) as u8, 0, if (x + y) % 3 == 0 { 0 } else { 255 }]));
     let mut out = std::io::Cursor::new(Vec::new());
     img.write_to(&mut out, image::ImageFormat::Png).unwrap();
     out.into_inner()
@@ -521,7 +597,10 @@ fn the_binary_refuses_mutated_scenes_states_and_masks_in_one_line() {
     let args = ["run", "--scene", "drops", "--steps", "1", "--set", "grid.nx=16", "--set", "grid.ny=16", "--dump", good.to_str().unwrap()];
     assert_eq!(run_binary(&args, &good), 0);
     let breakages: Vec<(&str, Vec<u8>)> = vec![
-        ("meta.json", br#"{"nx": 4294967296, "ny": 4294967296, "cell_size": 0.1, "step": 0, "time": 0, "dt": 0.01, "scene": "drops"}"#.to_vec()),
+        (
+            "meta.json",
+            br#"{"nx": 4294967296, "ny": 4294967296, "cell_size": 0.1, "step": 0, "time": 0, "dt": 0.01, "scene": "drops"}"#.to_vec(),
+        ),
         ("meta.json", br#"{"nx": -3, "ny": 16, "cell_size": 0.1, "step": 0, "time": 0, "dt": 0.01, "scene": "drops"}"#.to_vec()),
         ("meta.json", br#"{"nx": 16, "ny": 16, "cell_size": 0.1, "step": 0, "time": 0, "dt": 0.01, "scene": "drops""#.to_vec()),
         ("meta.json", br#"{"nx": 16, "ny": 16, "cell_size": -0.1, "step": 0, "time": 0, "dt": 0.01, "scene": "drops"}"#.to_vec()),
@@ -545,7 +624,9 @@ fn the_binary_refuses_mutated_scenes_states_and_masks_in_one_line() {
         refused += 1;
     }
     // masks: corrupt and declaring 100000 x 100000
-    for (k, bytes) in [png_declaring(100_000, 100_000), b"\x89PNG\r\n\x1a\nnot really".to_vec(), png(16, 16)[..40].to_vec()].iter().enumerate() {
+    for (k, bytes) in
+        [png_declaring(100_000, 100_000), b"\x89PNG\r\n\x1a\nnot really".to_vec(), png(16, 16)[..40].to_vec()].iter().enumerate()
+    {
         let mask = dir.join(format!("mask-{k}.png"));
         std::fs::write(&mask, bytes).unwrap();
         let scene = dir.join(format!("masked-{k}.toml"));

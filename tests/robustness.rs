@@ -66,9 +66,9 @@ fn a_closed_stdout_ends_quietly() {
 
 /// Ink at the centre of an emitter after `t_end` seconds of steps of `dt` in a still fluid.
 fn emitted_ink(dt: f32, t_end: f32) -> (f32, f32) {
+    use smokebox::config::SolverConfig;
     use smokebox::sim::fields::Fields;
     use smokebox::sim::params::*;
-    use smokebox::config::SolverConfig;
     use smokebox::sim::{Simulation, cpu};
     let gpu = gpu::Gpu::headless().unwrap();
     let n = 16;

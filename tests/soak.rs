@@ -62,7 +62,13 @@ fn random_dab(rng: &mut Rng, size: f32) -> Splat {
     let radius = log_uniform(rng, 0.02, 0.3);
     let roll = rng.unit();
     if roll < 0.02 {
-        return Splat { x, y, radius: radius.min(0.08), mode: if roll < 0.012 { SPLAT_PAINT_SOLID } else { SPLAT_ERASE_SOLID }, ..Default::default() };
+        return Splat {
+            x,
+            y,
+            radius: radius.min(0.08),
+            mode: if roll < 0.012 { SPLAT_PAINT_SOLID } else { SPLAT_ERASE_SOLID },
+            ..Default::default()
+        };
     }
     let ink = 3.0 * rng.unit();
     Splat {
@@ -103,7 +109,11 @@ fn soak(steps: u64, seed: u64) -> Report {
     let start = std::time::Instant::now();
     for step in 0..steps {
         if step > 0 && step % 1000 == 0 {
-            eprintln!("soak: step {step}, {:.0} s, {:.1} MB resident", start.elapsed().as_secs_f64(), resident_bytes() as f64 / (1 << 20) as f64);
+            eprintln!(
+                "soak: step {step}, {:.0} s, {:.1} MB resident",
+                start.elapsed().as_secs_f64(),
+                resident_bytes() as f64 / (1 << 20) as f64
+            );
         }
         if step % 200 == 0 {
             stir_settings(&mut sim, &mut rng);
@@ -145,7 +155,12 @@ fn check_memory(r: &Report) {
         mb(r.rss_start),
         mb(r.rss_end)
     );
-    assert!(r.rss_end <= r.rss_start + r.rss_start / 10 + (16 << 20), "memory grew from {:.1} MB to {:.1} MB", mb(r.rss_start), mb(r.rss_end));
+    assert!(
+        r.rss_end <= r.rss_start + r.rss_start / 10 + (16 << 20),
+        "memory grew from {:.1} MB to {:.1} MB",
+        mb(r.rss_start),
+        mb(r.rss_end)
+    );
 }
 
 #[test]

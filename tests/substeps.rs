@@ -5,10 +5,10 @@
 
 mod common;
 use common::*;
+use smokebox::config::{SolverConfig, SolverKind};
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
 use smokebox::sim::substeps::{Plan, plan};
-use smokebox::config::{SolverConfig, SolverKind};
 use smokebox::sim::{Simulation, cpu};
 use std::process::Command;
 
@@ -151,7 +151,20 @@ fn a_dump_with_substeps_continues_bit_for_bit() {
     let dir = std::env::temp_dir().join(format!("smokebox-substeps-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
-    let common = ["--scene", "drops", "--set", "grid.nx=48", "--set", "grid.ny=48", "--set", "grid.cell_size=0.020833334", "--set", "time.dt=0.1", "--set", "time.max_cfl=0.25"];
+    let common = [
+        "--scene",
+        "drops",
+        "--set",
+        "grid.nx=48",
+        "--set",
+        "grid.ny=48",
+        "--set",
+        "grid.cell_size=0.020833334",
+        "--set",
+        "time.dt=0.1",
+        "--set",
+        "time.max_cfl=0.25",
+    ];
     let run = |extra: &[&str]| {
         let mut args = vec!["run"];
         args.extend_from_slice(&common);
@@ -164,7 +177,8 @@ fn a_dump_with_substeps_continues_bit_for_bit() {
     run(&["--steps", "8", "--dump", &path("half")]);
     let out = smokebox(&["run", "--load", &path("half"), "--steps", "8", "--dump", &path("rest")]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let substeps: Vec<u64> = whole.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["substeps"].as_u64().unwrap()).collect();
+    let substeps: Vec<u64> =
+        whole.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["substeps"].as_u64().unwrap()).collect();
     eprintln!("sub-steps of the 16 steps: {substeps:?}");
     assert!(substeps.iter().any(|&n| n > 1), "no step was split: {substeps:?}");
     for file in ["u.npy", "v.npy", "ink.npy", "density.npy"] {

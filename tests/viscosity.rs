@@ -5,9 +5,9 @@
 
 mod common;
 use common::*;
+use smokebox::config::{FluidConfig, SolverConfig};
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
-use smokebox::config::{FluidConfig, SolverConfig};
 use smokebox::sim::{Simulation, cpu, viscosity};
 
 /// The default cap on sweeps: the tolerance, not the cap, must decide in every case here.

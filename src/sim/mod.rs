@@ -233,7 +233,11 @@ impl Simulation {
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         let upload = |label: &str, bytes: &[u8]| {
-            self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: bytes, usage: wgpu::BufferUsages::COPY_SRC })
+            self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytes,
+                usage: wgpu::BufferUsages::COPY_SRC,
+            })
         };
         let params = upload("step params", bytemuck::bytes_of(&self.params));
         encoder.copy_buffer_to_buffer(&params, 0, &self.buffers.params, 0, params.size());
@@ -276,7 +280,13 @@ impl Simulation {
         self.step_index += 1;
     }
 
-    fn encode_substep(&mut self, encoder: &mut wgpu::CommandEncoder, splats: &[Splat], stats: bool, profiler: Option<&wgpu_profiler::GpuProfiler>) {
+    fn encode_substep(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        splats: &[Splat],
+        stats: bool,
+        profiler: Option<&wgpu_profiler::GpuProfiler>,
+    ) {
         self.prepare(encoder, splats);
         let s = &self.stages;
         let b = &self.buffers;

@@ -17,7 +17,10 @@ fn trace(g: &Grid, x: f32, y: f32, dt: f32) -> (f32, f32) {
 }
 
 fn blend(l: &Lattice, a: &[f32], stride: usize, ch: usize) -> f32 {
-    l[0].w * l[0].value(a, stride, ch) + l[1].w * l[1].value(a, stride, ch) + l[2].w * l[2].value(a, stride, ch) + l[3].w * l[3].value(a, stride, ch)
+    l[0].w * l[0].value(a, stride, ch)
+        + l[1].w * l[1].value(a, stride, ch)
+        + l[2].w * l[2].value(a, stride, ch)
+        + l[3].w * l[3].value(a, stride, ch)
 }
 
 fn limit(x: f32, l: &Lattice, a: &[f32], stride: usize, ch: usize, scale: f32) -> f32 {
