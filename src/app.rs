@@ -44,6 +44,7 @@ pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
         );
     }
+    crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let label = match &source {
         Source::Builtin(n) => n.to_string(),

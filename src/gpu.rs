@@ -106,17 +106,19 @@ pub fn surface_format(formats: &[wgpu::TextureFormat]) -> Result<wgpu::TextureFo
 }
 
 /// Without a desktop session (`XDG_RUNTIME_DIR` unset or not an absolute path), Mesa's
-/// device-select layer still asks libwayland for a compositor, which prints
-/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` on every instance. A
-/// headless run needs no compositor: point the variable at a private empty folder, so the probe
-/// finds no socket and stays silent. Done once, before this process creates its first instance.
+/// device-select layer (and winit) still ask libwayland for a compositor, which prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` on every instance. No
+/// compositor can be reached that way anyway (its socket lives in that folder), so point the
+/// variable at a private empty folder: the probe finds no socket and stays silent, and a window
+/// falls back to X11. Left alone when `WAYLAND_DISPLAY` is an absolute socket path. Done once,
+/// before this process creates its first instance or event loop.
 pub fn quiet_window_system_probe() {
     #[cfg(unix)]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
         ONCE.call_once(|| {
-            let set = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_absolute());
-            if set {
+            let absolute = |var: &str| std::env::var_os(var).is_some_and(|d| std::path::Path::new(&d).is_absolute());
+            if absolute("XDG_RUNTIME_DIR") || absolute("WAYLAND_DISPLAY") {
                 return;
             }
             use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
