@@ -232,18 +232,18 @@ impl Simulation {
         self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
-        let upload = |label: &str, bytes: &[u8]| {
-            self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: bytes,
-                usage: wgpu::BufferUsages::COPY_SRC,
-            })
-        };
-        let params = upload("step params", bytemuck::bytes_of(&self.params));
-        encoder.copy_buffer_to_buffer(&params, 0, &self.buffers.params, 0, params.size());
+        // one small buffer a step: the constants, then the splat list
+        let head = std::mem::size_of::<Params>();
+        let mut bytes = bytemuck::bytes_of(&self.params).to_vec();
+        bytes.extend_from_slice(bytemuck::cast_slice(splats));
+        let upload = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("step inputs"),
+            contents: &bytes,
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
         if !splats.is_empty() {
-            let list = upload("step splats", bytemuck::cast_slice(splats));
-            encoder.copy_buffer_to_buffer(&list, 0, &self.buffers.splats, 0, list.size());
+            encoder.copy_buffer_to_buffer(&upload, head as u64, &self.buffers.splats, 0, (bytes.len() - head) as u64);
         }
         self.stages.projection.solvers.prepare(&self.queue, self.solver.kind, self.solver.tolerance);
     }
