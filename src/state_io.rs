@@ -164,14 +164,31 @@ pub fn parse_meta(name: &str, text: &str) -> Result<Meta> {
     Ok(meta)
 }
 
+/// The most bytes a .npy of float32 of `shape` can take: the data and the largest header.
+fn npy_limit(shape: &[usize]) -> u64 {
+    let count: u64 = shape.iter().map(|&d| d as u64).product();
+    // magic, version and a 4-byte length, then at most a 64 KiB header (numpy writes < 1 KiB)
+    4 * count + 12 + 65_536
+}
+
+/// A file's bytes, or `None` when it holds more than `limit` (read no further: a huge file
+/// costs no more memory than a right one).
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
 /// Reads every field of a state folder, checking each file's shape against meta.json.
 pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
     let mut f = Fields::zeros(meta.nx, meta.ny);
     for (file, shape) in field_shapes(meta.nx, meta.ny) {
         let path = dir.join(file);
         let want = format!("{shape:?}").replace('[', "(").replace(']', ")");
-        let bytes =
-            std::fs::read(&path).map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?;
+        let bytes = read_at_most(&path, npy_limit(&shape))
+            .map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?
+            .ok_or_else(|| crate::error!("{}: larger than any .npy of float32 of shape {want}", path.display()))?;
         let data = npy_parse(&path.display().to_string(), &bytes, &shape)?;
         let dst = match file {
             "u.npy" => &mut f.u,

@@ -610,6 +610,19 @@ fn the_binary_refuses_mutated_scenes_states_and_masks_in_one_line() {
         ("ink.npy", b"\x93NUMPY\x01\x00\xff\xff{'descr'".to_vec()),
         ("solid.npy", Vec::new()),
     ];
+    // a u.npy of 8 GB (sparse on disk): refused without reading it all
+    let huge = dir.join("huge");
+    std::fs::create_dir_all(&huge).unwrap();
+    for entry in std::fs::read_dir(&good).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), huge.join(entry.file_name())).unwrap();
+    }
+    std::fs::OpenOptions::new().write(true).open(huge.join("u.npy")).unwrap().set_len(8 << 30).unwrap();
+    let dump = dir.join("after-huge");
+    let started = std::time::Instant::now();
+    assert_eq!(run_binary(&["run", "--load", huge.to_str().unwrap(), "--steps", "1", "--dump", dump.to_str().unwrap()], &dump), 2);
+    assert!(started.elapsed().as_secs() < 20, "refusing an 8 GB u.npy took {:?}", started.elapsed());
+    refused += 1;
     for (k, (file, bytes)) in breakages.iter().enumerate() {
         let broken = dir.join(format!("broken-{k}"));
         std::fs::create_dir_all(&broken).unwrap();
