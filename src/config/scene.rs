@@ -74,7 +74,8 @@ pub struct FluidConfig {
     pub ink_dissipation: f32,
     /// Density deviation relaxes to ambient as exp(-rate·t); 1/s.
     pub density_drain: f32,
-    /// Jacobi sweeps of the implicit viscosity solve per step (used only when viscosity > 0).
+    /// At most this many Chebyshev sweeps of the implicit viscosity solve a step; it stops once
+    /// its error bound is met (used only when viscosity > 0).
     pub viscosity_iterations: i64,
 }
 
