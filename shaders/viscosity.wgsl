@@ -20,7 +20,7 @@
 // - tangentially, a face closed by a solid cell: a still no-slip wall half a cell away (2a, 0).
 // Prescribed faces keep the value they hold.
 
-// visc_state (slot 26) = [k, ω_{k+1}]: the sweep index and the weight of the next sweep, advanced
+// visc_state (slot 32) = [k, ω_{k+1}]: the sweep index and the weight of the next sweep, advanced
 // on the GPU so that each step's count and weights follow its own params (no per-sweep upload).
 
 // The bound ρ on the Jacobi matrix's spectral radius. Keep in sync with `jacobi_bound` in

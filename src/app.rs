@@ -574,7 +574,7 @@ impl App {
                 }
             }
         }
-        r.sim.readback.request_maps();
+        r.sim.after_submit();
         r.values.request_map();
         let _ = device.poll(wgpu::PollType::Poll);
         if r.values.collect() {

@@ -124,6 +124,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
+        sim.resume_solver_units(m.solver_units);
     }
     let overrides = match (&meta, args.set.is_empty()) {
         (Some(m), true) => m.overrides.clone(),
@@ -138,6 +139,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         dt: scene.time.dt,
         scene: source.label(),
         overrides: overrides.clone(),
+        solver_units: sim.solver_units(),
     };
     // a run whose stats nobody reads any more and that writes nothing else ends quietly
     let mut stats_open = args.stats;

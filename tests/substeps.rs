@@ -62,7 +62,7 @@ fn several_steps_in_one_submission_each_land_their_own_dab() {
     let mut p = box_params(n, n, 1.0 / n as f32, 0.01);
     p.gravity_y = 0.0;
     let f = Fields::zeros(n, n);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 4, ..Default::default() }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(4)).unwrap();
     let xs = [0.2f32, 0.5, 0.8];
     let mut encoder = sim.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
     for &x in &xs {

@@ -10,7 +10,7 @@ use super::params::Params;
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
 
-/// Binding slots of the right-hand side copies and the sweep state (reserved range 24..=27).
+/// Binding slots of the right-hand side copies (24, 25) and the sweep state (32).
 pub use super::kernel::slot::{VISC_RHS_U as SLOT_RHS_U, VISC_RHS_V as SLOT_RHS_V, VISC_STATE as SLOT_STATE};
 
 /// Error reduction the solve runs to: the Chebyshev bound on ‖x_k − x‖ / ‖x_0 − x‖ (x_0 = u*).
