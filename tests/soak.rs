@@ -1,8 +1,8 @@
 //! A soak (issue 13, "A soak"): a scripted random brush and random settings from the panel's
 //! ranges stir a scene step after step; nothing may reach NaN, the kinetic energy stays bounded,
 //! and memory stays flat (on lavapipe the GPU's buffers are process memory, so the resident set
-//! covers CPU and GPU alike). CI runs 1 000 steps on a 32² `paint` box (87 s on lavapipe: each
-//! step waits for its statistics and takes up to 8 sub-steps, so 5 000 would take 7 minutes); the
+//! covers CPU and GPU alike). CI runs 1 000 steps on a 32² `paint` box (26–87 s on lavapipe: each
+//! step waits for its statistics and takes up to 8 sub-steps, so 5 000 could take 7 minutes); the
 //! documented long run:
 //! `SMOKEBOX_SOAK_STEPS=100000 cargo test --release --test soak -- --ignored --nocapture`.
 
