@@ -44,6 +44,7 @@ pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
         );
     }
+    crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let label = match &source {
         Source::Builtin(n) => n.to_string(),
@@ -191,7 +192,7 @@ impl App {
         let gpu = Gpu::with_adapter(instance, adapter)?;
         let caps = surface.get_capabilities(&gpu.adapter);
         // the field shader writes gamma-encoded colour, as egui does: prefer a non-sRGB format
-        let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
+        let format = crate::gpu::surface_format(&caps.formats)?;
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
@@ -501,6 +502,10 @@ impl App {
             }
         }
         self.stats.steps_last_frame = steps;
+        self.stats.substeps = r.sim.last_plan.substeps;
+        if let Some(w) = r.sim.take_warning() {
+            self.stats.warning = Some(w);
+        }
         lap(&mut self.frame_log, "encode steps");
 
         let o = &self.settings.overlays;

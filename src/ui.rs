@@ -161,6 +161,10 @@ pub struct LiveStats {
     pub fps: f32,
     pub frame_ms: f32,
     pub steps_last_frame: u32,
+    /// Sub-steps of the last step (the CFL limit splits a step whose dt is too long).
+    pub substeps: u32,
+    /// The simulation's warning when a step had to be shortened.
+    pub warning: Option<String>,
     pub step: u64,
     pub div_before: f32,
     pub div_after: f32,
@@ -240,6 +244,10 @@ pub fn panel_contents(ui: &mut egui::Ui, s: &mut Settings, stats: &LiveStats) ->
 
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| {
         ui.label(format!("{:.0} frames/s, {:.1} ms a frame, {} steps a frame", stats.fps, stats.frame_ms, stats.steps_last_frame));
+        ui.label(format!("{} sub-step{} a step (CFL limit)", stats.substeps.max(1), if stats.substeps > 1 { "s" } else { "" }));
+        if let Some(w) = &stats.warning {
+            ui.colored_label(egui::Color32::from_rgb(230, 160, 60), w);
+        }
         ui.label(format!("step {}", stats.step));
         ui.label(format!("max |div| before {:.3e}, after {:.3e} 1/s", stats.div_before, stats.div_after));
         if stats.div_before > 0.0 {
