@@ -9,6 +9,7 @@ pub mod fields;
 pub mod forces;
 pub mod init;
 pub mod kernel;
+pub mod levels;
 pub mod multigrid;
 pub mod params;
 pub mod pressure;
