@@ -186,7 +186,7 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
         };
         // a start that dies at once is reported with its stderr and tried once more: a second
         // failure fails the test
-        let (mut app, status) = launch(0);
+        let (app, status) = launch(0);
         let mut app = match status {
             None => app,
             Some(status) => {
