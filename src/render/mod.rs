@@ -16,8 +16,10 @@ pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
 /// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
 pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
-/// What to draw on top of (or instead of) the ink. Plain data: the panel edits it.
-#[derive(Clone, Debug, PartialEq)]
+/// What to draw on top of (or instead of) the ink. Plain data: the panel edits it, and the app
+/// saves it with the view settings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Overlays {
     pub ink: bool,
     pub divergence: bool,

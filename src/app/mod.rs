@@ -1,0 +1,313 @@
+//! The desktop app: a winit `ApplicationHandler` that owns the window, the simulation and egui.
+//! Each frame: egui builds the panel (which returns commands), the commands are applied, the
+//! brush adds its dabs, the step controller picks the frame's steps, and one encoder carries the
+//! steps, the field and egui to the screen. Statistics and timings come back through
+//! non-blocking map requests; nothing on this path waits for the GPU.
+//!
+//! Rooms: input.rs (keys, brush strokes), stepper.rs (running / paused / single step and the
+//! step budget), frame.rs (GPU objects, encode, present), commands.rs (what a command does to
+//! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
+//! numbers.rs (the numbers overlay).
+
+mod commands;
+mod frame;
+pub mod input;
+mod numbers;
+mod profile;
+pub mod stepper;
+
+use crate::error::{Error, Result};
+use crate::render::Viewport;
+use crate::scene::{Scene, Source};
+use crate::ui::{self, LiveStats, PanelState, Shown, View};
+use frame::{Drawing, Running, UiInputs};
+use input::Pointer;
+use profile::{FrameClock, FrameLog, lap};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use stepper::StepController;
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::window::WindowId;
+
+/// The scene the window opens on when none is given: something alive from the first frame.
+pub const DEFAULT_SCENE: &str = "plume";
+
+/// The view settings are written at most this often while they change (and on exit).
+const SAVE_EVERY: Duration = Duration::from_secs(2);
+
+/// Opens the window on a scene and runs until it is closed.
+pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
+    let name = scene.unwrap_or(DEFAULT_SCENE).to_string();
+    let (scene, source) = Scene::load(&name, overrides)?;
+    scene.validate_geometry(&source)?;
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        crate::fail!(
+            "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
+        );
+    }
+    let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
+    let mut app = App::new(scene, source);
+    event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
+    app.save_view(true);
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+pub struct App {
+    /// The scene config the simulation runs with: the one source of simulation settings.
+    scene: Scene,
+    source: Source,
+    view: View,
+    /// Where the view is saved (None: not saved), the last saved copy and when.
+    config_dir: Option<PathBuf>,
+    saved_view: (View, Instant),
+    panel: PanelState,
+    stats: LiveStats,
+    stepper: StepController,
+    clock: FrameClock,
+    pointer: Pointer,
+    viewport: Viewport,
+    running: Option<Running>,
+    error: Option<Error>,
+    frame_log: Option<FrameLog>,
+    /// The state changed outside a step (clear, reset): redraw the field image.
+    field_dirty: bool,
+    /// Step statistics up to this step describe a state since replaced (clear, reset): ignore.
+    stale_stats_until: u64,
+    pressure_auto: Option<(f32, f32)>,
+}
+
+impl App {
+    fn new(scene: Scene, source: Source) -> App {
+        let config_dir = ui::view::config_dir();
+        let mut view = config_dir.as_deref().map(View::load).unwrap_or_default();
+        view.open_scene(&scene);
+        App {
+            stepper: StepController::new(scene.display.steps_per_frame as u32),
+            saved_view: (view.clone(), Instant::now()),
+            scene,
+            source,
+            view,
+            config_dir,
+            panel: PanelState::default(),
+            stats: LiveStats::default(),
+            clock: FrameClock::default(),
+            pointer: Pointer::default(),
+            viewport: Viewport { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
+            running: None,
+            error: None,
+            frame_log: FrameLog::from_env(),
+            field_dirty: true,
+            stale_stats_until: 0,
+            pressure_auto: None,
+        }
+    }
+
+    fn title(&self) -> String {
+        format!("smokebox — {}", self.source.label())
+    }
+
+    /// Writes the view settings when they changed (at most every `SAVE_EVERY` unless `now`).
+    fn save_view(&mut self, now: bool) {
+        let Some(dir) = &self.config_dir else { return };
+        if self.view == self.saved_view.0 || (!now && self.saved_view.1.elapsed() < SAVE_EVERY) {
+            return;
+        }
+        if let Err(e) = self.view.save(dir) {
+            eprintln!("smokebox: {e}");
+        }
+        self.saved_view = (self.view.clone(), Instant::now());
+    }
+
+    fn frame(&mut self) {
+        let frame_dt = self.clock.tick();
+        let Some(r) = self.running.as_mut() else { return };
+        if r.config.width == 0 || r.config.height == 0 {
+            return;
+        }
+        if let Some(l) = &mut self.frame_log {
+            l.start();
+        }
+        self.stats.fps = self.clock.fps;
+        self.stats.frame_ms = self.clock.mean_ms;
+        let ppp = r.egui_state.egui_ctx().pixels_per_point();
+        // the brush disk under the cursor, in points (from last frame's viewport)
+        let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
+        let outline = self.pointer.pos.map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
+        let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
+        let label = self.source.label();
+        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused() };
+        let mut ui_frame = frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers });
+        lap(&mut self.frame_log, "egui");
+        let central = ui_frame.central;
+        self.viewport = Viewport::fit(
+            r.sim.nx,
+            r.sim.ny,
+            Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp },
+            8.0,
+        );
+        for c in std::mem::take(&mut ui_frame.commands) {
+            self.apply(c);
+        }
+        self.save_view(false);
+        self.enable_div_after_if_shown();
+        let radius = self.view.brush.radius(&self.scene);
+        let splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
+        let Some(r) = self.running.as_mut() else { return };
+        for s in splats {
+            r.sim.add_splat(s);
+        }
+        let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
+        (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
+        let o = &self.view.overlays;
+        let pressure_range = match (o.pressure_auto, self.pressure_auto) {
+            (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
+            _ => o.pressure_range,
+        };
+        let drawing = Drawing {
+            steps: plan.steps,
+            overlays: o,
+            background: self.scene.display.background,
+            viewport: self.viewport,
+            pressure_range,
+            field_dirty: self.field_dirty,
+        };
+        if r.draw(ui_frame, drawing, &mut self.frame_log) {
+            self.field_dirty = false;
+        }
+        self.collect();
+        if let Some(l) = &mut self.frame_log {
+            l.end_frame(plan.steps);
+        }
+    }
+
+    /// Picks up what the GPU has finished: pass timings, step statistics, field values.
+    fn collect(&mut self) {
+        let Some(r) = self.running.as_mut() else { return };
+        if let Some(p) = r.profiler.as_mut() {
+            let _ = p.end_frame();
+            if let Some(results) = p.process_finished_frame(r.gpu.queue.get_timestamp_period()) {
+                let t = profile::pass_times(results);
+                if let Some(ms) = t.step_ms {
+                    self.stepper.step_ms = ms;
+                }
+                if !t.passes.is_empty() {
+                    self.stats.passes = t.passes;
+                }
+            }
+        }
+        r.sim.readback.request_maps();
+        r.values.request_map();
+        let _ = r.gpu.device.poll(wgpu::PollType::Poll);
+        if r.values.collect() {
+            self.pressure_auto = r.values.latest.as_ref().and_then(|s| s.pressure_range());
+        }
+        // the range is shown only while something keeps it fresh
+        self.stats.pressure_range = if r.reading_values { self.pressure_auto } else { None };
+        let now = r.sim.step_index;
+        if let Some(s) = r.sim.readback.collect().into_iter().rfind(|s| s.step > self.stale_stats_until && s.step <= now) {
+            self.stats.div_before = Some(s.div_max_before);
+            self.stats.div_after = Some(s.div_max_after);
+            self.stats.ink_total = Some(s.ink_total);
+        }
+        self.stats.step = now;
+        self.stats.time = r.sim.time;
+        lap(&mut self.frame_log, "poll");
+    }
+
+    /// The divergence overlay "after projection" needs a spare buffer the step fills.
+    fn enable_div_after_if_shown(&mut self) {
+        let Some(r) = self.running.as_mut() else { return };
+        let o = &self.view.overlays;
+        if o.divergence && o.divergence_after && r.sim.div_after.is_none() {
+            match r.sim.enable_div_after() {
+                Ok(()) => r.field.attach(&r.sim),
+                Err(e) => eprintln!("smokebox: {e}"),
+            }
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return;
+        }
+        let (scene, source) = (self.scene.clone(), self.source.clone());
+        match Running::start(event_loop, &self.title(), |gpu| commands::new_sim(gpu, &scene, &source)) {
+            Ok(r) => {
+                self.stats.adapter = r.gpu.describe();
+                r.window.request_redraw();
+                self.running = Some(r);
+            }
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(r) = self.running.as_mut() else { return };
+        let consumed = r.egui_state.on_window_event(&r.window, &event).consumed;
+        let ctx = r.egui_state.egui_ctx();
+        let over_ui = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
+        let wants_keys = ctx.egui_wants_keyboard_input();
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                r.resize(size.width, size.height);
+                r.window.request_redraw();
+            }
+            WindowEvent::ScaleFactorChanged { .. } => r.window.request_redraw(),
+            WindowEvent::RedrawRequested => self.frame(),
+            WindowEvent::CursorMoved { position, .. } => {
+                let px = [position.x as f32, position.y as f32];
+                self.pointer.pos = Some(px);
+                if self.pointer.left || self.pointer.right {
+                    let m = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                    self.pointer.path.push(m);
+                }
+            }
+            WindowEvent::CursorLeft { .. } => self.pointer.pos = None,
+            WindowEvent::MouseInput { state, button, .. } => {
+                let down = state == ElementState::Pressed;
+                if down && (consumed || over_ui) {
+                    return;
+                }
+                match button {
+                    MouseButton::Left => self.pointer.left = down,
+                    MouseButton::Right => self.pointer.right = down,
+                    _ => {}
+                }
+                if down && let Some(px) = self.pointer.pos {
+                    self.pointer.last = Some(self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h));
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !over_ui => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                let b = &mut self.view.brush;
+                b.radius_share = (b.radius_share * 1.1f32.powf(lines)).clamp(1e-3, 0.5);
+            }
+            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed && !wants_keys && !consumed => {
+                if let Some(c) = input::key(&event.logical_key, self.stepper.paused(), &mut self.view, &mut self.panel) {
+                    self.apply(c);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(r) = &self.running {
+            r.window.request_redraw();
+        }
+    }
+}
