@@ -35,6 +35,10 @@ fn shot(display: &str, path: &Path) -> image::RgbImage {
 
 /// The domain's rim (the walls): the bounding box of its grey pixels.
 fn domain(img: &image::RgbImage) -> (u32, u32, u32, u32) {
+    try_domain(img).expect("no domain rim found in the screenshot")
+}
+
+fn try_domain(img: &image::RgbImage) -> Option<(u32, u32, u32, u32)> {
     let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
     for (x, y, p) in img.enumerate_pixels() {
         let [r, g, b] = p.0;
@@ -45,13 +49,35 @@ fn domain(img: &image::RgbImage) -> (u32, u32, u32, u32) {
             y1 = y1.max(y);
         }
     }
-    assert!(x0 < x1 && y0 < y1, "no domain rim found in the screenshot");
-    (x0, y0, x1, y1)
+    (x0 < x1 && y0 < y1).then_some((x0, y0, x1, y1))
+}
+
+/// Screenshots until the app has drawn its field (a loaded machine takes a while to start).
+fn wait_for_field(display: &str, path: &Path, app: &mut Kill) -> image::RgbImage {
+    for _ in 0..40 {
+        let img = shot(display, path);
+        if try_domain(&img).is_some() {
+            return img;
+        }
+        assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited before drawing (see {})", path.display());
+        sleep(Duration::from_secs(1));
+    }
+    panic!("smokebox drew no field in 40 s (see {})", path.display());
 }
 
 /// Blue brush ink: blue well above red.
 fn inked(p: &image::Rgb<u8>) -> bool {
     p.0[2] as i32 - p.0[0] as i32 > 35
+}
+
+/// The app with a settings folder of the test's own: never the user's, and the same defaults
+/// every run.
+fn smokebox(out: &Path) -> Command {
+    let config = out.join("config");
+    let _ = std::fs::remove_dir_all(&config);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_smokebox"));
+    c.env("SMOKEBOX_CONFIG_DIR", config);
+    c
 }
 
 /// A fresh X server of its own (tests run side by side: `slot` keeps their displays apart).
@@ -73,14 +99,15 @@ fn drag_paints_ink_and_key_toggles_overlay() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb");
     std::fs::create_dir_all(&out).unwrap();
     let mut app = Kill(
-        Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        smokebox(&out)
             .args(["--scene", "box", "--set", "display.background=[0.02,0.02,0.03]"])
             .env("DISPLAY", &display)
             .stderr(Stdio::null())
             .spawn()
             .expect("smokebox starts"),
     );
-    sleep(Duration::from_secs(8));
+    wait_for_field(&display, &out.join("before.png"), &mut app);
+    sleep(Duration::from_secs(2));
     let before = shot(&display, &out.join("before.png"));
     let (x0, y0, x1, y1) = domain(&before);
     let (w, h) = ((x1 - x0) as f32, (y1 - y0) as f32);
@@ -173,7 +200,7 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
         let log = |attempt: u32| out.join(format!("{name}_{attempt}.log"));
         let launch = |attempt: u32| {
             let mut app = Kill(
-                Command::new(env!("CARGO_BIN_EXE_smokebox"))
+                smokebox(&out)
                     .args(["--scene", name])
                     .env("DISPLAY", &display)
                     .stderr(std::fs::File::create(log(attempt)).unwrap())
@@ -197,6 +224,10 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
                 app
             }
         };
+        // a still scene draws its first frame and then nothing changes; give the first frames
+        // (and the help hint fading in) a moment after the field appears
+        wait_for_field(&display, &out.join(format!("{name}_a.png")), &mut app);
+        sleep(Duration::from_secs(2));
         let a = shot(&display, &out.join(format!("{name}_a.png")));
         // the still boxes must show nothing moving; every other scene must visibly evolve. A
         // loaded machine runs few steps a second, so look again for up to 25 s.
@@ -219,4 +250,69 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
         }
         app.0.kill().ok();
     }
+}
+
+/// CPU seconds (user + system, all threads) a process has used so far.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the app's /proc stat");
+    // fields after the command name (which is in parentheses): utime is the 12th, stime the 13th
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+    let hz = Command::new("getconf").arg("CLK_TCK").output().ok().and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok());
+    ticks / hz.unwrap_or(100.0)
+}
+
+fn focus_and_key(display: &str, key: &str) {
+    let id = Command::new("xdotool").args(["search", "--onlyvisible", "--name", "smokebox"]).env("DISPLAY", display).output().unwrap();
+    let id = String::from_utf8_lossy(&id.stdout).lines().next().expect("the smokebox window is found").trim().to_string();
+    xdo(display, &["windowfocus", "--sync", &id]);
+    sleep(Duration::from_millis(500));
+    xdo(display, &["key", "--clearmodifiers", key]);
+}
+
+#[test]
+fn a_paused_app_waits_for_events_instead_of_drawing() {
+    let (display, _x) = xvfb(2);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut app = Kill(smokebox(&out).args(["--scene", "drops"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    // pause (Space), and make sure it took: the drops stop moving
+    let mut still = usize::MAX;
+    for attempt in 0..3 {
+        focus_and_key(&display, "space");
+        sleep(Duration::from_secs(3));
+        let a = shot(&display, &out.join(format!("paused_a_{attempt}.png")));
+        sleep(Duration::from_secs(2));
+        let b = shot(&display, &out.join(format!("paused_b_{attempt}.png")));
+        still = changed(&a, &b);
+        if still == 0 {
+            break;
+        }
+        // the key went astray or was the second press: un-pause cannot be told from a miss, so
+        // look again after the next press
+    }
+    assert_eq!(still, 0, "the field still moves after pressing Space (see {})", out.display());
+    let t0 = cpu_seconds(app.0.id());
+    sleep(Duration::from_secs(10));
+    let used = cpu_seconds(app.0.id()) - t0;
+    println!("a paused app used {used:.2} s of CPU in 10 s");
+    assert!(used < 0.5, "a paused, untouched app used {used:.2} s of CPU in 10 s (over 5 % of a core)");
+    // and it still answers: Space runs it again
+    focus_and_key(&display, "space");
+    sleep(Duration::from_secs(4));
+    let a = shot(&display, &out.join("running_a.png"));
+    sleep(Duration::from_secs(3));
+    let b = shot(&display, &out.join("running_b.png"));
+    assert!(changed(&a, &b) > 100, "the app did not run again after Space (see {})", out.display());
+    // Esc quits
+    focus_and_key(&display, "Escape");
+    for _ in 0..30 {
+        if app.0.try_wait().unwrap().is_some() {
+            return;
+        }
+        sleep(Duration::from_millis(500));
+    }
+    panic!("smokebox still runs 15 s after Esc");
 }

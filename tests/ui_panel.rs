@@ -340,3 +340,110 @@ fn view_settings_survive_a_save_and_load() {
     assert_eq!(View::load(&dir), View::default());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The non-ASCII characters of every string literal of the app and panel sources.
+fn glyphs_in_sources() -> Vec<char> {
+    let sources = [
+        include_str!("../src/ui/mod.rs"),
+        include_str!("../src/ui/panel.rs"),
+        include_str!("../src/ui/scene_settings.rs"),
+        include_str!("../src/ui/help.rs"),
+        include_str!("../src/app/frame.rs"),
+        include_str!("../src/app/stepper.rs"),
+        include_str!("../src/app/mod.rs"),
+    ];
+    let mut out = Vec::new();
+    for text in sources {
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            // the odd-numbered pieces between quotes are the literals (no escaped quotes in these files)
+            for literal in line.split('"').skip(1).step_by(2) {
+                out.extend(literal.chars().filter(|c| !c.is_ascii()));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn fonts_have_every_glyph_the_ui_uses() {
+    let glyphs = glyphs_in_sources();
+    for c in ['→', 'ν', 'ρ', 'Δ', 'ε', 'ω', '²', '³', '–', '−'] {
+        assert!(glyphs.contains(&c), "the sources no longer use {c}: the scan is broken ({glyphs:?})");
+    }
+    let missing = |defs: egui::FontDefinitions| {
+        let ctx = egui::Context::default();
+        ctx.set_fonts(defs);
+        let _ = ctx.run_ui(Default::default(), |_| {});
+        let mut missing = Vec::new();
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            let font = egui::FontId::new(14.0, family);
+            missing.extend(glyphs.iter().filter(|&&c| !ctx.fonts_mut(|f| f.has_glyph(&font, c))).map(|c| (c, font.family.clone())));
+        }
+        missing
+    };
+    // egui's own fonts lack some (why the fallback exists)...
+    assert!(missing(egui::FontDefinitions::default()).iter().any(|(c, _)| **c == '→'));
+    // ...and with it, none is missing
+    assert_eq!(missing(ui::fonts::definitions()), vec![], "glyphs without a font: they render as empty boxes");
+}
+
+#[test]
+fn the_panel_does_not_jump_when_figures_appear() {
+    let mut h = harness();
+    let places = |h: &Harness<'static, State>| -> Vec<egui::Rect> {
+        ["time step Δt (s)", "multigrid", "velocity scheme", "1 ink"]
+            .iter()
+            .map(|l| h.get_all_by_label(l).next().unwrap_or_else(|| panic!("{l}")).rect())
+            .collect()
+    };
+    let empty = places(&h);
+    let s = h.state_mut();
+    s.stats = LiveStats {
+        fps: 59.0,
+        frame_ms: 16.9,
+        steps_requested: 16,
+        steps_achieved: 3,
+        step_limit: Some("frames 80 ms > 33 ms budget".into()),
+        step: 123456,
+        time: 1234.5,
+        div_before: Some(1.5e-3),
+        div_after: Some(2.5e-7),
+        ink_total: Some(1234.5678),
+        pressure_range: Some((-1.25e-3, 3.5e-2)),
+        passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
+        adapter: "llvmpipe".into(),
+    };
+    settle(&mut h);
+    assert_eq!(places(&h), empty, "controls moved when the statistics filled in");
+    h.state_mut().stats.forget_state();
+    settle(&mut h);
+    assert_eq!(places(&h), empty, "controls moved when the statistics were forgotten");
+    let s = &h.state().stats;
+    assert_eq!((s.ink_total, s.div_before, s.pressure_range, s.step), (None, None, None, 0), "forget_state kept the old state's figures");
+    assert_eq!(s.adapter, "llvmpipe");
+}
+
+#[test]
+fn a_costly_grid_is_applied_only_after_apply_anyway() {
+    let (scene, _) = Scene::load("plume", &[]).unwrap();
+    let mut big = scene.clone();
+    (big.grid.nx, big.grid.ny) = (2048, 2048);
+    let confirm = ui::Confirm { scene: Box::new(big.clone()), text: "about 4608 ms a step".into() };
+    let state = (PanelState { confirm: Some(confirm), ..PanelState::default() }, Vec::<Command>::new());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(800.0, 600.0))
+        .build_ui_state(|ui, (panel, out): &mut (PanelState, Vec<Command>)| out.extend(ui::confirm_window(ui.ctx(), panel)), state);
+    h.run();
+    assert!(h.query_by_label_contains("4608 ms").is_some(), "the cost is not shown");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.state().0.confirm.is_none() && h.state().1.is_empty(), "Cancel applied something or kept asking");
+    h.state_mut().0.confirm = Some(ui::Confirm { scene: Box::new(big.clone()), text: "about 4608 ms a step".into() });
+    h.run();
+    h.get_by_label("Apply anyway").click();
+    h.run();
+    assert_eq!(h.state().1, vec![Command::ConfigureAnyway(Box::new(big))]);
+    assert!(h.state().0.confirm.is_none());
+}

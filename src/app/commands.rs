@@ -3,7 +3,7 @@
 //! grid re-creates the state (and its pipelines). Reset and a scene of the same grid size
 //! re-upload the initial fields into the buffers that exist.
 
-use super::App;
+use super::{App, rebuild};
 use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::scene::{Scene, Source};
@@ -22,22 +22,57 @@ impl App {
                 self.stepper.single_step();
                 Ok(())
             }
-            Command::Reset => self.reset(),
+            Command::Reset => {
+                self.building = None;
+                self.reset()
+            }
             Command::ClearInk => {
                 self.clear_ink();
                 Ok(())
             }
-            Command::Open(name) => self.open(&name),
-            Command::Configure(scene) => self.configure(*scene),
+            Command::Open(name) => {
+                self.building = None;
+                self.open(&name)
+            }
+            Command::Quit => {
+                self.quit = true;
+                Ok(())
+            }
+            Command::Configure(scene) => self.configure(*scene, false),
+            Command::ConfigureAnyway(scene) => self.configure(*scene, true),
         };
-        self.panel.message = result.err().map(|e| e.to_string());
-        if let Some(m) = &self.panel.message {
-            eprintln!("smokebox: {m}");
+        match result {
+            Err(e) => {
+                eprintln!("smokebox: {e}");
+                self.panel.message = Some(e.to_string());
+            }
+            Ok(()) if self.building.is_none() => self.panel.message = None,
+            Ok(()) => {}
         }
     }
 
-    /// Runs with `scene` from now on: the same grid applies in place, a new one rebuilds.
-    fn configure(&mut self, scene: Scene) -> Result<()> {
+    /// Swaps in a state the worker has finished, with the settings applied since it started.
+    pub(super) fn take_built_state(&mut self) {
+        let Some(done) = self.building.as_ref().and_then(|b| b.poll()) else { return };
+        let built = self.building.take().expect("polled above");
+        match (done, self.running.as_mut()) {
+            (Ok(mut sim), Some(r)) => {
+                let mut scene = self.scene.clone();
+                scene.grid = built.scene.grid;
+                configure(&mut sim, &scene);
+                r.replace_sim(sim);
+                self.scene = scene;
+                self.panel.message = None;
+                self.after_new_state();
+            }
+            (Err(e), _) => self.panel.message = Some(e.to_string()),
+            (Ok(_), None) => {}
+        }
+    }
+
+    /// Runs with `scene` from now on: the same grid applies in place, a new one is built on a
+    /// worker thread (asking first, unless `confirmed`, when it would not run interactively).
+    fn configure(&mut self, scene: Scene, confirmed: bool) -> Result<()> {
         scene.validate(&self.source)?;
         if scene.boundary != self.scene.boundary {
             scene.validate_geometry(&self.source)?;
@@ -46,9 +81,17 @@ impl App {
             self.scene = scene;
             return Ok(());
         };
-        if (scene.grid.nx, scene.grid.ny) != (self.scene.grid.nx, self.scene.grid.ny) {
-            r.replace_sim(new_sim(&r.gpu, &scene, &self.source)?);
-            self.after_new_state();
+        let (nx, ny) = (scene.grid.nx as usize, scene.grid.ny as usize);
+        if (nx, ny) != (r.sim.nx, r.sim.ny) {
+            crate::sim::check_fits(&r.gpu.device.limits(), nx, ny)?;
+            let bytes = crate::sim::buffers::bytes_for(nx, ny);
+            if !confirmed && let Some(text) = rebuild::cost_question(self.stepper.step_ms, r.sim.nx * r.sim.ny, nx * ny, bytes) {
+                self.panel.confirm = Some(crate::ui::Confirm { scene: Box::new(scene), text });
+                return Ok(());
+            }
+            self.panel.message = Some(format!("building the {nx}×{ny} grid…"));
+            self.building = Some(rebuild::Building::start(&r.gpu, scene, self.source.clone()));
+            return Ok(());
         } else if scene.grid.cell_size != self.scene.grid.cell_size {
             // same buffers, another scale: the scene restarts with its geometry in the new cells
             restart(&mut r.sim, &scene, &self.source)?;

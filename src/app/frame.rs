@@ -68,6 +68,7 @@ impl Running {
         config.desired_maximum_frame_latency = 2;
         surface.configure(&gpu.device, &config);
         let egui_ctx = egui::Context::default();
+        ui::fonts::install(&egui_ctx);
         let egui_state =
             egui_winit::State::new(egui_ctx, egui::ViewportId::ROOT, &window, Some(window.scale_factor() as f32), window.theme(), None);
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
@@ -105,6 +106,8 @@ pub struct UiFrame {
     /// The area left for the field, points.
     pub central: egui::Rect,
     pub commands: Vec<Command>,
+    /// When egui wants its next frame (an animation, a tooltip delay), if at all.
+    pub repaint_after: Option<std::time::Duration>,
 }
 
 /// Everything the egui pass reads or edits besides the window.
@@ -137,13 +140,20 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
             painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
         }
         ui::help_window(ui.ctx(), &mut panel.show_help);
+        commands.extend(ui::confirm_window(ui.ctx(), panel));
+        let at = central.left_top() + egui::vec2(12.0, 10.0);
         if !panel.show_help && shown.stats.step < 400 {
-            let at = central.left_top() + egui::vec2(12.0, 10.0);
             ui.painter().text(at, egui::Align2::LEFT_TOP, ui::help::HINT, egui::FontId::proportional(15.0), egui::Color32::from_gray(200));
+        }
+        if let Some(m) = &panel.message {
+            let colour = egui::Color32::from_rgb(255, 170, 90);
+            ui.painter().text(at + egui::vec2(0.0, 22.0), egui::Align2::LEFT_TOP, m, egui::FontId::proportional(15.0), colour);
         }
     });
     r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut full.platform_output));
-    UiFrame { full, central, commands }
+    let repaint_after =
+        full.viewport_output.get(&egui::ViewportId::ROOT).map(|v| v.repaint_delay).filter(|d| *d < std::time::Duration::from_secs(3600));
+    UiFrame { full, central, commands, repaint_after }
 }
 
 /// What to draw this frame.

@@ -24,12 +24,17 @@ pub struct Pointer {
 }
 
 /// What a key asks for: a command for the app, or a change of the view or panel made here.
-pub fn key(key: &Key, paused: bool, view: &mut View, panel: &mut PanelState) -> Option<Command> {
+/// Esc closes the help if it is open, else quits, as Ctrl+Q (Cmd+Q on macOS) does.
+pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut PanelState) -> Option<Command> {
+    if ctrl {
+        return matches!(key, Key::Character(c) if c.eq_ignore_ascii_case("q")).then_some(Command::Quit);
+    }
     match key {
         Key::Named(NamedKey::Space) => return Some(Command::SetPaused(!paused)),
         Key::Named(NamedKey::ArrowRight) => return Some(Command::Step),
         Key::Named(NamedKey::F1) => panel.show_help ^= true,
-        Key::Named(NamedKey::Escape) => panel.show_help = false,
+        Key::Named(NamedKey::Escape) if panel.show_help => panel.show_help = false,
+        Key::Named(NamedKey::Escape) => return Some(Command::Quit),
         Key::Character(c) => match c.as_str() {
             "s" | "S" => return Some(Command::Step),
             "r" | "R" => return Some(Command::Reset),
@@ -141,6 +146,20 @@ fn splat(b: &Brush, right: bool, radius: f32, d: &Dab) -> Splat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn esc_closes_the_help_first_then_quits_and_ctrl_q_quits() {
+        let (mut view, mut panel) = (View::default(), PanelState { show_help: true, ..PanelState::default() });
+        let esc = Key::Named(NamedKey::Escape);
+        assert_eq!(key(&esc, false, false, &mut view, &mut panel), None);
+        assert!(!panel.show_help);
+        assert_eq!(key(&esc, false, false, &mut view, &mut panel), Some(Command::Quit));
+        assert_eq!(key(&Key::Character("q".into()), true, false, &mut view, &mut panel), Some(Command::Quit));
+        // plain q does nothing, Ctrl+C does not clear the ink
+        assert_eq!(key(&Key::Character("q".into()), false, false, &mut view, &mut panel), None);
+        assert_eq!(key(&Key::Character("c".into()), true, false, &mut view, &mut panel), None);
+        assert_eq!(key(&Key::Character("c".into()), false, false, &mut view, &mut panel), Some(Command::ClearInk));
+    }
 
     #[test]
     fn a_drag_is_evenly_resampled_along_its_path() {

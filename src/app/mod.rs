@@ -14,6 +14,7 @@ mod frame;
 pub mod input;
 mod numbers;
 mod profile;
+mod rebuild;
 pub mod stepper;
 
 use crate::error::{Error, Result};
@@ -27,8 +28,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use stepper::StepController;
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::WindowId;
 
 /// The scene the window opens on when none is given: something alive from the first frame.
@@ -36,6 +37,9 @@ pub const DEFAULT_SCENE: &str = "plume";
 
 /// The view settings are written at most this often while they change (and on exit).
 const SAVE_EVERY: Duration = Duration::from_secs(2);
+/// Frames drawn after the last step or change, so the statistics and field values read back
+/// from it reach the panel before the app goes idle.
+const SETTLE_FRAMES: u32 = 10;
 
 /// Opens the window on a scene and runs until it is closed.
 pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
@@ -79,6 +83,18 @@ pub struct App {
     /// Step statistics up to this step describe a state since replaced (clear, reset): ignore.
     stale_stats_until: u64,
     pressure_auto: Option<(f32, f32)>,
+    /// Ctrl (Cmd on macOS) is held.
+    ctrl: bool,
+    /// A Quit command was applied: leave the event loop.
+    quit: bool,
+    /// Frames still to draw before a paused, unchanged app may wait for events.
+    settle_frames: u32,
+    /// When egui asked for its next frame.
+    repaint_at: Option<Instant>,
+    /// The window is hidden (minimised, covered): nothing is drawn or stepped.
+    occluded: bool,
+    /// A new grid being built on a worker thread.
+    building: Option<rebuild::Building>,
 }
 
 impl App {
@@ -104,6 +120,12 @@ impl App {
             field_dirty: true,
             stale_stats_until: 0,
             pressure_auto: None,
+            ctrl: false,
+            quit: false,
+            settle_frames: SETTLE_FRAMES,
+            repaint_at: None,
+            occluded: false,
+            building: None,
         }
     }
 
@@ -150,10 +172,16 @@ impl App {
             Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp },
             8.0,
         );
-        for c in std::mem::take(&mut ui_frame.commands) {
+        self.repaint_at = ui_frame.repaint_after.map(|d| Instant::now() + d);
+        let commands = std::mem::take(&mut ui_frame.commands);
+        if !commands.is_empty() {
+            self.settle_frames = SETTLE_FRAMES;
+        }
+        for c in commands {
             self.apply(c);
         }
         self.save_view(false);
+        self.take_built_state();
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
@@ -179,6 +207,7 @@ impl App {
         if r.draw(ui_frame, drawing, &mut self.frame_log) {
             self.field_dirty = false;
         }
+        self.settle_frames = if plan.steps > 0 { SETTLE_FRAMES } else { self.settle_frames.saturating_sub(1) };
         self.collect();
         if let Some(l) = &mut self.frame_log {
             l.end_frame(plan.steps);
@@ -219,6 +248,18 @@ impl App {
         lap(&mut self.frame_log, "poll");
     }
 
+    /// Whether the next frame must come without waiting for an event: the simulation runs, a
+    /// stroke is being painted, or something changed and has not settled on screen.
+    fn wants_frames(&self) -> bool {
+        !self.occluded
+            && (self.stepper.has_work()
+                || self.pointer.left
+                || self.pointer.right
+                || self.field_dirty
+                || self.settle_frames > 0
+                || self.building.is_some())
+    }
+
     /// The divergence overlay "after projection" needs a spare buffer the step fills.
     fn enable_div_after_if_shown(&mut self) {
         let Some(r) = self.running.as_mut() else { return };
@@ -253,10 +294,16 @@ impl ApplicationHandler for App {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         let Some(r) = self.running.as_mut() else { return };
-        let consumed = r.egui_state.on_window_event(&r.window, &event).consumed;
+        let response = r.egui_state.on_window_event(&r.window, &event);
+        let consumed = response.consumed;
         let ctx = r.egui_state.egui_ctx();
         let over_ui = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
         let wants_keys = ctx.egui_wants_keyboard_input();
+        // (egui answers "repaint" to a redraw itself: only input asks for another frame)
+        let input = !matches!(event, WindowEvent::RedrawRequested);
+        if input && response.repaint {
+            r.window.request_redraw();
+        }
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => {
@@ -264,6 +311,10 @@ impl ApplicationHandler for App {
                 r.window.request_redraw();
             }
             WindowEvent::ScaleFactorChanged { .. } => r.window.request_redraw(),
+            WindowEvent::Occluded(hidden) => {
+                self.occluded = hidden;
+                r.window.request_redraw();
+            }
             WindowEvent::RedrawRequested => self.frame(),
             WindowEvent::CursorMoved { position, .. } => {
                 let px = [position.x as f32, position.y as f32];
@@ -274,6 +325,7 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::CursorLeft { .. } => self.pointer.pos = None,
+            WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key() || m.state().super_key(),
             WindowEvent::MouseInput { state, button, .. } => {
                 let down = state == ElementState::Pressed;
                 if down && (consumed || over_ui) {
@@ -297,16 +349,39 @@ impl ApplicationHandler for App {
                 b.radius_share = (b.radius_share * 1.1f32.powf(lines)).clamp(1e-3, 0.5);
             }
             WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed && !wants_keys && !consumed => {
-                if let Some(c) = input::key(&event.logical_key, self.stepper.paused(), &mut self.view, &mut self.panel) {
+                if let Some(c) = input::key(&event.logical_key, self.ctrl, self.stepper.paused(), &mut self.view, &mut self.panel) {
                     self.apply(c);
                 }
             }
             _ => {}
         }
+        if input {
+            // any input may change what is shown (a key, a click on the panel): draw it
+            self.settle_frames = self.settle_frames.max(1);
+        }
+        if self.quit {
+            event_loop.exit();
+        }
     }
 
-    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
-        if let Some(r) = &self.running {
+    /// Paused and unchanged, the loop sleeps until an event (or egui's next animation frame):
+    /// an idle window costs next to nothing.
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(r) = &self.running else { return };
+        if self.wants_frames() {
+            r.window.request_redraw();
+            event_loop.set_control_flow(ControlFlow::Wait);
+        } else if let Some(at) = self.repaint_at.filter(|_| !self.occluded) {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+        } else {
+            event_loop.set_control_flow(ControlFlow::Wait);
+            self.clock.forget_last();
+        }
+    }
+
+    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
+        if let (StartCause::ResumeTimeReached { .. }, Some(r)) = (cause, &self.running) {
+            self.repaint_at = None;
             r.window.request_redraw();
         }
     }

@@ -33,6 +33,11 @@ impl FrameClock {
         }
         dt
     }
+
+    /// After an idle wait (a paused app draws nothing): the gap is not a frame time.
+    pub fn forget_last(&mut self) {
+        self.last = None;
+    }
 }
 
 /// GPU milliseconds per pass label summed over a frame, and the mean GPU time of one step.

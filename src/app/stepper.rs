@@ -78,7 +78,7 @@ impl StepController {
             RunState::SingleStep(n) => {
                 self.state = RunState::Paused;
                 let steps = n.min(MAX_SINGLE_STEPS);
-                Plan { steps, requested, limit: Some(format!("paused: {steps} single step{}", if steps == 1 { "" } else { "s" })) }
+                Plan { steps, requested, limit: Some(format!("paused: {steps} single")) }
             }
             RunState::Running => {
                 self.credit += self.budget;
@@ -93,11 +93,11 @@ impl StepController {
 
     fn reason(&self, requested: u32, frame_ms: f32, floor: f32) -> String {
         if self.budget <= floor && floor < 1.0 {
-            format!("a step takes {:.0} ms of GPU time: one every {:.0} frames", self.step_ms, 1.0 / self.budget)
+            format!("GPU step {:.0} ms: 1 in {:.0} frames", self.step_ms, 1.0 / self.budget)
         } else if self.budget < requested as f32 {
-            format!("frames take {frame_ms:.0} ms, over the {FRAME_BUDGET_MS:.0} ms budget")
+            format!("frames {frame_ms:.0} ms > {FRAME_BUDGET_MS:.0} ms budget")
         } else {
-            "catching up after a slow frame".into()
+            "after a slow frame".into()
         }
     }
 }

@@ -11,6 +11,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("C", "clear the ink"),
     ("H", "hide / show the panel"),
     ("F1 or ?", "this help"),
+    ("Esc or Ctrl+Q", "quit (Esc first closes this help)"),
     ("1", "ink"),
     ("2", "divergence tint"),
     ("3", "pressure"),

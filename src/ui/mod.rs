@@ -3,6 +3,7 @@
 //! (view.rs). The panel edits a copy of the scene config and the view, and returns `Command`s
 //! the app applies after the frame; it never touches GPU objects, so egui_kittest can drive it.
 
+pub mod fonts;
 pub mod help;
 pub mod panel;
 pub mod scene_settings;
@@ -28,9 +29,21 @@ pub enum Command {
     ClearInk,
     /// Open a built-in scene by name (or a scene file by path).
     Open(String),
+    /// Close the window (Esc, Ctrl+Q).
+    Quit,
     /// Run with this scene config from now on: the panel's edited copy. A new grid re-creates
     /// the state; anything else applies to the running simulation.
     Configure(Box<Scene>),
+    /// The same, for a grid the app asked about first (too slow or too big to be interactive).
+    ConfigureAnyway(Box<Scene>),
+}
+
+/// A grid change the app asks about before applying it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm {
+    pub scene: Box<Scene>,
+    /// What it would cost: the estimated time a step and the memory.
+    pub text: String,
 }
 
 /// The panel's own state between frames (not saved).
@@ -42,13 +55,23 @@ pub struct PanelState {
     pub grid_of: GridConfig,
     pub keep_domain: bool,
     pub show_help: bool,
-    /// The last rejected command or failed action, shown until the next succeeds.
+    /// A grid change waiting for the user's yes or no.
+    pub confirm: Option<Confirm>,
+    /// The last rejected command or failed action, shown over the field (not in the panel, which
+    /// must not jump) until the next succeeds.
     pub message: Option<String>,
 }
 
 impl Default for PanelState {
     fn default() -> Self {
-        PanelState { grid: GridConfig::default(), grid_of: GridConfig::default(), keep_domain: true, show_help: false, message: None }
+        PanelState {
+            grid: GridConfig::default(),
+            grid_of: GridConfig::default(),
+            keep_domain: true,
+            show_help: false,
+            confirm: None,
+            message: None,
+        }
     }
 }
 
@@ -112,4 +135,29 @@ pub fn side_panel(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut
         .min_size(220.0)
         .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| panel_contents(ui, shown, view, state)).inner)
         .inner
+}
+
+/// Asks about a grid change that would not run interactively; returns the command to apply it.
+pub fn confirm_window(ctx: &egui::Context, state: &mut PanelState) -> Option<Command> {
+    let c = state.confirm.as_ref()?;
+    let (nx, ny) = (c.scene.grid.nx, c.scene.grid.ny);
+    let mut out = None;
+    let mut cancel = false;
+    egui::Window::new(format!("Apply a {nx}×{ny} grid?"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.label(&c.text);
+            ui.horizontal(|ui| {
+                if ui.button("Apply anyway").on_hover_text("Build it; close the window if it turns out too slow").clicked() {
+                    out = Some(Command::ConfigureAnyway(c.scene.clone()));
+                }
+                cancel = ui.button("Cancel").on_hover_text("Keep the running grid").clicked();
+            });
+        });
+    if out.is_some() || cancel {
+        state.confirm = None;
+    }
+    out
 }

@@ -37,9 +37,6 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     if !shown.scene.description.is_empty() {
         ui.small(&shown.scene.description);
     }
-    if let Some(m) = &state.message {
-        ui.colored_label(egui::Color32::from_rgb(255, 170, 90), m);
-    }
 
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats));
 
@@ -94,25 +91,32 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
 fn statistics(ui: &mut egui::Ui, s: &LiveStats) {
     let known = |v: Option<f32>, f: &dyn Fn(f32) -> String| v.map_or("–".to_string(), f);
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
-        let mut row = |name: &str, value: String, tip: &str| {
+        let row = |ui: &mut egui::Ui, name: &str, value: String, tip: &str| {
             ui.label(name).on_hover_text(tip);
             ui.monospace(value);
             ui.end_row();
         };
-        row("frames", format!("{:.0}/s, {:.1} ms", s.fps, s.frame_ms), "Frames drawn a second and the mean frame time");
-        row("steps a frame", format!("{} of {}", s.steps_achieved, s.steps_requested), "Steps taken in the last frame, of those asked for");
-        row("", s.step_limit.clone().unwrap_or_default(), "Why fewer steps run than asked for");
-        row("step", format!("{} ({:.2} s)", s.step, s.time), "Steps since the start and simulated time");
-        row("max |div| before", known(s.div_before, &|v| format!("{v:.3e} 1/s")), "Largest divergence the pressure solve started from");
-        row("max |div| after", known(s.div_after, &|v| format!("{v:.3e} 1/s")), "Largest divergence left after the projection");
+        row(ui, "frames", format!("{:.0}/s, {:.1} ms", s.fps, s.frame_ms), "Frames drawn a second and the mean frame time");
+        row(
+            ui,
+            "steps a frame",
+            format!("{} of {}", s.steps_achieved, s.steps_requested),
+            "Steps taken in the last frame, of those asked for",
+        );
+        ui.label("");
+        ui.small(s.step_limit.as_deref().unwrap_or("")).on_hover_text("Why fewer steps run than asked for");
+        ui.end_row();
+        row(ui, "step", format!("{} ({:.2} s)", s.step, s.time), "Steps since the start and simulated time");
+        row(ui, "max |div| before", known(s.div_before, &|v| format!("{v:.3e} 1/s")), "Largest divergence the pressure solve started from");
+        row(ui, "max |div| after", known(s.div_after, &|v| format!("{v:.3e} 1/s")), "Largest divergence left after the projection");
         let ratio = match (s.div_before, s.div_after) {
             (Some(b), Some(a)) if b > 0.0 => Some(a / b),
             _ => None,
         };
-        row("residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
-        row("total ink", known(s.ink_total, &|v| format!("{v:.4}")), "Sum of ink over the cells (all three colours)");
-        let p = s.pressure_range.map_or("– (shown with the pressure overlay)".to_string(), |(lo, hi)| format!("{lo:.2e} .. {hi:.2e} Pa"));
-        row("pressure", p, "Pressure minimum and maximum, read back while the pressure overlay or numbers are shown");
+        row(ui, "residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
+        row(ui, "total ink", known(s.ink_total, &|v| format!("{v:.4}")), "Sum of ink over the cells (all three colours)");
+        let p = s.pressure_range.map_or("–".to_string(), |(lo, hi)| format!("{lo:.2e}..{hi:.2e} Pa"));
+        row(ui, "pressure", p, "Pressure minimum and maximum, read back while the pressure overlay (auto range) or the numbers are shown");
     });
     egui::CollapsingHeader::new("GPU time per pass").default_open(false).show(ui, |ui| {
         if s.passes.is_empty() {
@@ -122,9 +126,7 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats) {
             ui.monospace(format!("{name:>16} {ms:8.3} ms"));
         }
     });
-    if !s.adapter.is_empty() {
-        ui.small(&s.adapter);
-    }
+    ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
 }
 
 fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
