@@ -39,24 +39,25 @@ fn domain(img: &image::RgbImage) -> (u32, u32, u32, u32) {
 }
 
 fn try_domain(img: &image::RgbImage) -> Option<(u32, u32, u32, u32)> {
-    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
-    for (x, y, p) in img.enumerate_pixels() {
-        let [r, g, b] = p.0;
-        if (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b) && x < img.width() * 2 / 3 {
-            x0 = x0.min(x);
-            y0 = y0.min(y);
-            x1 = x1.max(x);
-            y1 = y1.max(y);
-        }
-    }
+    let grey = |x: u32, y: u32| {
+        let [r, g, b] = img.get_pixel(x, y).0;
+        (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b)
+    };
+    // the walls are long straight runs of rim grey; text and knobs in the panel are not
+    let (w, h) = (img.width() * 2 / 3, img.height());
+    let rows: Vec<u32> = (0..h).filter(|&y| (0..w).filter(|&x| grey(x, y)).count() > 200).collect();
+    let cols: Vec<u32> = (0..w).filter(|&x| (0..h).filter(|&y| grey(x, y)).count() > 200).collect();
+    let (y0, y1, x0, x1) = (*rows.first()?, *rows.last()?, *cols.first()?, *cols.last()?);
     (x0 < x1 && y0 < y1).then_some((x0, y0, x1, y1))
 }
 
-/// Screenshots until the app has drawn its field (a loaded machine takes a while to start).
+/// Screenshots until the app has drawn its window (a loaded machine takes a while to start;
+/// the bare X screen is black).
 fn wait_for_field(display: &str, path: &Path, app: &mut Kill) -> image::RgbImage {
     for _ in 0..40 {
         let img = shot(display, path);
-        if try_domain(&img).is_some() {
+        let lit = img.pixels().filter(|p| p.0.iter().any(|&c| c > 40)).count();
+        if lit > (img.width() * img.height() / 20) as usize {
             return img;
         }
         assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited before drawing (see {})", path.display());
@@ -271,6 +272,23 @@ fn focus_and_key(display: &str, key: &str) {
     xdo(display, &["key", "--clearmodifiers", key]);
 }
 
+/// Presses Space until the field stops moving (a key can go astray while focus settles).
+fn pause(display: &str, out: &Path) {
+    let mut still = usize::MAX;
+    for attempt in 0..3 {
+        focus_and_key(display, "space");
+        sleep(Duration::from_secs(3));
+        let a = shot(display, &out.join(format!("paused_a_{attempt}.png")));
+        sleep(Duration::from_secs(2));
+        let b = shot(display, &out.join(format!("paused_b_{attempt}.png")));
+        still = changed(&a, &b);
+        if still == 0 {
+            return;
+        }
+    }
+    panic!("the field still moves after pressing Space ({still} pixels; see {})", out.display());
+}
+
 #[test]
 fn a_paused_app_waits_for_events_instead_of_drawing() {
     let (display, _x) = xvfb(2);
@@ -278,22 +296,7 @@ fn a_paused_app_waits_for_events_instead_of_drawing() {
     std::fs::create_dir_all(&out).unwrap();
     let mut app = Kill(smokebox(&out).args(["--scene", "drops"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
     wait_for_field(&display, &out.join("start.png"), &mut app);
-    // pause (Space), and make sure it took: the drops stop moving
-    let mut still = usize::MAX;
-    for attempt in 0..3 {
-        focus_and_key(&display, "space");
-        sleep(Duration::from_secs(3));
-        let a = shot(&display, &out.join(format!("paused_a_{attempt}.png")));
-        sleep(Duration::from_secs(2));
-        let b = shot(&display, &out.join(format!("paused_b_{attempt}.png")));
-        still = changed(&a, &b);
-        if still == 0 {
-            break;
-        }
-        // the key went astray or was the second press: un-pause cannot be told from a miss, so
-        // look again after the next press
-    }
-    assert_eq!(still, 0, "the field still moves after pressing Space (see {})", out.display());
+    pause(&display, &out);
     let t0 = cpu_seconds(app.0.id());
     sleep(Duration::from_secs(10));
     let used = cpu_seconds(app.0.id()) - t0;
@@ -315,4 +318,105 @@ fn a_paused_app_waits_for_events_instead_of_drawing() {
         sleep(Duration::from_millis(500));
     }
     panic!("smokebox still runs 15 s after Esc");
+}
+
+/// Waits up to `secs` for a line of the app's stderr that starts with `prefix`; returns the rest.
+fn wait_for_line(log: &Path, prefix: &str, secs: u64) -> Option<String> {
+    for _ in 0..secs * 4 {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        if let Some(line) = text.lines().find_map(|l| l.strip_prefix(prefix)) {
+            return Some(line.to_string());
+        }
+        sleep(Duration::from_millis(250));
+    }
+    None
+}
+
+/// Presses `key` (up to three times: a key can go astray) until the app writes a line starting
+/// with `prefix`; returns the rest of that line.
+fn key_until_line(display: &str, key: &str, log: &Path, prefix: &str, secs: u64) -> Option<String> {
+    for _ in 0..3 {
+        focus_and_key(display, key);
+        if let Some(line) = wait_for_line(log, prefix, secs) {
+            return Some(line);
+        }
+    }
+    None
+}
+
+#[test]
+fn screenshot_key_saves_the_screen_and_a_recording_has_every_frame() {
+    let (display, _x) = xvfb(3);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_capture");
+    let captures = out.join("captures");
+    let _ = std::fs::remove_dir_all(&captures);
+    std::fs::create_dir_all(&out).unwrap();
+    let log = out.join("app.log");
+    let mut app = Kill(
+        smokebox(&out)
+            .args(["--scene", "drops"])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_CAPTURE_DIR", &captures)
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    pause(&display, &out);
+    // P saves the field as the screen shows it
+    let saved = key_until_line(&display, "p", &log, "smokebox: saved ", 10);
+    let png = PathBuf::from(saved.expect("no 'saved' line after pressing P"));
+    assert!(png.starts_with(&captures) && png.extension().is_some_and(|e| e == "png"), "{}", png.display());
+    assert!(png.file_name().unwrap().to_string_lossy().starts_with("drops_"), "not named by the scene: {}", png.display());
+    sleep(Duration::from_secs(2));
+    let saved = image::open(&png).expect("the screenshot is a PNG").to_rgb8();
+    let screen = shot(&display, &out.join("screen.png"));
+    let (x0, y0, x1, y1) = domain(&screen);
+    let field = image::imageops::crop_imm(&screen, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image();
+    let (w, h) = (field.width(), field.height());
+    assert!(
+        (saved.width() as i32 - w as i32).abs() <= 3 && (saved.height() as i32 - h as i32).abs() <= 3,
+        "screenshot {}x{}, field on screen {w}x{h}",
+        saved.width(),
+        saved.height()
+    );
+    let saved = image::imageops::resize(&saved, w, h, image::imageops::FilterType::Triangle);
+    let mean_diff = |a: &image::RgbImage, b: &image::RgbImage| -> f64 {
+        a.pixels().zip(b.pixels()).map(|(p, q)| p.0.iter().zip(q.0).map(|(&x, y)| x.abs_diff(y) as f64).sum::<f64>() / 3.0).sum::<f64>()
+            / (w * h) as f64
+    };
+    let diff = mean_diff(&saved, &field);
+    // a flat picture of the field's mean colour is far from it: the comparison can fail
+    let mean = field.pixels().fold([0f64; 3], |m, p| [m[0] + p.0[0] as f64, m[1] + p.0[1] as f64, m[2] + p.0[2] as f64]);
+    let n = (w * h) as f64;
+    let flat = image::RgbImage::from_pixel(w, h, image::Rgb([(mean[0] / n) as u8, (mean[1] / n) as u8, (mean[2] / n) as u8]));
+    let flat_diff = mean_diff(&flat, &field);
+    println!("screenshot vs screen: mean difference {diff:.2} (a flat image: {flat_diff:.2})");
+    assert!(
+        diff < 6.0 && flat_diff > 3.0 * diff,
+        "the screenshot does not match the screen: {diff:.2} vs flat {flat_diff:.2} (see {})",
+        out.display()
+    );
+
+    // G starts a recording of the running scene, G again stops it: the GIF has every frame
+    focus_and_key(&display, "space");
+    let started = key_until_line(&display, "g", &log, "smokebox: recording to ", 5);
+    assert!(started.is_some(), "no recording started after pressing G");
+    sleep(Duration::from_secs(6));
+    let done = key_until_line(&display, "g", &log, "smokebox: recorded ", 20);
+    let done = done.expect("no 'recorded' line after pressing G again");
+    let (n, path) = done.split_once(" frames to ").expect("'N frames to PATH'");
+    let n: usize = n.parse().unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(path).expect("the GIF exists")).expect("a GIF");
+    let (gw, gh) = (decoder.width(), decoder.height());
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a readable frame").is_some() {
+        frames += 1;
+    }
+    println!("recording: {frames} frames of {gw}x{gh} in {path}");
+    assert!(n >= 3, "only {n} frames recorded in 6 s");
+    assert_eq!(frames, n, "the app recorded {n} frames, the GIF holds {frames}");
+    assert!(gw <= 512 && gh <= 512 && gw > 100, "{gw}x{gh}");
 }

@@ -38,7 +38,8 @@ fn harness_for(name: &str) -> Harness<'static, State> {
     };
     let mut h = Harness::builder().with_size(egui::vec2(460.0, 4000.0)).build_ui_state(
         |ui, s: &mut State| {
-            let shown = Shown { scene: &s.scene, label: "plume", stats: &s.stats, paused: s.paused };
+            let capture = ui::CaptureStatus { dir: "/tmp/captures".into(), ..Default::default() };
+            let shown = Shown { scene: &s.scene, label: "plume", stats: &s.stats, paused: s.paused, capture: &capture };
             let out = ui::panel_contents(ui, &shown, &mut s.view, &mut s.panel);
             s.commands.extend(out);
         },

@@ -34,6 +34,16 @@ impl App {
                 self.building = None;
                 self.open(&name)
             }
+            Command::Screenshot => {
+                if let Some(r) = self.running.as_mut() {
+                    r.capture.screenshot(&self.source.label());
+                }
+                Ok(())
+            }
+            Command::ToggleRecording => match self.running.as_mut() {
+                Some(r) => r.capture.toggle_recording(&self.source.label()),
+                None => Ok(()),
+            },
             Command::Quit => {
                 self.quit = true;
                 Ok(())

@@ -2,6 +2,7 @@
 //! brush outline, cell numbers), then one encoder with the frame's steps, the field image and
 //! egui on top, submitted and presented. Nothing here waits for the GPU.
 
+use super::capture::Capture;
 use super::numbers;
 use super::profile::{FrameLog, lap};
 use crate::error::{Error, Result};
@@ -32,6 +33,7 @@ pub struct Running {
     /// Whether the field values (pressure, divergence) are being read back: what the panel's
     /// pressure range and the numbers come from.
     pub reading_values: bool,
+    pub capture: Capture,
 }
 
 impl Running {
@@ -76,17 +78,32 @@ impl Running {
         let mut field = CachedField::new(&gpu.device, format);
         field.attach(&sim);
         let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
+        let capture = Capture::new(&gpu.device, &sim);
         let profiler = if gpu.has_timestamps() {
             wgpu_profiler::GpuProfiler::new(&gpu.device, wgpu_profiler::GpuProfilerSettings::default()).ok()
         } else {
             None
         };
-        Ok(Running { window, surface, config, gpu, egui_state, egui_renderer, field, values, sim, profiler, reading_values: false })
+        Ok(Running {
+            window,
+            surface,
+            config,
+            gpu,
+            egui_state,
+            egui_renderer,
+            field,
+            values,
+            sim,
+            profiler,
+            reading_values: false,
+            capture,
+        })
     }
 
     /// Takes a new simulation (another grid or scene): the field image and read-back follow it.
     pub fn replace_sim(&mut self, sim: Simulation) {
         self.field.attach(&sim);
+        self.capture.attach(&sim);
         self.values = FieldReadback::new(&sim.device, sim.nx, sim.ny);
         self.sim = sim;
     }
@@ -145,6 +162,11 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
         if !panel.show_help && shown.stats.step < 400 {
             ui.painter().text(at, egui::Align2::LEFT_TOP, ui::help::HINT, egui::FontId::proportional(15.0), egui::Color32::from_gray(200));
         }
+        if let Some(n) = shown.capture.recording {
+            let at = central.right_top() + egui::vec2(-12.0, 10.0);
+            let red = egui::Color32::from_rgb(235, 60, 50);
+            ui.painter().text(at, egui::Align2::RIGHT_TOP, format!("● REC {n}"), egui::FontId::proportional(16.0), red);
+        }
         if let Some(m) = &panel.message {
             let colour = egui::Color32::from_rgb(255, 170, 90);
             ui.painter().text(at + egui::vec2(0.0, 22.0), egui::Align2::LEFT_TOP, m, egui::FontId::proportional(15.0), colour);
@@ -166,6 +188,8 @@ pub struct Drawing<'a> {
     pub pressure_range: f32,
     /// Redraw the field image even without a step (the state changed otherwise).
     pub field_dirty: bool,
+    /// Captures show the overlays (else ink only).
+    pub capture_overlays: bool,
 }
 
 impl Running {
@@ -208,6 +232,8 @@ impl Running {
         }
         let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range);
         self.field.update(&device, &queue, &mut encoder, &params, d.viewport, d.steps > 0 || d.field_dirty);
+        let c = &mut self.capture;
+        c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.pressure_range, d.viewport);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: ppp };
         let paint = self.egui_state.egui_ctx().tessellate(ui.full.shapes, ppp);
         for (id, deltas) in &ui.full.textures_delta.set {
@@ -231,6 +257,7 @@ impl Running {
         }
         lap(log, "encode draw");
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
+        self.capture.after_submit();
         lap(log, "submit");
         self.window.pre_present_notify();
         queue.present(frame);

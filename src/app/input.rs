@@ -40,6 +40,8 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "r" | "R" => return Some(Command::Reset),
             "c" | "C" => return Some(Command::ClearInk),
             "h" | "H" => view.show_panel ^= true,
+            "p" | "P" => return Some(Command::Screenshot),
+            "g" | "G" => return Some(Command::ToggleRecording),
             "?" => panel.show_help ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {

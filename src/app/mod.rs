@@ -9,6 +9,7 @@
 //! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
 //! numbers.rs (the numbers overlay).
 
+mod capture;
 mod commands;
 mod frame;
 pub mod input;
@@ -162,7 +163,8 @@ impl App {
         let outline = self.pointer.pos.map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
         let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let label = self.source.label();
-        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused() };
+        let capture = r.capture.status.clone();
+        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
         let mut ui_frame = frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers });
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
@@ -203,6 +205,7 @@ impl App {
             viewport: self.viewport,
             pressure_range,
             field_dirty: self.field_dirty,
+            capture_overlays: self.view.capture_overlays,
         };
         if r.draw(ui_frame, drawing, &mut self.frame_log) {
             self.field_dirty = false;
@@ -232,6 +235,9 @@ impl App {
         r.sim.readback.request_maps();
         r.values.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
+        if let Some(line) = r.capture.collect() {
+            self.panel.message = Some(line);
+        }
         if r.values.collect() {
             self.pressure_auto = r.values.latest.as_ref().and_then(|s| s.pressure_range());
         }
@@ -257,7 +263,8 @@ impl App {
                 || self.pointer.right
                 || self.field_dirty
                 || self.settle_frames > 0
-                || self.building.is_some())
+                || self.building.is_some()
+                || self.running.as_ref().is_some_and(|r| r.capture.busy()))
     }
 
     /// The divergence overlay "after projection" needs a spare buffer the step fills.

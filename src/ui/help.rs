@@ -10,6 +10,8 @@ pub const HELP: &[(&str, &str)] = &[
     ("R", "reset the scene"),
     ("C", "clear the ink"),
     ("H", "hide / show the panel"),
+    ("P", "save a PNG of the field"),
+    ("G", "start / stop recording a GIF"),
     ("F1 or ?", "this help"),
     ("Esc or Ctrl+Q", "quit (Esc first closes this help)"),
     ("1", "ink"),

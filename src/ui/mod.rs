@@ -34,6 +34,10 @@ pub enum Command {
     /// Run with this scene config from now on: the panel's edited copy. A new grid re-creates
     /// the state; anything else applies to the running simulation.
     Configure(Box<Scene>),
+    /// Save a PNG of the field (P).
+    Screenshot,
+    /// Start or stop recording an animated GIF (G).
+    ToggleRecording,
     /// The same, for a grid the app asked about first (too slow or too big to be interactive).
     ConfigureAnyway(Box<Scene>),
 }
@@ -44,6 +48,17 @@ pub struct Confirm {
     pub scene: Box<Scene>,
     /// What it would cost: the estimated time a step and the memory.
     pub text: String,
+}
+
+/// What the panel shows about capturing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaptureStatus {
+    /// The folder captures go to.
+    pub dir: String,
+    /// Frames recorded so far, while recording.
+    pub recording: Option<u32>,
+    /// The last file written.
+    pub last: Option<String>,
 }
 
 /// The panel's own state between frames (not saved).

@@ -5,7 +5,7 @@
 use super::scene_settings as sections;
 use super::view::{BrushMode, View};
 use super::widgets::{checkbox, colour, slider};
-use super::{Command, LiveStats, PanelState};
+use super::{CaptureStatus, Command, LiveStats, PanelState};
 use crate::scene::{BUILTIN, Scene};
 
 /// What the panel shows but does not edit.
@@ -16,6 +16,7 @@ pub struct Shown<'a> {
     pub label: &'a str,
     pub stats: &'a LiveStats,
     pub paused: bool,
+    pub capture: &'a CaptureStatus,
 }
 
 /// Draws the panel into `ui` and returns what the user asked for.
@@ -39,6 +40,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     }
 
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats));
+    egui::CollapsingHeader::new("Capture").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
 
     // the copy of the scene config that the sections edit
     let mut scene = shown.scene.clone();
@@ -66,6 +68,31 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     }
     ui.small(super::help::HINT);
     out
+}
+
+fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        if ui.button("Screenshot").on_hover_text("Save a PNG of the field at display resolution (P)").clicked() {
+            out.push(Command::Screenshot);
+        }
+        let (label, tip) = match c.recording {
+            Some(_) => ("Stop recording", "Finish the animated GIF (G)"),
+            None => ("Record GIF", "Record the field as an animated GIF, up to 25 frames a second (G)"),
+        };
+        if ui.button(label).on_hover_text(tip).clicked() {
+            out.push(Command::ToggleRecording);
+        }
+        checkbox(ui, &mut view.capture_overlays, "with overlays", "Captures show the tints, arrows and grid lines; else the ink alone");
+    });
+    let state = match (c.recording, &c.last) {
+        (Some(n), _) => format!("● recording: {n} frames"),
+        (None, Some(last)) => {
+            format!("last: {}", std::path::Path::new(last).file_name().map_or(last.clone(), |f| f.to_string_lossy().to_string()))
+        }
+        (None, None) => "nothing saved yet".to_string(),
+    };
+    ui.small(state).on_hover_text(c.last.clone().unwrap_or_default());
+    ui.small(format!("folder: {}", c.dir)).on_hover_text("Set SMOKEBOX_CAPTURE_DIR to use another folder");
 }
 
 fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {

@@ -74,11 +74,13 @@ pub struct View {
     pub brush: Brush,
     pub overlays: Overlays,
     pub show_panel: bool,
+    /// Screenshots and recordings show the overlays (tints, arrows, grid lines), else ink only.
+    pub capture_overlays: bool,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { brush: Brush::default(), overlays: Overlays::default(), show_panel: true }
+        View { brush: Brush::default(), overlays: Overlays::default(), show_panel: true, capture_overlays: true }
     }
 }
 
