@@ -1,17 +1,7 @@
 // Divergence per cell (seed 002, step 3): (u_right - u_left + v_top - v_bottom) / h.
 // Prescribed faces (walls, inflows, solids) are read as their prescribed value. Solid cells: 0.
 
-fn u_face_value(i: i32, j: i32) -> f32 {
-    let f = u_face(i, j);
-    if f.fixed { return f.value; }
-    return u_at(i, j);
-}
-
-fn v_face_value(i: i32, j: i32) -> f32 {
-    let f = v_face(i, j);
-    if f.fixed { return f.value; }
-    return v_at(i, j);
-}
+// u_face_value, v_face_value: the prelude (shared/grid.wgsl).
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

@@ -5,30 +5,8 @@
 // with rhs = -rho h^2 div / dt on level 0; coarser levels reuse the same boundary kinds (walls and
 // inflows Neumann, outflow a p = 0 ghost, periodic wrap) on their own solid masks.
 
-// Keep in sync with `LevelDesc` in src/sim/multigrid.rs.
-struct Level {
-    nx: u32,
-    ny: u32,
-    off: u32,
-    index: u32,
-    fine_nx: u32,
-    fine_ny: u32,
-    fine_off: u32,
-    _p1: u32,
-    coarse_nx: u32,
-    coarse_ny: u32,
-    coarse_off: u32,
-    _p2: u32,
-}
-
-@group(0) @binding(18) var<storage, read_write> level: Level;
-@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
-@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
-@group(0) @binding(21) var<storage, read_write> mg_res: array<f32>;
-// Convergence control (src/sim/solver.rs, `control`): tolerance, reductions, indirect dispatch args.
-@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
-// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID.
-@group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
+// The level descriptor `Level` and the level buffers (slots 18-23) are in the binding table of
+// shared/grid.wgsl.
 
 const MG_SOLID: u32 = 128u;
 

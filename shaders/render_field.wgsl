@@ -17,13 +17,8 @@ struct RenderParams {
     view: vec4<f32>,
 }
 
-const SHOW_INK: u32 = 1u;
-const SHOW_DIVERGENCE: u32 = 2u;
-const DIVERGENCE_AFTER: u32 = 4u;
-const SHOW_PRESSURE: u32 = 8u;
-const ARROWS_MAC: u32 = 16u;
-const ARROWS_CENTRE: u32 = 32u;
-const GRID_LINES: u32 = 64u;
+// The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
+// ARROWS_CENTRE, GRID_LINES) are put in front of this file at load from src/render/mod.rs `flags`.
 
 @group(0) @binding(0) var<uniform> rp: RenderParams;
 @group(0) @binding(1) var<storage, read> u: array<f32>;

@@ -41,16 +41,6 @@ fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     if lid.x == 0u { partials[wid.x] = red[0]; }
 }
 
-fn u_value(i: i32, j: i32) -> f32 {
-    let f = u_face(i, j);
-    return select(u_at(i, j), f.value, f.fixed);
-}
-
-fn v_value(i: i32, j: i32) -> f32 {
-    let f = v_face(i, j);
-    return select(v_at(i, j), f.value, f.fixed);
-}
-
 @compute @workgroup_size(256)
 fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
@@ -59,7 +49,7 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
         let i = i32(c % params.nx);
         let j = i32(c / params.nx);
         if !is_solid(i, j) {
-            let d = (u_value(i + 1, j) - u_value(i, j) + v_value(i, j + 1) - v_value(i, j)) / params.h;
+            let d = (u_face_value(i + 1, j) - u_face_value(i, j) + v_face_value(i, j + 1) - v_face_value(i, j)) / params.h;
             m = max(m, abs(d));
         }
     }

@@ -12,8 +12,7 @@
 // - tangentially, a face closed by a solid cell: a still no-slip wall half a cell away (2a, 0).
 // Prescribed faces keep the value they hold.
 
-@group(0) @binding(24) var<storage, read_write> visc_rhs_u: array<f32>;
-@group(0) @binding(25) var<storage, read_write> visc_rhs_v: array<f32>;
+// visc_rhs_u, visc_rhs_v: slots 24, 25 of the binding table (shared/grid.wgsl).
 
 // diag and sum of the Jacobi update of one face: next = sum / diag.
 struct Acc {

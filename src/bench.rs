@@ -5,9 +5,9 @@
 //! for tolerance runs, the V-cycles or sweeps used, and per-pass GPU ms per step from timestamp
 //! queries (wgpu-profiler) where the adapter has them. Prints a table, writes JSON.
 
+use crate::config::{Scene, SolverKind};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::scene::{Scene, SolverKind};
 use crate::sim::Simulation;
 use crate::sim::buffers::read_buffers;
 use crate::sim::solver::SolveReport;
@@ -129,8 +129,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
             overrides.extend(args.set.iter().cloned());
             let (scene, source) = Scene::load(&args.scene, &overrides)?;
             crate::sim::check_fits(&gpu.device.limits(), n, n)?;
-            let mut sim = Simulation::new(&gpu, &scene.initial_fields(&source)?, scene.params(), scene.solver_settings())?;
-            sim.emitters = scene.emitter_splats();
+            let mut sim = Simulation::from_scene(&gpu, &scene, &source)?;
             sim.run_blocking(3, false);
             let (mut step_ms, mut proj_ms, mut residual) = (Vec::new(), Vec::new(), 0.0);
             for _ in 0..args.steps {

@@ -1,10 +1,12 @@
 //! The command line (DESIGN.md §4): `smokebox` opens the window; `smokebox run` steps a scene
 //! headless with stats, dumps and frames; `smokebox scenes` lists the built-ins.
 
+use crate::config::{BUILTIN, Scene, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::scene::{BUILTIN, Scene, Source};
+use crate::render;
 use crate::sim::Simulation;
+use crate::sim::params::Params;
 use crate::state_io::{self, Meta};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -102,7 +104,7 @@ pub fn prepare(args: &RunArgs, limits: &wgpu::Limits) -> Result<(Scene, Source, 
     crate::sim::check_fits(limits, scene.grid.nx as usize, scene.grid.ny as usize)?;
     let fields = match (&args.load, &meta) {
         (Some(dir), Some(m)) => state_io::load_fields(dir, m)?,
-        _ => scene.initial_fields(&source)?,
+        _ => crate::sim::init::initial_fields(&scene, &source)?,
     };
     Ok((scene, source, fields, meta))
 }
@@ -116,8 +118,8 @@ pub fn run(args: &RunArgs) -> Result<()> {
     }
     let gpu = Gpu::headless()?;
     let (scene, source, fields, meta) = prepare(args, &gpu.device.limits())?;
-    let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings())?;
-    sim.emitters = scene.emitter_splats();
+    let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone())?;
+    sim.configure(&scene)?;
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
@@ -159,7 +161,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         if let Some(dir) = &args.frames
             && sim.step_index % frame_every == 0
         {
-            write_frame(&dir.join(format!("frame_{:06}.png", sim.step_index)), &sim.download(), scene.display.background)?;
+            write_frame(&dir.join(format!("frame_{:06}.png", sim.step_index)), &sim, scene.display.background)?;
         }
     }
     if let Some(dir) = &args.dump {
@@ -168,25 +170,12 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// A PNG of the ink over the background, top row first (y points up in the grid).
-pub fn write_frame(path: &Path, f: &crate::sim::fields::Fields, background: [f32; 3]) -> Result<()> {
-    let mut img = image::RgbImage::new(f.nx as u32, f.ny as u32);
-    for j in 0..f.ny {
-        for i in 0..f.nx {
-            let c = f.cell(i, j);
-            let px = if f.solid[c] > 0.5 {
-                [90, 94, 104]
-            } else {
-                let mut rgb = [0u8; 3];
-                for k in 0..3 {
-                    // ink as optical depth: saturates smoothly instead of clipping
-                    let x = background[k] + (1.0 - background[k]) * (1.0 - (-f.ink[3 * c + k].max(0.0)).exp());
-                    rgb[k] = (x.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0).round() as u8;
-                }
-                rgb
-            };
-            img.put_pixel(i as u32, (f.ny - 1 - j) as u32, image::Rgb(px));
-        }
-    }
-    img.save(path).map_err(|e| crate::error!("cannot write {}: {e}", path.display()))
+/// Writes the ink (and solids) of `sim` as a PNG of one pixel per cell, drawn by the app's own
+/// renderer (src/render), headless.
+pub fn write_frame(path: &Path, sim: &Simulation, background: [f32; 3]) -> Result<()> {
+    let overlays = render::Overlays { grid_lines: false, numbers: false, ..Default::default() };
+    let (w, h) = (sim.nx as u32, sim.ny as u32);
+    let rgba = render::render_rgba(sim, &overlays, background, w, h);
+    image::save_buffer(path, &rgba, w, h, image::ExtendedColorType::Rgba8)
+        .map_err(|e| crate::error!("cannot write {}: {e}", path.display()))
 }

@@ -4,13 +4,14 @@
 pub mod app;
 pub mod bench;
 pub mod cli;
+pub mod config;
 pub mod error;
 pub mod gpu;
-pub mod mask;
 pub mod render;
-pub mod scene;
 pub mod sim;
 pub mod state_io;
 pub mod ui;
 
+/// The old path, for branches written before the config layer.
+pub use config as scene;
 pub use error::{Error, Result};

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use smokebox::scene::{Scene, Source};
+use smokebox::config::{Scene, Source};
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
 use smokebox::sim::{Simulation, cpu::grid::Grid};
@@ -15,14 +15,12 @@ fn start(text: &str, overrides: &[&str]) -> (Simulation, Scene) {
     let scene = Scene::from_text(text, "test", &overrides).unwrap();
     let source = Source::File("test.toml".into());
     scene.validate(&source).unwrap();
-    let f = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu(), &f, scene.params(), scene.solver_settings()).unwrap();
-    sim.emitters = scene.emitter_splats();
+    let sim = Simulation::from_scene(&gpu(), &scene, &source).unwrap();
     (sim, scene)
 }
 
 fn builtin(name: &str) -> &'static str {
-    smokebox::scene::BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1
+    smokebox::config::BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1
 }
 
 #[test]

@@ -250,3 +250,35 @@ fn no_gpu_adapter_says_how_to_install_lavapipe() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].contains("no GPU adapter") && lines[0].contains("mesa-vulkan-drivers"), "{}", lines[0]);
 }
+
+#[test]
+fn frames_are_drawn_by_the_renderer_one_pixel_a_cell() {
+    let dir = tmp("frames");
+    let frames = dir.join("frames");
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "plume",
+        "--set",
+        "grid.nx=48",
+        "--set",
+        "grid.ny=32",
+        "--set",
+        "grid.cell_size=0.02",
+        "--steps",
+        "20",
+        "--frames",
+        frames.to_str().unwrap(),
+        "--frame-every",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for step in [10, 20] {
+        let img = image::open(frames.join(format!("frame_{step:06}.png"))).unwrap().to_rgba8();
+        assert_eq!((img.width(), img.height()), (48, 32));
+        // the plume's ink shows: some pixels are far brighter than the dark background
+        let brightest = img.pixels().map(|p| p.0[0] as u32 + p.0[1] as u32 + p.0[2] as u32).max().unwrap();
+        let darkest = img.pixels().map(|p| p.0[0] as u32 + p.0[1] as u32 + p.0[2] as u32).min().unwrap();
+        assert!(brightest > darkest + 150, "frame {step}: no ink visible ({darkest}..{brightest})");
+    }
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use smokebox::scene::Scene;
+use smokebox::config::Scene;
 use smokebox::sim::Simulation;
 
 fn read(sim: &Simulation, buffer: &wgpu::Buffer) -> Vec<f32> {
@@ -32,9 +32,7 @@ fn divergence_after_projection_matches_the_stats_and_keeps_the_step_divergence()
         "solver.kind=\"multigrid\"".to_string(),
     ];
     let (scene, source) = Scene::load("plume", &sets).unwrap();
-    let fields = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings()).unwrap();
-    sim.emitters = scene.emitter_splats();
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
     sim.enable_div_after().unwrap();
     let stats = sim.run_blocking(3, true);
     let last = stats.last().expect("stats of the last step");

@@ -3,10 +3,11 @@
 
 mod common;
 use common::*;
-use smokebox::scene::enforce_faces;
+use smokebox::config::SolverConfig;
 use smokebox::sim::fields::Fields;
+use smokebox::sim::init::enforce_faces;
 use smokebox::sim::params::*;
-use smokebox::sim::{Simulation, SolverSettings, cpu};
+use smokebox::sim::{Simulation, cpu};
 
 const NX: usize = 37;
 const NY: usize = 29;
@@ -22,7 +23,7 @@ fn compare(
     pass: &str,
     reference: impl Fn(&mut Fields, &Params),
 ) {
-    let mut sim = Simulation::new(gpu, input, p, SolverSettings::default()).unwrap();
+    let mut sim = Simulation::new(gpu, input, p, SolverConfig::default()).unwrap();
     for s in splats {
         sim.add_splat(*s);
     }
@@ -133,7 +134,7 @@ fn obstacle_brush_matches_cpu() {
         Splat { x: 0.3, y: 0.3, radius: 0.3, mode: SPLAT_ADD, vx: 1.0, vy: 1.0, ink_r: 1.0, ..Default::default() },
     ];
     for (label, f, p) in inputs() {
-        let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
         for s in splats {
             sim.add_splat(s);
         }
@@ -234,7 +235,7 @@ fn advection_schemes_match_cpu() {
 fn whole_step_matches_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let settings = SolverSettings { iterations: 12, warm_start: true, ..Default::default() };
+        let settings = SolverConfig { iterations: 12, warm_start: true, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings.clone()).unwrap();
         sim.run_blocking(3, false);
         let got = sim.download();
@@ -252,7 +253,7 @@ fn whole_step_matches_cpu() {
 fn stats_match_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let mut sim = Simulation::new(&gpu, &f, p, SolverSettings { iterations: 5, ..Default::default() }).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 5, ..Default::default() }).unwrap();
         let stats = sim.run_blocking(1, true);
         let s = stats.last().expect("stats arrive");
         let mut want = f.clone();
@@ -289,7 +290,7 @@ fn viscosity_matches_cpu() {
     for (label, f, p) in inputs() {
         let mut p = moving_walls(p);
         p.viscosity = 0.05;
-        let iterations = SolverSettings::default().viscosity_iterations;
+        let iterations = smokebox::config::FluidConfig::default().viscosity_iterations as u32;
         compare(&gpu, &label, &f, p, &[], "viscosity", |f, p| cpu::viscosity(f, p, iterations));
     }
 }
@@ -308,8 +309,9 @@ fn viscous_step_matches_cpu() {
     for (label, f, p) in inputs() {
         let mut p = moving_walls(p);
         p.viscosity = 0.02;
-        let settings = SolverSettings { iterations: 12, viscosity_iterations: 7, ..Default::default() };
+        let settings = SolverConfig { iterations: 12, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
+        sim.viscosity_iterations = 7;
         sim.run_blocking(2, false);
         let got = sim.download();
         let mut want = f.clone();

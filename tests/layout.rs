@@ -1,13 +1,42 @@
-//! The parameter block shared with WGSL: Rust and WGSL must agree on size and every offset,
-//! read from naga's reflection of shaders/shared/grid.wgsl. Every shader must also validate.
+//! Everything Rust and WGSL share: every struct (Params, Splat, LevelDesc, RenderParams) agrees on
+//! size and every offset, read from naga's reflection; the solver's control-word offsets and the
+//! overlay flags agree by name; every slot is declared once, in the prelude; every shader,
+//! render shaders included, validates.
 
-use smokebox::sim::kernel;
+use smokebox::render::{self, RenderParams};
+use smokebox::sim::kernel::{self, slot};
+use smokebox::sim::multigrid::LevelDesc;
 use smokebox::sim::params::{Params, Splat};
+use smokebox::sim::solver::ctl;
 use std::mem::{offset_of, size_of};
 
+fn validate(label: &str, src: &str) -> naga::Module {
+    let module = naga::front::wgsl::parse_str(src).unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(src)));
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(src)));
+    module
+}
+
+/// A compute shader as the simulation builds it (prelude + pass).
+fn pass_module(name: &str) -> naga::Module {
+    kernel::parse(name, &kernel::source(name).unwrap()).unwrap().0
+}
+
 fn wgsl_struct(name: &str) -> (u32, Vec<(String, u32)>) {
-    let src = kernel::source("divergence").unwrap();
-    let (module, _) = kernel::parse("divergence", &src).unwrap();
+    struct_in(&pass_module("divergence"), name)
+}
+
+/// Module-scope `const NAME: u32` values.
+fn u32_constant(module: &naga::Module, name: &str) -> u32 {
+    let (_, c) = module.constants.iter().find(|(_, c)| c.name.as_deref() == Some(name)).unwrap_or_else(|| panic!("no const {name}"));
+    match module.global_expressions[c.init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+        ref other => panic!("const {name} is not a u32 literal: {other:?}"),
+    }
+}
+
+fn struct_in(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
     for (_, ty) in module.types.iter() {
         if ty.name.as_deref() == Some(name)
             && let naga::TypeInner::Struct { members, span } = &ty.inner
@@ -68,6 +97,91 @@ fn splat_layout_matches_wgsl() {
 }
 
 #[test]
+fn level_desc_layout_matches_wgsl() {
+    let (size, members) = struct_in(&pass_module("multigrid_smooth"), "Level");
+    let rust = rust_offsets!(LevelDesc, nx, ny, off, index, fine_nx, fine_ny, fine_off, _p1, coarse_nx, coarse_ny, coarse_off, _p2);
+    assert_eq!(size as usize, size_of::<LevelDesc>(), "LevelDesc size differs between Rust and WGSL");
+    assert_eq!(members, rust, "LevelDesc members or offsets differ between Rust and WGSL");
+}
+
+#[test]
+fn render_params_layout_matches_wgsl() {
+    let module = validate("render_field", &render::shader_source());
+    let (size, members) = struct_in(&module, "RenderParams");
+    let rust = rust_offsets!(RenderParams, nx, ny, flags, walls, background, ranges, view);
+    assert_eq!(size as usize, size_of::<RenderParams>(), "RenderParams size differs between Rust and WGSL");
+    assert_eq!(members, rust, "RenderParams members or offsets differ between Rust and WGSL");
+}
+
+#[test]
+fn overlay_flags_reach_the_shader_from_their_one_definition() {
+    let module = validate("render_field", &render::shader_source());
+    for (name, bit) in render::flags::ALL {
+        assert_eq!(u32_constant(&module, name), bit, "{name}");
+        assert!(!render::SHADER.contains(&format!("const {name}")), "render_field.wgsl declares {name} itself");
+    }
+    // distinct single bits
+    let all = render::flags::ALL.iter().fold(0, |m, (_, b)| {
+        assert!(b.is_power_of_two() && m & b == 0, "{b}");
+        m | b
+    });
+    assert_eq!(all.count_ones() as usize, render::flags::ALL.len());
+}
+
+#[test]
+fn solver_control_words_match_wgsl() {
+    let module = pass_module("solver_check");
+    assert_eq!(u32_constant(&module, "GROUPS"), ctl::GROUPS);
+    assert_eq!(u32_constant(&module, "ARG_SLOTS") as usize, ctl::ARG_SLOTS);
+    assert_eq!(u32_constant(&module, "FULL_ARGS") as usize, ctl::FULL_ARGS);
+    assert_eq!(u32_constant(&module, "LIVE_ARGS") as usize, ctl::LIVE_ARGS);
+    // the partial maxima fill the words from PARTIALS up to the argument slots
+    assert_eq!(u32_constant(&module, "PARTIALS") + ctl::GROUPS, ctl::FULL_ARGS as u32);
+    assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::LIVE_ARGS, "full args then live args, 3 words a slot");
+    assert!(ctl::LIVE_ARGS + 3 * ctl::ARG_SLOTS <= ctl::WORDS);
+    // the first words are indexed by number in the shader; its layout comment is the contract
+    let body = kernel::SHADERS.iter().find(|(n, _)| *n == "solver_check").unwrap().1;
+    for (word, what) in [
+        (ctl::TOLERANCE, "tolerance"),
+        (ctl::RHS_MAX, "max |rhs|"),
+        (ctl::DONE, "done"),
+        (ctl::RATIO, "last ratio"),
+        (ctl::RUN, "sweeps/cycles run"),
+        (ctl::CHECK_EVERY, "sweeps per check"),
+    ] {
+        assert!(body.contains(&format!("{word} {what}")), "solver_check.wgsl's layout comment does not put '{what}' at word {word}");
+    }
+}
+
+#[test]
+fn every_slot_is_declared_once_in_the_prelude() {
+    // no pass declares a binding of its own
+    for (name, body) in kernel::SHADERS {
+        assert!(!body.contains("@binding"), "shaders/{name}.wgsl declares a binding; slots live in shaders/shared/grid.wgsl");
+    }
+    // the prelude's slots are exactly kernel::slot::NAMES
+    let module = validate("prelude", kernel::PRELUDE);
+    let mut declared = vec![String::new(); slot::COUNT];
+    for (_, g) in module.global_variables.iter() {
+        if let Some(b) = &g.binding {
+            assert_eq!(b.group, 0);
+            assert!(declared[b.binding as usize].is_empty(), "slot {} declared twice", b.binding);
+            declared[b.binding as usize] = g.name.clone().unwrap_or_default();
+        }
+    }
+    assert_eq!(declared, slot::NAMES.map(String::from), "the prelude's binding table differs from kernel::slot::NAMES");
+    for (n, c) in [
+        (slot::LEVEL, "level"),
+        (slot::MG_CONTROL, "mg_control"),
+        (slot::VISC_RHS_U, "visc_rhs_u"),
+        (slot::CELL_TMP, "cell_tmp"),
+        (slot::VEL_TMP, "vel_tmp"),
+    ] {
+        assert_eq!(slot::NAMES[n as usize], c);
+    }
+}
+
+#[test]
 fn every_shader_validates() {
     for (name, _) in kernel::SHADERS {
         let src = kernel::source(name).unwrap();
@@ -75,6 +189,9 @@ fn every_shader_validates() {
             panic!("{e}");
         }
     }
+    // the render shaders, as the renderer loads them
+    validate("render_field", &render::shader_source());
+    validate("blit", render::cached::BLIT_SHADER);
 }
 
 #[test]
@@ -82,4 +199,33 @@ fn a_shader_mistake_names_its_file_and_line() {
     let broken = format!("{}\nfn oops() -> f32 {{ return undefined_thing; }}\n", kernel::PRELUDE);
     let err = kernel::parse("broken", &broken).unwrap_err().to_string();
     assert!(err.starts_with("shaders/broken.wgsl:1"), "{err}");
+}
+
+#[test]
+fn shader_constants_match_rust() {
+    use smokebox::sim::buffers::STATS_GROUPS;
+    use smokebox::sim::params::*;
+    let prelude = pass_module("divergence");
+    for (name, rust) in [
+        ("SIDE_LEFT", SIDE_LEFT as u32),
+        ("SIDE_RIGHT", SIDE_RIGHT as u32),
+        ("SIDE_BOTTOM", SIDE_BOTTOM as u32),
+        ("SIDE_TOP", SIDE_TOP as u32),
+        ("BC_WALL", BC_WALL),
+        ("BC_INFLOW", BC_INFLOW),
+        ("BC_OUTFLOW", BC_OUTFLOW),
+        ("BC_PERIODIC", BC_PERIODIC),
+        ("SLIP_NO_SLIP", SLIP_NO_SLIP),
+        ("SLIP_FREE", SLIP_FREE),
+    ] {
+        assert_eq!(u32_constant(&prelude, name), rust, "{name}");
+    }
+    let mc = pass_module("advect/maccormack");
+    assert_eq!(u32_constant(&mc, "SCHEME_MACCORMACK"), SCHEME_MACCORMACK);
+    assert_eq!(u32_constant(&mc, "SCHEME_BFECC"), SCHEME_BFECC);
+    assert_eq!(u32_constant(&pass_module("advect/conservative"), "SCHEME_CONSERVATIVE"), SCHEME_CONSERVATIVE);
+    let sources = pass_module("sources");
+    assert_eq!(u32_constant(&sources, "MODE_PAINT_SOLID"), SPLAT_PAINT_SOLID);
+    assert_eq!(u32_constant(&sources, "MODE_ERASE_SOLID"), SPLAT_ERASE_SOLID);
+    assert_eq!(u32_constant(&pass_module("stats"), "GROUPS"), STATS_GROUPS);
 }

@@ -3,17 +3,19 @@
 
 mod common;
 use common::*;
-use smokebox::scene::{Scene, Source, enforce_faces};
+use smokebox::config::SolverConfig;
+use smokebox::config::{Scene, Source};
 use smokebox::sim::fields::Fields;
+use smokebox::sim::init::{enforce_faces, initial_fields};
 use smokebox::sim::params::*;
-use smokebox::sim::{Simulation, SolverSettings, cpu::grid::Grid};
+use smokebox::sim::{Simulation, cpu::grid::Grid};
 
 #[test]
 fn fluid_at_rest_stays_exactly_at_rest() {
     let gpu = gpu();
     let (scene, source) = Scene::load("box", &[]).unwrap();
-    let f = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu, &f, scene.params(), scene.solver_settings()).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, Params::from_scene(&scene), scene.solver.clone()).unwrap();
     let stats = sim.run_blocking(50, true);
     let got = sim.download();
     for (name, a) in [("u", &got.u), ("v", &got.v), ("p", &got.p), ("ink", &got.ink), ("density", &got.density)] {
@@ -33,7 +35,7 @@ fn projection_of_white_noise_reduces_divergence_a_thousandfold() {
     f.ink.fill(0.0);
     f.density.fill(0.0);
     enforce_faces(&mut f, &p);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings { iterations: 6000, warm_start: false, ..Default::default() }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 6000, warm_start: false, ..Default::default() }).unwrap();
     let s = sim.run_blocking(1, true)[0];
     let ratio = s.div_max_before / s.div_max_after;
     assert!(ratio >= 1000.0, "max |div| fell only {ratio}x ({} -> {})", s.div_max_before, s.div_max_after);
@@ -46,7 +48,7 @@ fn no_velocity_through_solid_faces() {
     let p = box_params(nx, ny, 0.02, 0.01);
     let mut f = random_fields(nx, ny, 11, 0.2);
     enforce_faces(&mut f, &p);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings { iterations: 30, ..Default::default() }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 30, ..Default::default() }).unwrap();
     for round in 0..3 {
         sim.run_pass("project");
         let got = sim.download();
@@ -122,10 +124,9 @@ fn mirror_symmetric_setup_stays_symmetric() {
     "#;
     let scene = Scene::from_text(text, "mirror", &[]).unwrap();
     let source = Source::Builtin("mirror");
-    let f = scene.initial_fields(&source).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
     assert!(mirror_error(&f) < 1e-6);
-    let mut sim = Simulation::new(&gpu, &f, scene.params(), scene.solver_settings()).unwrap();
-    sim.emitters = scene.emitter_splats();
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
     sim.run_blocking(100, false);
     let got = sim.download();
     let scale = max_abs(&got.u).max(max_abs(&got.v)).max(max_abs(&got.ink));
@@ -163,7 +164,7 @@ fn uniform_flow_carries_an_ink_blob_the_expected_distance() {
         mx / m
     };
     let x0 = centroid(&f);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
     let steps = 80;
     sim.run_blocking(steps, false);
     let got = sim.download();

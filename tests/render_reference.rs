@@ -5,9 +5,11 @@
 
 mod common;
 
+use smokebox::config::Scene;
 use smokebox::render::{Overlays, render_rgba};
-use smokebox::scene::Scene;
 use smokebox::sim::Simulation;
+use smokebox::sim::init::initial_fields;
+use smokebox::sim::params::Params;
 use std::path::PathBuf;
 
 const W: u32 = 320;
@@ -16,8 +18,8 @@ const H: u32 = 240;
 fn teaching_state() -> Simulation {
     let gpu = common::gpu();
     let (scene, source) = Scene::load("teaching", &[]).unwrap();
-    let fields = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu, &fields, scene.params(), scene.solver_settings()).unwrap();
+    let fields = initial_fields(&scene, &source).unwrap();
+    let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone()).unwrap();
     sim.run_blocking(3, false);
     sim
 }

@@ -4,18 +4,20 @@
 
 mod common;
 use common::*;
-use smokebox::scene::{SolverKind, enforce_faces};
+use smokebox::config::SolverConfig;
+use smokebox::config::SolverKind;
 use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::multigrid::{Mg, sor};
 use smokebox::sim::fields::Fields;
+use smokebox::sim::init::enforce_faces;
 use smokebox::sim::params::*;
 use smokebox::sim::solver::SolveReport;
-use smokebox::sim::{Simulation, SolverSettings, cpu};
+use smokebox::sim::{Simulation, cpu};
 
 const REL: f32 = 2e-5;
 
-fn settings(kind: SolverKind, iterations: u32, tolerance: f32) -> SolverSettings {
-    SolverSettings { kind, iterations, tolerance, warm_start: false, ..Default::default() }
+fn settings(kind: SolverKind, iterations: u32, tolerance: f32) -> SolverConfig {
+    SolverConfig { kind, iterations: iterations as i64, tolerance, warm_start: false, ..Default::default() }
 }
 
 fn params(nx: usize, ny: usize, kinds: [u32; 4]) -> Params {
@@ -84,7 +86,7 @@ fn multigrid_passes_match_cpu() {
                 continue;
             }
             let (f, p) = random_state(nx, ny, kinds, 7, 0.2);
-            let mut sim = Simulation::new(&gpu, &f, p, SolverSettings::default()).unwrap();
+            let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
             let s = &sim.stages.projection.solvers;
             assert!(s.levels.len() >= 2, "{nx}x{ny} should have coarse levels");
             // set-up: stencils of every level, level 0's rhs; level 0's stencil is Jacobi's
@@ -173,7 +175,7 @@ fn manufactured(nx: usize, ny: usize, kinds: [u32; 4]) -> (Fields, Params, Vec<f
     (f, p, exact)
 }
 
-fn solve(gpu: &smokebox::gpu::Gpu, f: &Fields, p: Params, s: SolverSettings) -> (Vec<f32>, SolveReport) {
+fn solve(gpu: &smokebox::gpu::Gpu, f: &Fields, p: Params, s: SolverConfig) -> (Vec<f32>, SolveReport) {
     let mut sim = Simulation::new(gpu, f, p, s).unwrap();
     sim.run_pass("solve");
     (sim.download().p, solve_report(&sim))

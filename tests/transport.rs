@@ -5,13 +5,18 @@
 
 mod common;
 use common::*;
-use smokebox::scene::{Scene, Source, enforce_faces};
+use smokebox::config::SolverConfig;
+use smokebox::config::{Scene, Source};
+use smokebox::sim::Simulation;
 use smokebox::sim::fields::Fields;
+use smokebox::sim::init::{enforce_faces, initial_fields};
 use smokebox::sim::params::*;
-use smokebox::sim::{Simulation, SolverSettings};
 
-fn settings(iterations: u32, freeze_velocity: bool) -> SolverSettings {
-    SolverSettings { iterations, warm_start: true, freeze_velocity, ..Default::default() }
+/// A simulation with `iterations` warm-started Jacobi sweeps, the flow frozen or not.
+fn new_sim(gpu: &smokebox::gpu::Gpu, f: &Fields, p: Params, iterations: i64, freeze_velocity: bool) -> Simulation {
+    let mut sim = Simulation::new(gpu, f, p, SolverConfig { iterations, warm_start: true, ..Default::default() }).unwrap();
+    sim.freeze_velocity = freeze_velocity;
+    sim
 }
 
 /// Ink-weighted centre (x, y) of the red channel.
@@ -37,7 +42,7 @@ fn drop_scene(density: f32, x: f32) -> (Scene, Source) {
         "forces.vorticity=0.0".into(),
     ];
     let (mut scene, source) = Scene::load("drops", &sets).unwrap();
-    scene.blobs = vec![smokebox::scene::Blob { center: [x, 0.5], radius: 0.15, ink: [1.0, 0.0, 0.0], density, ..Default::default() }];
+    scene.blobs = vec![smokebox::config::Blob { center: [x, 0.5], radius: 0.15, ink: [1.0, 0.0, 0.0], density, ..Default::default() }];
     (scene, source)
 }
 
@@ -47,9 +52,9 @@ fn heavy_sinks_light_rises_neutral_stays_and_a_centred_drop_stays_symmetric() {
     let mut rise = Vec::new();
     for density in [0.05, -0.05, 0.0] {
         let (scene, source) = drop_scene(density, 0.5);
-        let f = scene.initial_fields(&source).unwrap();
+        let f = initial_fields(&scene, &source).unwrap();
         let (_, y0) = ink_centre(&f, scene.grid.cell_size);
-        let mut sim = Simulation::new(&gpu, &f, scene.params(), settings(60, false)).unwrap();
+        let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 60, false);
         sim.run_blocking(40, false);
         let got = sim.download();
         let (_, y1) = ink_centre(&got, scene.grid.cell_size);
@@ -80,8 +85,8 @@ fn rayleigh_taylor_grows_near_linear_theory() {
     let (mut scene, source) = Scene::load("rayleigh-taylor", &sets).unwrap();
     scene.time.dt = 0.005;
     scene.layers[0].amplitude = 0.002;
-    let f = scene.initial_fields(&source).unwrap();
-    let mut sim = Simulation::new(&gpu, &f, scene.params(), settings(100, false)).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
+    let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 100, false);
     // amplitude of the cos(kx) mode of v along the interface row
     let mode = |f: &Fields| -> f32 {
         let j = ny / 2;
@@ -160,7 +165,7 @@ fn conservative_ink_survives_ten_thousand_steps_of_stirring() {
     {
         let mut p = p;
         p.schemes = [SCHEME_SEMI_LAGRANGIAN, scheme, scheme, 0];
-        let mut sim = Simulation::new(&gpu, &f, p, settings(0, true)).unwrap();
+        let mut sim = new_sim(&gpu, &f, p, 0, true);
         sim.run_blocking(10_000, false);
         let got = sim.download();
         let rel = ((total(&got) - t0) / t0).abs();
@@ -206,7 +211,7 @@ fn corrected_schemes_keep_a_rotated_square_sharper() {
     for (name, scheme) in [("semi-lagrangian", SCHEME_SEMI_LAGRANGIAN), ("maccormack", SCHEME_MACCORMACK), ("bfecc", SCHEME_BFECC)] {
         let mut p = p;
         p.schemes = [SCHEME_SEMI_LAGRANGIAN, scheme, scheme, 0];
-        let mut sim = Simulation::new(&gpu, &f, p, settings(0, true)).unwrap();
+        let mut sim = new_sim(&gpu, &f, p, 0, true);
         sim.run_blocking(steps, false);
         let got = sim.download();
         // metric: L1 distance to the start, relative to the start's total ink
@@ -227,20 +232,20 @@ fn confinement_keeps_a_decaying_swirl_alive_and_zero_strength_is_exact() {
     let mut scene = scene;
     scene.blobs[0].swirl = 8.0;
     scene.blobs[0].radius = 0.3;
-    let f = scene.initial_fields(&source).unwrap();
+    let f = initial_fields(&scene, &source).unwrap();
     let energy = |f: &Fields| -> f64 { f.u.iter().chain(&f.v).map(|&x| (x as f64).powi(2)).sum() };
     let mut kept = Vec::new();
     for eps in [0.0, 0.5] {
-        let mut p = scene.params();
+        let mut p = Params::from_scene(&scene);
         p.vorticity = eps;
-        let mut sim = Simulation::new(&gpu, &f, p, settings(40, false)).unwrap();
+        let mut sim = new_sim(&gpu, &f, p, 40, false);
         sim.run_blocking(60, false);
         kept.push(energy(&sim.download()) / energy(&f));
     }
     eprintln!("kinetic energy kept after 60 steps: eps 0 {:.4}, eps 0.5 {:.4}", kept[0], kept[1]);
     assert!(kept[1] > kept[0] * 1.02, "confinement kept no more energy: {kept:?}");
     // the confinement pass with ε = 0 changes nothing, bit for bit
-    let mut sim = Simulation::new(&gpu, &f, scene.params(), settings(40, false)).unwrap();
+    let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 40, false);
     sim.run_pass("vorticity");
     let got = sim.download();
     assert!(got.u == f.u && got.v == f.v, "vorticity pass with eps = 0 changed the velocity");
@@ -267,7 +272,7 @@ fn bench_schemes_256() {
         for (what, schemes, freeze) in runs {
             let mut p = p;
             p.schemes = schemes;
-            let mut sim = Simulation::new(&gpu, &f, p, settings(0, freeze)).unwrap();
+            let mut sim = new_sim(&gpu, &f, p, 0, freeze);
             sim.run_blocking(5, false);
             let start = std::time::Instant::now();
             sim.run_blocking(40, false);

@@ -6,7 +6,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use smokebox::scene::{BoundaryKind, Scene, Scheme, SolverKind};
+use smokebox::config::{BoundaryKind, Scene, Scheme, SolverKind};
 use smokebox::ui::scene_settings::{NOT_IN_PANEL, SCENE_KEYS, SIDES};
 use smokebox::ui::{self, Command, LiveStats, PanelState, Shown, View};
 

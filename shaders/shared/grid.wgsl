@@ -1,6 +1,8 @@
 // Shared prelude of every simulation pass: the parameter block, the fixed binding table,
 // MAC-grid indexing, boundary classification and the staggered bilinear samplers.
 // Conventions: ../shared/DESIGN.md §1. Cell (i, j): column i from the left, row j from the bottom.
+// Over 400 lines on purpose: it is the one place every pass takes its shared definitions from
+// (the binding table included), so a pass file holds only its own kernel.
 
 // Keep in sync with `Params` in src/sim/params.rs (a test compares the layouts).
 struct Params {
@@ -55,8 +57,9 @@ struct Splat {
     _pad1: f32,
 }
 
-// The binding table: one number per named resource, the same in every pass, so a pass declares
-// only what it uses and the Rust side binds by number (src/sim/kernel.rs).
+// The binding table, the one declaration of every slot: one number per named resource, the same
+// in every pass. A pass declares none itself; it uses what it needs, and the Rust side binds by
+// reflection only the slots an entry point uses (src/sim/kernel.rs, names in `slot::NAMES`).
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> u: array<f32>;
 @group(0) @binding(2) var<storage, read_write> v: array<f32>;
@@ -78,6 +81,42 @@ struct Splat {
 // left, right, bottom, top neighbours is a fluid cell; bits 4-6 hold the neighbour count of the
 // reduced stencil (fluid plus outflow ghosts; 0 for solid or isolated cells).
 @group(0) @binding(17) var<storage, read_write> stencil: array<u32>;
+
+// Slots 18-23: the multigrid levels (multigrid_common.wgsl, src/sim/solver.rs). All levels live in
+// a few big buffers at per-level offsets; `level` says where this level and its neighbours lie.
+// Keep in sync with `LevelDesc` in src/sim/multigrid.rs.
+struct Level {
+    nx: u32,
+    ny: u32,
+    off: u32,
+    index: u32,
+    fine_nx: u32,
+    fine_ny: u32,
+    fine_off: u32,
+    _p1: u32,
+    coarse_nx: u32,
+    coarse_ny: u32,
+    coarse_off: u32,
+    _p2: u32,
+}
+
+@group(0) @binding(18) var<storage, read_write> level: Level;
+@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(21) var<storage, read_write> mg_res: array<f32>;
+// Convergence control (src/sim/solver.rs, `control`): tolerance, reductions, indirect dispatch args.
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID.
+@group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
+// Slots 24-25: the right-hand side of implicit viscosity (viscosity.wgsl); 26-27 are free.
+@group(0) @binding(24) var<storage, read_write> visc_rhs_u: array<f32>;
+@group(0) @binding(25) var<storage, read_write> visc_rhs_v: array<f32>;
+// Slots 28-31: scratch of the transport schemes and vorticity (advect_*.wgsl, vorticity.wgsl).
+@group(0) @binding(28) var<storage, read_write> cell_tmp: array<f32>;
+@group(0) @binding(29) var<storage, read_write> ink_tmp: array<f32>;
+@group(0) @binding(30) var<storage, read_write> density_tmp: array<f32>;
+// u part (ny (nx + 1) values), then v part (nx (ny + 1) values).
+@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
 
 const SIDE_LEFT: u32 = 0u;
 const SIDE_RIGHT: u32 = 1u;
@@ -312,10 +351,27 @@ fn side_crossed(back: vec2<f32>) -> u32 {
     return 4u;
 }
 
-// Where the fluid at `pos` came from one step ago: a midpoint (RK2) back-trace.
+// The one midpoint (RK2) trace, over a signed step (dt > 0: back in time). The end point is left
+// unclamped so `side_crossed` can tell which side it left through. CPU twin: Grid::trace_raw.
+fn trace_raw(pos: vec2<f32>, dt: f32) -> vec2<f32> {
+    let mid = clamp_to_domain(pos - 0.5 * dt * velocity_at(pos));
+    return pos - dt * velocity_at(mid);
+}
+
+// Where the fluid at `pos` came from one step ago, inside the domain.
 fn trace_back(pos: vec2<f32>) -> vec2<f32> {
-    let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
-    return clamp_to_domain(pos - params.dt * velocity_at(mid));
+    return clamp_to_domain(trace_raw(pos, params.dt));
+}
+
+// A face's normal velocity, prescribed faces (walls, inflows, solids) read as their value.
+fn u_face_value(i: i32, j: i32) -> f32 {
+    let f = u_face(i, j);
+    return select(u_at(i, j), f.value, f.fixed);
+}
+
+fn v_face_value(i: i32, j: i32) -> f32 {
+    let f = v_face(i, j);
+    return select(v_at(i, j), f.value, f.fixed);
 }
 
 // Cell-centred bilinear weights at a point: the four cells and their weights, with solid cells

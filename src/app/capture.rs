@@ -305,7 +305,7 @@ impl Capture {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::capture::*;
 
     #[test]
     fn file_names_carry_the_scene_and_the_utc_time() {

@@ -5,8 +5,7 @@
 
 use super::{App, rebuild};
 use crate::error::Result;
-use crate::gpu::Gpu;
-use crate::scene::{Scene, Source};
+use crate::config::{Scene, Source};
 use crate::sim::Simulation;
 use crate::ui::Command;
 
@@ -69,7 +68,10 @@ impl App {
             (Ok(mut sim), Some(r)) => {
                 let mut scene = self.scene.clone();
                 scene.grid = built.scene.grid;
-                configure(&mut sim, &scene);
+                if let Err(e) = sim.configure(&scene) {
+                    self.panel.message = Some(e.to_string());
+                    return;
+                }
                 r.replace_sim(sim);
                 self.scene = scene;
                 self.panel.message = None;
@@ -107,7 +109,7 @@ impl App {
             restart(&mut r.sim, &scene, &self.source)?;
             self.after_new_state();
         } else {
-            configure(&mut r.sim, &scene);
+            r.sim.configure(&scene)?;
         }
         self.scene = scene;
         Ok(())
@@ -130,7 +132,7 @@ impl App {
             if (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64) {
                 restart(&mut r.sim, &scene, &source)?;
             } else {
-                r.replace_sim(new_sim(&r.gpu, &scene, &source)?);
+                r.replace_sim(rebuild::new_sim(&r.gpu, &scene, &source)?);
             }
         }
         self.view.open_scene(&scene);
@@ -168,31 +170,10 @@ impl App {
     }
 }
 
-/// A fresh simulation of `scene` (new buffers and pipelines: for a new grid).
-pub(super) fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
-    crate::sim::check_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize)?;
-    let fields = scene.initial_fields(source)?;
-    let mut sim = Simulation::new(gpu, &fields, scene.params(), scene.solver_settings())?;
-    configure(&mut sim, scene);
-    Ok(sim)
-}
-
-/// Applies every setting of `scene` to a running simulation of the same grid (constants, solver,
-/// emitters); no new pipelines. A shim until `Simulation::configure` lands in sim/.
-fn configure(sim: &mut Simulation, scene: &Scene) {
-    let (time, splats) = (sim.params.time, sim.params.splat_count);
-    sim.params = scene.params();
-    (sim.params.time, sim.params.splat_count) = (time, splats);
-    sim.solver = scene.solver_settings();
-    sim.emitters = scene.emitter_splats();
-}
-
 /// Time zero of `scene` in the simulation's own buffers (same grid), with its settings.
 fn restart(sim: &mut Simulation, scene: &Scene, source: &Source) -> Result<()> {
-    let fields = scene.initial_fields(source)?;
-    sim.upload(&fields);
-    sim.step_index = 0;
-    sim.time = 0.0;
-    configure(sim, scene);
+    let fields = crate::sim::init::initial_fields(scene, source)?;
+    sim.configure(scene)?;
+    sim.restore(&fields);
     Ok(())
 }

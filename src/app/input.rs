@@ -147,7 +147,7 @@ fn splat(b: &Brush, right: bool, radius: f32, d: &Dab) -> Splat {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::*;
 
     #[test]
     fn esc_closes_the_help_first_then_quits_and_ctrl_q_quits() {

@@ -20,7 +20,7 @@ pub mod stepper;
 
 use crate::error::{Error, Result};
 use crate::render::Viewport;
-use crate::scene::{Scene, Source};
+use crate::config::{Scene, Source};
 use crate::ui::{self, LiveStats, PanelState, Shown, View};
 use frame::{Drawing, Running, UiInputs};
 use input::Pointer;
@@ -286,7 +286,7 @@ impl ApplicationHandler for App {
             return;
         }
         let (scene, source) = (self.scene.clone(), self.source.clone());
-        match Running::start(event_loop, &self.title(), |gpu| commands::new_sim(gpu, &scene, &source)) {
+        match Running::start(event_loop, &self.title(), |gpu| rebuild::new_sim(gpu, &scene, &source)) {
             Ok(r) => {
                 self.stats.adapter = r.gpu.describe();
                 r.window.request_redraw();

@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::scene::{Scene, Source};
+use crate::config::{Scene, Source};
 use crate::sim::Simulation;
 use std::sync::mpsc::{Receiver, TryRecvError};
 
@@ -36,6 +36,12 @@ pub fn cost_question(step_ms: f32, old_cells: usize, new_cells: usize, bytes: u6
     ))
 }
 
+/// A fresh simulation of `scene` (new buffers and pipelines: for a new grid).
+pub fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
+    crate::sim::check_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize)?;
+    Simulation::from_scene(gpu, scene, source)
+}
+
 /// A state being built on a worker thread.
 pub struct Building {
     rx: Receiver<Result<Simulation>>,
@@ -49,7 +55,7 @@ impl Building {
         let (tx, rx) = std::sync::mpsc::channel();
         let s = scene.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(super::commands::new_sim(&gpu, &s, &source));
+            let _ = tx.send(new_sim(&gpu, &s, &source));
         });
         Building { rx, scene }
     }
@@ -66,7 +72,7 @@ impl Building {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::rebuild::*;
 
     #[test]
     fn cheap_grids_pass_and_costly_ones_are_asked_about_with_figures() {

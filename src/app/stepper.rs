@@ -104,7 +104,7 @@ impl StepController {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::stepper::*;
 
     #[test]
     fn fast_frames_run_every_step_asked_for() {

@@ -11,7 +11,18 @@ pub mod cached;
 pub use cached::CachedField;
 pub mod readback;
 
+/// shaders/render_field.wgsl as written; it is loaded through [`shader_source`].
 pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
+
+/// The shader the renderer builds: the overlay flag constants (from [`flags`], their one
+/// definition), then render_field.wgsl.
+pub fn shader_source() -> String {
+    let mut src = String::from("// Overlay flags of RenderParams.flags, emitted from src/render/mod.rs `flags`.\n");
+    for (name, bit) in flags::ALL {
+        src += &format!("const {name}: u32 = {bit}u;\n");
+    }
+    src + SHADER
+}
 
 /// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
 pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -66,13 +77,27 @@ impl Default for Overlays {
     }
 }
 
-const SHOW_INK: u32 = 1;
-const SHOW_DIVERGENCE: u32 = 2;
-const DIVERGENCE_AFTER: u32 = 4;
-const SHOW_PRESSURE: u32 = 8;
-const ARROWS_MAC: u32 = 16;
-const ARROWS_CENTRE: u32 = 32;
-const GRID_LINES: u32 = 64;
+/// Bits of `RenderParams::flags`. The shader gets these very constants (`shader_source`).
+pub mod flags {
+    pub const SHOW_INK: u32 = 1;
+    pub const SHOW_DIVERGENCE: u32 = 2;
+    pub const DIVERGENCE_AFTER: u32 = 4;
+    pub const SHOW_PRESSURE: u32 = 8;
+    pub const ARROWS_MAC: u32 = 16;
+    pub const ARROWS_CENTRE: u32 = 32;
+    pub const GRID_LINES: u32 = 64;
+    /// Every flag by its WGSL name.
+    pub const ALL: [(&str, u32); 7] = [
+        ("SHOW_INK", SHOW_INK),
+        ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
+        ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
+        ("SHOW_PRESSURE", SHOW_PRESSURE),
+        ("ARROWS_MAC", ARROWS_MAC),
+        ("ARROWS_CENTRE", ARROWS_CENTRE),
+        ("GRID_LINES", GRID_LINES),
+    ];
+}
+use flags::*;
 
 /// Keep in sync with `RenderParams` in shaders/render_field.wgsl.
 #[repr(C)]
@@ -168,7 +193,7 @@ impl Renderer {
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Renderer {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("render_field"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+            source: wgpu::ShaderSource::Wgsl(shader_source().into()),
         });
         let storage = |binding| wgpu::BindGroupLayoutEntry {
             binding,

@@ -4,7 +4,12 @@
 use super::fields::Fields;
 use super::kernel::slot;
 use super::params::{MAX_SPLATS, Params, Splat};
-use crate::sim::stats::{STATS_GROUPS, STATS_LEN};
+
+/// Workgroups of each partial reduction of the stats pass. Keep in sync with GROUPS in
+/// shaders/stats.wgsl.
+pub const STATS_GROUPS: u32 = 64;
+/// Floats in the stats buffer.
+pub const STATS_LEN: usize = 4;
 
 pub struct Buffers {
     pub params: wgpu::Buffer,

@@ -3,13 +3,12 @@
 //! correction, with its output slot pointed at a spare buffer, so the step's own divergence
 //! (what the solver saw) is kept. Only built when the overlay asks for it.
 
-use super::kernel::{Kernel, slot};
+use super::kernel::{Bound, slot};
 use super::stage::Ctx;
 use crate::error::Result;
 
 pub struct DivergenceAfter {
-    kernel: Kernel,
-    group: wgpu::BindGroup,
+    kernel: Bound,
     /// nx·ny floats: divergence of the velocity right after the correction, 1/s.
     pub buffer: wgpu::Buffer,
     cells: [u32; 2],
@@ -17,7 +16,6 @@ pub struct DivergenceAfter {
 
 impl DivergenceAfter {
     pub fn new(ctx: &Ctx) -> Result<DivergenceAfter> {
-        let kernel = Kernel::new(ctx.device, "divergence", "main")?;
         let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("divergence after projection"),
             size: (ctx.nx * ctx.ny * 4) as u64,
@@ -26,11 +24,11 @@ impl DivergenceAfter {
         });
         let mut table = ctx.buffers.table();
         table[slot::DIVERGENCE as usize] = Some(&buffer);
-        let group = kernel.bind(ctx.device, &table);
-        Ok(DivergenceAfter { kernel, group, buffer, cells: ctx.cells() })
+        let kernel = Bound::new(ctx.device, "divergence", "main", &table)?;
+        Ok(DivergenceAfter { kernel, buffer, cells: ctx.cells() })
     }
 
     pub fn encode(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.kernel.dispatch(pass, &self.group, self.cells);
+        self.kernel.dispatch(pass, self.cells);
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 
-/// The binding table of shaders/shared/grid.wgsl.
+/// The binding table of shaders/shared/grid.wgsl, the one place every slot is declared.
 pub mod slot {
     pub const PARAMS: u32 = 0;
     pub const U: u32 = 1;
@@ -24,14 +24,58 @@ pub mod slot {
     pub const STATS: u32 = 15;
     pub const SCRATCH: u32 = 16;
     pub const STENCIL: u32 = 17;
-    // Reserved ranges for the buffers of later stages, so they never collide:
-    // 18..=23 pressure solvers (SOR, multigrid levels), 24..=27 viscosity and obstacles,
-    // 28..=31 transport schemes and vorticity.
+    // 18..=23 multigrid levels and the solver control words (src/sim/solver.rs)
+    pub const LEVEL: u32 = 18;
+    pub const MG_X: u32 = 19;
+    pub const MG_RHS: u32 = 20;
+    pub const MG_RES: u32 = 21;
+    pub const MG_CONTROL: u32 = 22;
+    pub const MG_STENCIL: u32 = 23;
+    // 24..=27 implicit viscosity (26, 27 free)
+    pub const VISC_RHS_U: u32 = 24;
+    pub const VISC_RHS_V: u32 = 25;
+    // 28..=31 transport schemes and vorticity
     pub const CELL_TMP: u32 = 28;
     pub const INK_TMP: u32 = 29;
     pub const DENSITY_TMP: u32 = 30;
     pub const VEL_TMP: u32 = 31;
     pub const COUNT: usize = 32;
+
+    /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
+    pub const NAMES: [&str; COUNT] = [
+        "params",
+        "u",
+        "v",
+        "p",
+        "divergence",
+        "ink",
+        "density",
+        "solid",
+        "u_out",
+        "v_out",
+        "p_out",
+        "ink_out",
+        "density_out",
+        "splats",
+        "partials",
+        "stats",
+        "scratch",
+        "stencil",
+        "level",
+        "mg_x",
+        "mg_rhs",
+        "mg_res",
+        "mg_control",
+        "mg_stencil",
+        "visc_rhs_u",
+        "visc_rhs_v",
+        "",
+        "",
+        "cell_tmp",
+        "ink_tmp",
+        "density_tmp",
+        "vel_tmp",
+    ];
 }
 
 pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
@@ -43,12 +87,12 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("divergence", include_str!("../../shaders/divergence.wgsl")),
     ("pressure", include_str!("../../shaders/pressure.wgsl")),
     ("project", include_str!("../../shaders/project.wgsl")),
-    ("advect_velocity", include_str!("../../shaders/advect_velocity.wgsl")),
-    ("advect_ink", include_str!("../../shaders/advect_ink.wgsl")),
+    ("advect/velocity", include_str!("../../shaders/advect/velocity.wgsl")),
+    ("advect/ink", include_str!("../../shaders/advect/ink.wgsl")),
     ("stats", include_str!("../../shaders/stats.wgsl")),
     ("vorticity", include_str!("../../shaders/vorticity.wgsl")),
-    ("advect_maccormack", include_str!("../../shaders/advect_maccormack.wgsl")),
-    ("advect_conservative", include_str!("../../shaders/advect_conservative.wgsl")),
+    ("advect/maccormack", include_str!("../../shaders/advect/maccormack.wgsl")),
+    ("advect/conservative", include_str!("../../shaders/advect/conservative.wgsl")),
     ("pressure_sor", include_str!("../../shaders/pressure_sor.wgsl")),
     ("multigrid_setup", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_setup.wgsl"))),
     ("multigrid_smooth", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_smooth.wgsl"))),
@@ -97,6 +141,34 @@ pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::Mod
             Error(format!("{at}: {}", e.into_inner()))
         })?;
     Ok((module, info))
+}
+
+/// Buffers by slot number: what a bind group gives each slot (`Buffers::table`).
+pub type Table<'a> = [Option<&'a wgpu::Buffer>; slot::COUNT];
+
+/// A kernel with the one bind group it runs with: the shape most passes need (`Ctx::bound`).
+/// Passes that ping-pong or run per level keep a `Kernel` and several groups instead.
+pub struct Bound {
+    pub kernel: Kernel,
+    pub group: wgpu::BindGroup,
+}
+
+impl Bound {
+    pub fn new(device: &wgpu::Device, shader: &str, entry: &str, table: &Table) -> Result<Bound> {
+        let kernel = Kernel::new(device, shader, entry)?;
+        let group = kernel.bind(device, table);
+        Ok(Bound { kernel, group })
+    }
+
+    /// One dispatch covering `size` threads.
+    pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, size: [u32; 2]) {
+        self.kernel.dispatch(pass, &self.group, size);
+    }
+
+    /// One dispatch of an exact number of workgroups.
+    pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass<'_>, groups: u32) {
+        self.kernel.dispatch_groups(pass, &self.group, groups);
+    }
 }
 
 /// One compute entry point, ready to dispatch.
@@ -165,7 +237,7 @@ impl Kernel {
     }
 
     /// A bind group giving each used slot its buffer from `table` (indexed by slot number).
-    pub fn bind(&self, device: &wgpu::Device, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> wgpu::BindGroup {
+    pub fn bind(&self, device: &wgpu::Device, table: &Table) -> wgpu::BindGroup {
         let entries: Vec<wgpu::BindGroupEntry> = self
             .bindings
             .iter()

@@ -1,12 +1,13 @@
 //! The simulation: state buffers on the GPU and the passes of one time step (DESIGN.md §2),
 //! dispatched from the CPU with no read-back on the hot path.
 
-pub mod advection;
+pub mod advect;
 pub mod buffers;
 pub mod cpu;
 pub mod div_after;
 pub mod fields;
 pub mod forces;
+pub mod init;
 pub mod kernel;
 pub mod multigrid;
 pub mod params;
@@ -16,10 +17,12 @@ pub mod sources;
 pub mod stage;
 pub mod stats;
 pub mod viscosity;
+pub mod vorticity;
 
+use crate::config::{Scene, SolverConfig, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use advection::Advection;
+use advect::Advection;
 use buffers::Buffers;
 use fields::Fields;
 use forces::Forces;
@@ -29,40 +32,13 @@ use sources::Sources;
 use stage::{Ctx, copy_all, timed_pass};
 use stats::{Stats, StatsReadback, StepStats};
 use viscosity::Viscosity;
-
-/// Solver settings that are not shader constants.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolverSettings {
-    /// Jacobi or SOR sweeps, or multigrid V-cycles, per step (at most, with a tolerance).
-    pub iterations: u32,
-    pub kind: crate::scene::SolverKind,
-    /// Relative residual (max |div after| / max |div before|) at which to stop; 0: never stop early.
-    pub tolerance: f32,
-    /// Start each solve from the last step's pressure.
-    pub warm_start: bool,
-    /// Velocity stays as it is; ink and density are still carried by it.
-    pub freeze_velocity: bool,
-    /// Jacobi sweeps of implicit viscosity per step (used only when ν > 0).
-    pub viscosity_iterations: u32,
-}
-
-impl Default for SolverSettings {
-    fn default() -> Self {
-        SolverSettings {
-            iterations: 40,
-            kind: Default::default(),
-            tolerance: 0.0,
-            warm_start: true,
-            freeze_velocity: false,
-            viscosity_iterations: 40,
-        }
-    }
-}
+use vorticity::Vorticity;
 
 /// The stages of a step, each in its own module with its own kernels and bind groups.
 pub struct Stages {
     pub sources: Sources,
     pub forces: Forces,
+    pub vorticity: Vorticity,
     pub projection: Projection,
     pub advection: Advection,
     pub stats: Stats,
@@ -74,11 +50,22 @@ impl Stages {
         Ok(Stages {
             sources: Sources::new(ctx)?,
             forces: Forces::new(ctx)?,
+            vorticity: Vorticity::new(ctx)?,
             projection: Projection::new(ctx)?,
             advection: Advection::new(ctx)?,
             stats: Stats::new(ctx)?,
             viscosity: Viscosity::new(ctx)?,
         })
+    }
+
+    /// Buoyancy and damping, then confinement when `vorticity` (ε ≠ 0), in one timed pass.
+    fn encode_forces(&self, encoder: &mut wgpu::CommandEncoder, profiler: Option<&wgpu_profiler::GpuProfiler>, vorticity: bool) {
+        timed_pass(encoder, profiler, "forces", |pass| {
+            self.forces.encode(pass);
+            if vorticity {
+                self.vorticity.encode(pass);
+            }
+        });
     }
 }
 
@@ -90,7 +77,12 @@ pub struct Simulation {
     pub ny: usize,
     /// Shader constants; `time` and `splat_count` are set per step.
     pub params: Params,
-    pub solver: SolverSettings,
+    /// The scene's solver keys, kept as they are (`configure` replaces them).
+    pub solver: SolverConfig,
+    /// Velocity stays as it is; ink and density are still carried by it (`advection.freeze_velocity`).
+    pub freeze_velocity: bool,
+    /// Jacobi sweeps of implicit viscosity per step, used only when ν > 0 (`fluid.viscosity_iterations`).
+    pub viscosity_iterations: u32,
     /// Emitters from the scene: blended in every step.
     pub emitters: Vec<Splat>,
     /// Steps taken and simulated time (seconds).
@@ -107,8 +99,16 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// A scene's simulation at time zero: its initial fields, constants, solver and emitters.
+    pub fn from_scene(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
+        let fields = init::initial_fields(scene, source)?;
+        let mut sim = Simulation::new(gpu, &fields, Params::from_scene(scene), scene.solver.clone())?;
+        sim.configure(scene)?;
+        Ok(sim)
+    }
+
     /// A simulation on `gpu` starting from `fields`; `params.nx`/`ny` must match the fields.
-    pub fn new(gpu: &Gpu, fields: &Fields, params: Params, solver: SolverSettings) -> Result<Simulation> {
+    pub fn new(gpu: &Gpu, fields: &Fields, params: Params, solver: SolverConfig) -> Result<Simulation> {
         check_fits(&gpu.device.limits(), fields.nx, fields.ny)?;
         let device = gpu.device.clone();
         let queue = gpu.queue.clone();
@@ -126,6 +126,8 @@ impl Simulation {
             ny: fields.ny,
             params,
             solver,
+            freeze_velocity: false,
+            viscosity_iterations: crate::config::FluidConfig::default().viscosity_iterations as u32,
             emitters: Vec::new(),
             step_index: 0,
             time: 0.0,
@@ -136,6 +138,36 @@ impl Simulation {
             readback,
             div_after: None,
         })
+    }
+
+    /// Applies every setting of `scene` (constants, solver, emitters) to this running simulation,
+    /// keeping its state and pipelines. Obstacles, blobs and layers are initial state: they take
+    /// effect with `restore(&init::initial_fields(..))`. The grid size cannot change this way.
+    pub fn configure(&mut self, scene: &Scene) -> Result<()> {
+        if (scene.grid.nx, scene.grid.ny) != (self.nx as i64, self.ny as i64) {
+            crate::fail!(
+                "grid {}x{}: this simulation is {}x{}; a new grid size needs a new simulation",
+                scene.grid.nx,
+                scene.grid.ny,
+                self.nx,
+                self.ny
+            );
+        }
+        self.params = Params::from_scene(scene);
+        self.solver = scene.solver.clone();
+        self.freeze_velocity = scene.advection.freeze_velocity;
+        self.viscosity_iterations = scene.fluid.viscosity_iterations as u32;
+        self.emitters = init::emitter_splats(scene);
+        Ok(())
+    }
+
+    /// Back to `fields` at time zero (Reset): uploads them and forgets queued splats, without
+    /// rebuilding pipelines.
+    pub fn restore(&mut self, fields: &Fields) {
+        self.upload(fields);
+        self.pending_splats.clear();
+        self.step_index = 0;
+        self.time = 0.0;
     }
 
     /// Queues a splat (a brush dab) for the next step.
@@ -175,14 +207,14 @@ impl Simulation {
         self.prepare();
         let s = &self.stages;
         let b = &self.buffers;
-        let freeze = self.solver.freeze_velocity;
+        let freeze = self.freeze_velocity;
         if self.params.splat_count > 0 {
             s.sources.encode(encoder, profiler, self.edits_solids);
         }
         if !freeze {
-            s.forces.encode(encoder, profiler, self.params.vorticity != 0.0);
+            s.encode_forces(encoder, profiler, self.params.vorticity != 0.0);
             if self.params.viscosity > 0.0 {
-                s.viscosity.encode(encoder, profiler, b, self.solver.viscosity_iterations);
+                s.viscosity.encode(encoder, profiler, b, self.viscosity_iterations);
             }
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.projection.encode_divergence(pass);
@@ -257,13 +289,13 @@ impl Simulation {
         let b = &self.buffers;
         match name {
             "sources" => s.sources.encode(&mut encoder, None, self.edits_solids),
-            "forces" => s.forces.encode(&mut encoder, None, self.params.vorticity != 0.0),
-            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.forces.encode_vorticity(pass)),
-            "advect" => s.advection.encode(&mut encoder, None, b, self.solver.freeze_velocity, self.params.schemes),
-            "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.solver.viscosity_iterations),
+            "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
+            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
+            "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),
+            "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
-                let one_sweep = SolverSettings { iterations: 1, ..self.solver.clone() };
+                let one_sweep = SolverConfig { iterations: 1, ..self.solver.clone() };
                 s.projection.encode_solve(&mut encoder, None, b, &one_sweep);
             }
             // the whole solve with the current settings, on the divergence as it is

@@ -14,7 +14,7 @@ pub const MAX_LEVELS: usize = 16;
 pub const PRE_SMOOTH: u32 = 2;
 pub const POST_SMOOTH: u32 = 2;
 
-/// Keep in sync with `struct Level` in shaders/multigrid_common.wgsl.
+/// Keep in sync with `struct Level` in shaders/shared/grid.wgsl (tests/layout.rs compares them).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct LevelDesc {

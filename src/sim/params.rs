@@ -2,6 +2,7 @@
 //! Keep in sync with `Params` and `Splat` in shaders/shared/grid.wgsl; the test
 //! `params_layout_matches_wgsl` compares sizes and offsets through naga's reflection.
 
+use crate::config::{BoundaryKind, Scene, Slip};
 use bytemuck::{Pod, Zeroable};
 
 pub const SIDE_LEFT: usize = 0;
@@ -17,11 +18,9 @@ pub const BC_PERIODIC: u32 = 3;
 pub const SLIP_NO_SLIP: u32 = 0;
 pub const SLIP_FREE: u32 = 1;
 
-/// Advection scheme codes in `Params::schemes` (x: velocity, y: ink, z: density).
-pub const SCHEME_SEMI_LAGRANGIAN: u32 = 0;
-pub const SCHEME_MACCORMACK: u32 = 1;
-pub const SCHEME_BFECC: u32 = 2;
-pub const SCHEME_CONSERVATIVE: u32 = 3;
+/// Advection scheme codes in `Params::schemes` (x: velocity, y: ink, z: density), defined
+/// beside `Scheme` in the config layer.
+pub use crate::config::scene::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK, SCHEME_SEMI_LAGRANGIAN};
 
 /// Keep in sync with `struct Params` in shaders/shared/grid.wgsl.
 #[repr(C)]
@@ -88,6 +87,53 @@ pub const SPLAT_ERASE_SOLID: u32 = 3;
 pub const MAX_SPLATS: usize = 256;
 
 impl Params {
+    /// The shader constants for a scene: the one mapping from scene keys to `Params`.
+    pub fn from_scene(scene: &Scene) -> Params {
+        let mut p = Params {
+            nx: scene.grid.nx as u32,
+            ny: scene.grid.ny as u32,
+            h: scene.grid.cell_size,
+            dt: scene.time.dt,
+            rho: scene.fluid.density,
+            viscosity: scene.fluid.viscosity,
+            jacobi_weight: scene.solver.jacobi_weight,
+            sor_omega: scene.solver.omega,
+            gravity_x: scene.forces.gravity[0],
+            gravity_y: scene.forces.gravity[1],
+            vorticity: scene.forces.vorticity,
+            damping: scene.forces.damping,
+            ink_dissipation: scene.fluid.ink_dissipation,
+            density_drain: scene.fluid.density_drain,
+            schemes: [
+                scene.advection.velocity.code(),
+                scene.advection.ink.code(),
+                scene.advection.density.unwrap_or(scene.advection.ink).code(),
+                0,
+            ],
+            ..Params::default()
+        };
+        for (n, (_, side)) in scene.boundary.sides().into_iter().enumerate() {
+            p.bc_kind[n] = match side.kind {
+                BoundaryKind::Wall => BC_WALL,
+                BoundaryKind::Inflow => BC_INFLOW,
+                BoundaryKind::Outflow => BC_OUTFLOW,
+                BoundaryKind::Periodic => BC_PERIODIC,
+            };
+            p.bc_slip[n] = match side.slip {
+                Slip::NoSlip => SLIP_NO_SLIP,
+                Slip::FreeSlip => SLIP_FREE,
+            };
+            p.bc_speed[n] = side.speed;
+            p.inflow_u[n] = side.velocity[0];
+            p.inflow_v[n] = side.velocity[1];
+            p.inflow_density[n] = side.density;
+            p.inflow_ink_r[n] = side.ink[0];
+            p.inflow_ink_g[n] = side.ink[1];
+            p.inflow_ink_b[n] = side.ink[2];
+        }
+        p
+    }
+
     pub fn periodic_x(&self) -> bool {
         self.bc_kind[SIDE_LEFT] == BC_PERIODIC
     }

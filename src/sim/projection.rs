@@ -3,13 +3,12 @@
 //! edge-velocity correction (shaders/project.wgsl). SOR, multigrid and tolerance-driven stopping:
 //! src/sim/solver.rs.
 
-use super::SolverSettings;
 use super::buffers::Buffers;
 use super::kernel::{Kernel, slot};
 use super::solver::{Solvers, check_every};
 use super::stage::{Ctx, copy_all, timed_pass};
+use crate::config::{SolverConfig, SolverKind};
 use crate::error::Result;
-use crate::scene::SolverKind;
 
 pub struct Projection {
     divergence: Kernel,
@@ -64,15 +63,16 @@ impl Projection {
         encoder: &mut wgpu::CommandEncoder,
         profiler: Option<&wgpu_profiler::GpuProfiler>,
         b: &Buffers,
-        solver: &SolverSettings,
+        solver: &SolverConfig,
     ) {
         if !solver.warm_start {
             encoder.clear_buffer(&b.p, 0, None);
         }
-        let gated = solver.tolerance > 0.0 && solver.iterations > 0;
+        let n = solver.iterations.max(0) as u32;
+        let gated = solver.tolerance > 0.0 && n > 0;
         // with a tolerance, round up to whole check intervals (even, so Jacobi ends in `p`)
         let every = check_every(solver.kind);
-        let iterations = if gated { solver.iterations.div_ceil(every) * every } else { solver.iterations };
+        let iterations = if gated { n.div_ceil(every) * every } else { n };
         let s = &self.solvers;
         if solver.kind == SolverKind::Multigrid {
             s.encode_copy_in(encoder, &b.p);

@@ -12,17 +12,12 @@
 use super::kernel::{Kernel, slot};
 use super::multigrid::{self, LevelDesc, MAX_LEVELS, POST_SMOOTH, PRE_SMOOTH};
 use super::stage::Ctx;
+use crate::config::SolverKind;
 use crate::error::Result;
-use crate::scene::SolverKind;
 use wgpu::util::DeviceExt;
 
-/// Buffer slots of shaders/multigrid_common.wgsl.
-pub const LEVEL: u32 = 18;
-pub const MG_X: u32 = 19;
-pub const MG_RHS: u32 = 20;
-pub const MG_RES: u32 = 21;
-pub const CONTROL: u32 = 22;
-pub const MG_STENCIL: u32 = 23;
+/// Buffer slots of the multigrid levels, from the one binding table (`kernel::slot`).
+pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_RES, MG_RHS, MG_STENCIL, MG_X};
 
 /// Word offsets in the control buffer. Keep in sync with shaders/solver_check.wgsl.
 pub mod ctl {

@@ -2,6 +2,8 @@
 //! compute pass that the profiler can time.
 
 use super::buffers::Buffers;
+use super::kernel::Bound;
+use crate::error::Result;
 
 /// Borrowed context for building a stage's kernels and bind groups.
 pub struct Ctx<'a> {
@@ -12,6 +14,11 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A kernel bound with every slot at its natural buffer.
+    pub fn bound(&self, shader: &str, entry: &str) -> Result<Bound> {
+        Bound::new(self.device, shader, entry, &self.buffers.table())
+    }
+
     /// Threads covering every cell.
     pub fn cells(&self) -> [u32; 2] {
         [self.nx as u32, self.ny as u32]

@@ -2,16 +2,14 @@
 //! reduced on the GPU by shaders/stats.wgsl and read back asynchronously through a ring of
 //! staging buffers, so the frame loop never waits for them.
 
-use super::kernel::Kernel;
+use super::kernel::Bound;
 use super::stage::Ctx;
 use crate::error::Result;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Workgroups of each partial reduction. Keep in sync with GROUPS in shaders/stats.wgsl.
-pub const STATS_GROUPS: u32 = 64;
-/// Floats in the stats buffer.
-pub const STATS_LEN: usize = 4;
+/// The sizes of the reduction buffers are set where the buffers are made.
+pub use super::buffers::{STATS_GROUPS, STATS_LEN};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct StepStats {
@@ -103,41 +101,35 @@ impl StatsReadback {
 
 /// The reduction kernels of shaders/stats.wgsl.
 pub struct Stats {
-    div_before: Kernel,
-    div_after: Kernel,
-    totals: Kernel,
-    finish: Kernel,
-    groups: [wgpu::BindGroup; 4],
+    div_before: Bound,
+    div_after: Bound,
+    totals: Bound,
+    finish: Bound,
 }
 
 impl Stats {
     pub fn new(ctx: &Ctx) -> Result<Stats> {
-        let d = ctx.device;
-        let t = ctx.buffers.table();
-        let kernels = [
-            Kernel::new(d, "stats", "div_before")?,
-            Kernel::new(d, "stats", "div_after")?,
-            Kernel::new(d, "stats", "totals")?,
-            Kernel::new(d, "stats", "finish")?,
-        ];
-        let groups = [kernels[0].bind(d, &t), kernels[1].bind(d, &t), kernels[2].bind(d, &t), kernels[3].bind(d, &t)];
-        let [div_before, div_after, totals, finish] = kernels;
-        Ok(Stats { div_before, div_after, totals, finish, groups })
+        Ok(Stats {
+            div_before: ctx.bound("stats", "div_before")?,
+            div_after: ctx.bound("stats", "div_after")?,
+            totals: ctx.bound("stats", "totals")?,
+            finish: ctx.bound("stats", "finish")?,
+        })
     }
 
     /// max |div| of the divergence buffer: "before" the solve.
     pub fn encode_div_before(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.div_before.dispatch_groups(pass, &self.groups[0], STATS_GROUPS);
+        self.div_before.dispatch_groups(pass, STATS_GROUPS);
     }
 
     /// max |div| of the current velocity: "after" the correction.
     pub fn encode_div_after(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.div_after.dispatch_groups(pass, &self.groups[1], STATS_GROUPS);
+        self.div_after.dispatch_groups(pass, STATS_GROUPS);
     }
 
     /// Total ink and kinetic energy, then the four figures into the stats buffer.
     pub fn encode_totals(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.totals.dispatch_groups(pass, &self.groups[2], STATS_GROUPS);
-        self.finish.dispatch_groups(pass, &self.groups[3], 1);
+        self.totals.dispatch_groups(pass, STATS_GROUPS);
+        self.finish.dispatch_groups(pass, 1);
     }
 }

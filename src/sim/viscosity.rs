@@ -8,8 +8,7 @@ use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
 
 /// Binding slots of the right-hand side copies (reserved range 24..=27).
-pub const SLOT_RHS_U: u32 = 24;
-pub const SLOT_RHS_V: u32 = 25;
+pub use super::kernel::slot::{VISC_RHS_U as SLOT_RHS_U, VISC_RHS_V as SLOT_RHS_V};
 
 pub struct Viscosity {
     kernel: Kernel,

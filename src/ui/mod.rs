@@ -15,7 +15,7 @@ pub use panel::{Shown, panel_contents};
 pub use view::{Brush, BrushMode, View};
 
 use crate::render::Overlays;
-use crate::scene::{GridConfig, Scene};
+use crate::config::{GridConfig, Scene};
 
 /// What the panel (and the keys) ask the app to do.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@ use super::scene_settings as sections;
 use super::view::{BrushMode, View};
 use super::widgets::{checkbox, colour, slider};
 use super::{CaptureStatus, Command, LiveStats, PanelState};
-use crate::scene::{BUILTIN, Scene};
+use crate::config::{BUILTIN, Scene};
 
 /// What the panel shows but does not edit.
 pub struct Shown<'a> {

@@ -5,7 +5,7 @@
 //! scene file (and the wall brush), not from sliders.
 
 use super::widgets::{checkbox, colour, combo, slider};
-use crate::scene::{Boundary, BoundaryKind, GridConfig, Scene, Scheme, Slip, SolverKind};
+use crate::config::{Boundary, BoundaryKind, GridConfig, Scene, Scheme, Slip, SolverKind};
 
 /// Every scene key the panel edits and the label of its control (tests check both directions:
 /// each key of the format is here or in `NOT_IN_PANEL`, and each label is in the panel).

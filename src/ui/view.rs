@@ -4,7 +4,7 @@
 //! folder (tests use it so they never touch the real one).
 
 use crate::render::Overlays;
-use crate::scene::Scene;
+use crate::config::Scene;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -248,13 +248,18 @@ impl<'a> Grid<'a> {
         (if self.px() { x } else { x.clamp(0.0, sx) }, if self.py() { y } else { y.clamp(0.0, sy) })
     }
 
-    /// Midpoint back-trace; `clamp_end` = false returns the raw end point.
-    pub fn trace_back_raw(&self, x: f32, y: f32) -> (f32, f32) {
-        let dt = self.p.dt;
+    /// The one midpoint trace over a signed step (dt > 0: back in time), end point unclamped
+    /// (`trace_raw` in WGSL).
+    pub fn trace_raw(&self, x: f32, y: f32, dt: f32) -> (f32, f32) {
         let (u0, v0) = self.velocity_at(x, y);
         let (mx, my) = self.clamp_to_domain(x - 0.5 * dt * u0, y - 0.5 * dt * v0);
         let (u1, v1) = self.velocity_at(mx, my);
         (x - dt * u1, y - dt * v1)
+    }
+
+    /// Midpoint back-trace over one step, end point unclamped.
+    pub fn trace_back_raw(&self, x: f32, y: f32) -> (f32, f32) {
+        self.trace_raw(x, y, self.p.dt)
     }
 
     /// The non-periodic side a back-traced point left the domain through (`side_crossed` in WGSL).

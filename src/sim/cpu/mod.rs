@@ -10,17 +10,15 @@ pub mod pressure;
 pub mod project;
 pub mod sources;
 pub mod stats;
-pub mod transport;
 pub mod viscosity;
 pub mod vorticity;
 
-pub use advect::{advect_ink, advect_velocity};
+pub use advect::{advect, advect_ink, advect_velocity};
 pub use divergence::divergence;
 pub use forces::forces;
 pub use pressure::pressure;
 pub use project::project;
 pub use sources::sources;
-pub use transport::advect;
 pub use viscosity::viscosity;
 pub use vorticity::vorticity;
 

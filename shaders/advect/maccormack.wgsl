@@ -8,10 +8,7 @@
 // Ink dissipation and density drain (a factor `keep` already in φ̂) are folded in consistently.
 // Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
 
-@group(0) @binding(29) var<storage, read_write> ink_tmp: array<f32>;
-@group(0) @binding(30) var<storage, read_write> density_tmp: array<f32>;
-// u part (ny (nx + 1) values), then v part (nx (ny + 1) values).
-@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+// ink_tmp, density_tmp, vel_tmp: slots 29-31 of the binding table (shared/grid.wgsl).
 
 const SCHEME_MACCORMACK: u32 = 1u;
 const SCHEME_BFECC: u32 = 2u;
@@ -20,8 +17,7 @@ fn corrected(s: u32) -> bool { return s == SCHEME_MACCORMACK || s == SCHEME_BFEC
 
 // Midpoint trace over a signed time step (dt > 0: back-trace, as `trace_back`).
 fn trace(pos: vec2<f32>, dt: f32) -> vec2<f32> {
-    let mid = clamp_to_domain(pos - 0.5 * dt * velocity_at(pos));
-    return clamp_to_domain(pos - dt * velocity_at(mid));
+    return clamp_to_domain(trace_raw(pos, dt));
 }
 
 fn cell_centre(i: i32, j: i32) -> vec2<f32> { return vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h); }
@@ -142,8 +138,7 @@ fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     if i >= nx() || j >= ny() || is_solid(i, j) { return; }
     let c = cell_idx(i, j);
     let pos = cell_centre(i, j);
-    let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
-    let back = pos - params.dt * velocity_at(mid);
+    let back = trace_raw(pos, params.dt);
     let side = side_crossed(back);
     if side < 4u && params.bc_kind[side] == BC_INFLOW { return; }
     let s = cells_of(cell_stencil(clamp_to_domain(back)));

@@ -6,20 +6,9 @@
 // by rounding. Inflow faces bring in the inflow's ink and density; outflow faces let it leave.
 // Writes ink_out / density_out only for the fields whose scheme is conservative.
 
-@group(0) @binding(28) var<storage, read_write> cell_tmp: array<f32>;
+// cell_tmp: slot 28 of the binding table (shared/grid.wgsl).
 
 const SCHEME_CONSERVATIVE: u32 = 3u;
-
-// A face's normal velocity, prescribed faces read as their value.
-fn u_face_value(i: i32, j: i32) -> f32 {
-    let f = u_face(i, j);
-    return select(u_at(i, j), f.value, f.fixed);
-}
-
-fn v_face_value(i: i32, j: i32) -> f32 {
-    let f = v_face(i, j);
-    return select(v_at(i, j), f.value, f.fixed);
-}
 
 fn courant(vel: f32) -> f32 { return abs(vel) * params.dt / params.h; }
 

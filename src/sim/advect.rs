@@ -1,31 +1,14 @@
-//! Advection stage, per field by `Params::schemes` (x velocity, y ink, z density):
-//! semi-Lagrangian (shaders/advect_velocity.wgsl, shaders/advect_ink.wgsl), then for MacCormack
-//! and BFECC the reverse trace and limited correction (shaders/advect_maccormack.wgsl), and for
-//! conservative ink/density the flux-form transport (shaders/advect_conservative.wgsl). Everything
+//! Advection stage (CPU twins: src/sim/cpu/advect/, one file per shader), per field by `Params::schemes` (x velocity, y ink, z density):
+//! semi-Lagrangian (shaders/advect/velocity.wgsl, shaders/advect/ink.wgsl), then for MacCormack
+//! and BFECC the reverse trace and limited correction (shaders/advect/maccormack.wgsl), and for
+//! conservative ink/density the flux-form transport (shaders/advect/conservative.wgsl). Everything
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
-use super::kernel::Kernel;
+use super::kernel::Bound;
 use super::params::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
-
-/// A kernel with its bind group (every slot at its natural buffer).
-struct Bound {
-    kernel: Kernel,
-    group: wgpu::BindGroup,
-}
-
-impl Bound {
-    fn new(ctx: &Ctx, file: &str, entry: &str) -> Result<Bound> {
-        let kernel = Kernel::new(ctx.device, file, entry)?;
-        let group = kernel.bind(ctx.device, &ctx.buffers.table());
-        Ok(Bound { kernel, group })
-    }
-    fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, size: [u32; 2]) {
-        self.kernel.dispatch(pass, &self.group, size);
-    }
-}
 
 pub struct Advection {
     velocity: Bound,
@@ -48,18 +31,18 @@ fn corrected(scheme: u32) -> bool {
 
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
-        let mc = "advect_maccormack";
+        let mc = "advect/maccormack";
         Ok(Advection {
-            velocity: Bound::new(ctx, "advect_velocity", "main")?,
-            ink: Bound::new(ctx, "advect_ink", "main")?,
-            velocity_reverse: Bound::new(ctx, mc, "velocity_reverse")?,
-            velocity_bfecc_mid: Bound::new(ctx, mc, "velocity_bfecc_mid")?,
-            velocity_correct: Bound::new(ctx, mc, "velocity_correct")?,
-            ink_reverse: Bound::new(ctx, mc, "ink_reverse")?,
-            ink_bfecc_mid: Bound::new(ctx, mc, "ink_bfecc_mid")?,
-            ink_correct: Bound::new(ctx, mc, "ink_correct")?,
-            outflow_scale: Bound::new(ctx, "advect_conservative", "outflow_scale")?,
-            transport: Bound::new(ctx, "advect_conservative", "transport")?,
+            velocity: ctx.bound("advect/velocity", "main")?,
+            ink: ctx.bound("advect/ink", "main")?,
+            velocity_reverse: ctx.bound(mc, "velocity_reverse")?,
+            velocity_bfecc_mid: ctx.bound(mc, "velocity_bfecc_mid")?,
+            velocity_correct: ctx.bound(mc, "velocity_correct")?,
+            ink_reverse: ctx.bound(mc, "ink_reverse")?,
+            ink_bfecc_mid: ctx.bound(mc, "ink_bfecc_mid")?,
+            ink_correct: ctx.bound(mc, "ink_correct")?,
+            outflow_scale: ctx.bound("advect/conservative", "outflow_scale")?,
+            transport: ctx.bound("advect/conservative", "transport")?,
             cells: ctx.cells(),
             edges: ctx.edges(),
         })

@@ -18,8 +18,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let h = params.h;
     let pos = vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h);
-    let mid = clamp_to_domain(pos - 0.5 * params.dt * velocity_at(pos));
-    let back = pos - params.dt * velocity_at(mid);
+    let back = trace_raw(pos, params.dt);
 
     // which inflow side, if any, the back-trace crossed
     let side = side_crossed(back);

@@ -1,8 +1,10 @@
-//! PNG obstacle masks: a built-in (assets/masks/, embedded in `scene::BUILTIN_MASKS`) or a file
-//! next to the scene, decoded once and sampled at cell centres.
+//! Obstacles as cells: PNG masks (a built-in from assets/masks/, embedded in
+//! `source::BUILTIN_MASKS`, or a file next to the scene) decoded once and sampled at cell centres,
+//! and the solid mask of a whole scene.
 
+use super::scene::{MaskChannel, Obstacle, Scene};
+use super::source::{BUILTIN_MASKS, Source, resolve_path};
 use crate::error::Result;
-use crate::scene::{BUILTIN_MASKS, MaskChannel, Source, resolve_path};
 
 /// A decoded mask: RGBA pixels, row 0 at the top of the picture.
 pub struct Mask {
@@ -50,5 +52,35 @@ impl Mask {
             MaskChannel::Alpha => a as f32 / 255.0 >= threshold,
             MaskChannel::Luminance => (0.2126 * r as f32 + 0.7152 * g as f32 + 0.0722 * b as f32) / 255.0 <= threshold,
         }
+    }
+}
+
+impl Scene {
+    /// 1 for solid cells, 0 for fluid.
+    pub fn solid_mask(&self, source: &Source) -> Result<Vec<f32>> {
+        let (nx, ny, h) = (self.grid.nx as usize, self.grid.ny as usize, self.grid.cell_size);
+        let mut solid = vec![0.0f32; nx * ny];
+        for (n, o) in self.obstacles.iter().enumerate() {
+            let image = match o {
+                Obstacle::Mask { file, .. } => Some(load(source, file, &format!("obstacles[{n}]"))?),
+                _ => None,
+            };
+            for j in 0..ny {
+                for i in 0..nx {
+                    let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+                    let inside = match o {
+                        Obstacle::Circle { center, radius } => (x - center[0]).powi(2) + (y - center[1]).powi(2) <= radius * radius,
+                        Obstacle::Rect { min, max } => x >= min[0] && x <= max[0] && y >= min[1] && y <= max[1],
+                        Obstacle::Mask { min, max, channel, threshold, .. } => {
+                            image.as_ref().is_some_and(|m| m.solid_at(*min, *max, x, y, *channel, *threshold))
+                        }
+                    };
+                    if inside {
+                        solid[j * nx + i] = 1.0;
+                    }
+                }
+            }
+        }
+        Ok(solid)
     }
 }

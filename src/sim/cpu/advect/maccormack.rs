@@ -1,21 +1,19 @@
-//! CPU reference of shaders/advect_maccormack.wgsl and shaders/advect_conservative.wgsl, and of
-//! the whole advection stage as src/sim/advection.rs dispatches it.
+//! CPU reference of shaders/advect/maccormack.wgsl: the MacCormack and BFECC corrections on top of
+//! the semi-Lagrangian step, for cells (ink, density) and edge velocities.
 
-use super::advect::{advect_ink, advect_velocity};
-use super::grid::{Grid, Span, span_clamped, span_wrapped};
+use crate::sim::cpu::grid::{Grid, Span, span_clamped, span_wrapped};
 use crate::sim::fields::Fields;
 use crate::sim::params::*;
 
-fn corrected(s: u32) -> bool {
+/// Whether scheme code `s` corrects the semi-Lagrangian step.
+pub fn corrected(s: u32) -> bool {
     s == SCHEME_MACCORMACK || s == SCHEME_BFECC
 }
 
 /// Midpoint trace over a signed step (dt > 0: the back-trace).
 fn trace(g: &Grid, x: f32, y: f32, dt: f32) -> (f32, f32) {
-    let (u0, v0) = g.velocity_at(x, y);
-    let (mx, my) = g.clamp_to_domain(x - 0.5 * dt * u0, y - 0.5 * dt * v0);
-    let (u1, v1) = g.velocity_at(mx, my);
-    g.clamp_to_domain(x - dt * u1, y - dt * v1)
+    let (bx, by) = g.trace_raw(x, y, dt);
+    g.clamp_to_domain(bx, by)
 }
 
 /// Four array indices and bilinear weights.
@@ -171,90 +169,4 @@ pub fn correct_velocity(f: &mut Fields, old: &Fields, p: &Params) {
         let (x, y) = trace(&g, x, y, p.dt);
         f.v[k] = correct_one(s, 1.0, f.v[k], old.v[k], vt[k], &v_lat(x, y), &old.v, &vt, 1, 0);
     }
-}
-
-/// Conservative flux-form transport of the fields whose scheme is conservative (`old` is the
-/// state at the start of the step; results go into `f`).
-pub fn conservative(f: &mut Fields, old: &Fields, p: &Params) {
-    let g = Grid::new(old, p);
-    let (nx, ny) = (g.nx(), g.ny());
-    let courant = |vel: f32| vel.abs() * p.dt / p.h;
-    let mut scale = vec![1.0f32; old.density.len()];
-    for j in 0..ny {
-        for i in 0..nx {
-            let out = courant(g.u_value(i, j).min(0.0))
-                + courant(g.u_value(i + 1, j).max(0.0))
-                + courant(g.v_value(i, j).min(0.0))
-                + courant(g.v_value(i, j + 1).max(0.0));
-            scale[g.cell(i, j)] = if out > 0.0 { (0.999999 / out).min(1.0) } else { 1.0 };
-        }
-    }
-    let donor = |i: i32, j: i32| -> ([f32; 4], f32) {
-        let side = super::grid::side_outside(i, j, nx, ny);
-        let (mut a, mut b) = (i, j);
-        if let Some(s) = side {
-            match p.bc_kind[s] {
-                BC_INFLOW => return ([p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s], p.inflow_density[s]], 1.0),
-                BC_PERIODIC => (a, b) = (super::grid::wrap(a, nx), super::grid::wrap(b, ny)),
-                _ => return ([0.0; 4], 0.0),
-            }
-        }
-        let c = g.cell(a, b);
-        ([old.ink[3 * c], old.ink[3 * c + 1], old.ink[3 * c + 2], old.density[c]], scale[c])
-    };
-    let transfer = |vel: f32, a: (i32, i32), b: (i32, i32)| -> [f32; 4] {
-        if vel == 0.0 {
-            return [0.0; 4];
-        }
-        let (q, s) = if vel > 0.0 { donor(a.0, a.1) } else { donor(b.0, b.1) };
-        let sign = if vel > 0.0 { 1.0 } else { -1.0 };
-        q.map(|x| sign * (x * (courant(vel) * s)))
-    };
-    let keep_ink = (-p.ink_dissipation * p.dt).exp();
-    let keep_density = (-p.density_drain * p.dt).exp();
-    for j in 0..ny {
-        for i in 0..nx {
-            let c = g.cell(i, j);
-            let mut q = [0.0f32; 4];
-            if !g.is_solid(i, j) {
-                q = [old.ink[3 * c], old.ink[3 * c + 1], old.ink[3 * c + 2], old.density[c]];
-                let faces = [
-                    (1.0, transfer(g.u_value(i, j), (i - 1, j), (i, j))),
-                    (-1.0, transfer(g.u_value(i + 1, j), (i, j), (i + 1, j))),
-                    (1.0, transfer(g.v_value(i, j), (i, j - 1), (i, j))),
-                    (-1.0, transfer(g.v_value(i, j + 1), (i, j), (i, j + 1))),
-                ];
-                for (sign, t) in faces {
-                    for k in 0..4 {
-                        q[k] += sign * t[k];
-                    }
-                }
-            }
-            if p.schemes[1] == SCHEME_CONSERVATIVE {
-                for k in 0..3 {
-                    f.ink[3 * c + k] = q[k] * keep_ink;
-                }
-            }
-            if p.schemes[2] == SCHEME_CONSERVATIVE {
-                f.density[c] = q[3] * keep_density;
-            }
-        }
-    }
-}
-
-/// The whole advection stage with the schemes in `p.schemes`, as src/sim/advection.rs runs it.
-pub fn advect(f: &mut Fields, p: &Params, freeze_velocity: bool) {
-    let old = f.clone();
-    if !freeze_velocity {
-        advect_velocity(f, p);
-        if corrected(p.schemes[0]) {
-            correct_velocity(f, &old, p);
-        }
-    }
-    let mut carried = old.clone();
-    advect_ink(&mut carried, p);
-    correct_cells(&mut carried, &old, p);
-    conservative(&mut carried, &old, p);
-    f.ink = carried.ink;
-    f.density = carried.density;
 }

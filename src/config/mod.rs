@@ -1,0 +1,13 @@
+//! The bottom layer: what a scene says. Format and defaults (scene.rs), built-ins and files
+//! (source.rs), `--set` overrides (overrides.rs), validation (validate.rs), obstacle masks
+//! (mask.rs). It imports nothing from sim, render, app or ui.
+
+pub mod mask;
+pub mod overrides;
+pub mod scene;
+pub mod source;
+pub mod validate;
+
+pub use overrides::parse_override;
+pub use scene::*;
+pub use source::{BUILTIN, BUILTIN_MASKS, Source, resolve_path};

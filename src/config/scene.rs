@@ -1,0 +1,339 @@
+//! The scene format (DESIGN.md §5): one plain struct with a default for every key, read from TOML.
+//! Every key, its unit and default is documented in docs/scenes.md. Reading (with `--set`
+//! overrides) is in overrides.rs, checks in validate.rs, built-ins and files in source.rs.
+
+use serde::{Deserialize, Serialize};
+
+/// Advection scheme codes as the shaders read them (`Params::schemes`: x velocity, y ink, z density).
+pub const SCHEME_SEMI_LAGRANGIAN: u32 = 0;
+pub const SCHEME_MACCORMACK: u32 = 1;
+pub const SCHEME_BFECC: u32 = 2;
+pub const SCHEME_CONSERVATIVE: u32 = 3;
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Scene {
+    /// Shown in the app and written to meta.json.
+    pub name: String,
+    pub description: String,
+    pub grid: GridConfig,
+    pub time: TimeConfig,
+    pub fluid: FluidConfig,
+    pub solver: SolverConfig,
+    pub advection: AdvectionConfig,
+    pub forces: ForcesConfig,
+    pub boundary: Boundaries,
+    pub obstacles: Vec<Obstacle>,
+    pub emitters: Vec<Emitter>,
+    pub blobs: Vec<Blob>,
+    pub layers: Vec<Layer>,
+    pub display: DisplayConfig,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct GridConfig {
+    /// Cells across and up.
+    pub nx: i64,
+    pub ny: i64,
+    /// Cell side, metres.
+    pub cell_size: f32,
+}
+
+impl Default for GridConfig {
+    fn default() -> Self {
+        GridConfig { nx: 128, ny: 128, cell_size: 1.0 / 128.0 }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimeConfig {
+    /// Simulation time step, seconds.
+    pub dt: f32,
+}
+
+impl Default for TimeConfig {
+    fn default() -> Self {
+        TimeConfig { dt: 0.01 }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct FluidConfig {
+    /// Ambient density ρ, kg/m³.
+    pub density: f32,
+    /// Kinematic viscosity ν, m²/s.
+    pub viscosity: f32,
+    /// Ink fades as exp(-rate·t); 1/s.
+    pub ink_dissipation: f32,
+    /// Density deviation relaxes to ambient as exp(-rate·t); 1/s.
+    pub density_drain: f32,
+    /// Jacobi sweeps of the implicit viscosity solve per step (used only when viscosity > 0).
+    pub viscosity_iterations: i64,
+}
+
+impl Default for FluidConfig {
+    fn default() -> Self {
+        FluidConfig { density: 1.0, viscosity: 0.0, ink_dissipation: 0.0, density_drain: 0.0, viscosity_iterations: 40 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SolverKind {
+    #[default]
+    Jacobi,
+    /// Red-black Gauss-Seidel with over-relaxation `solver.omega`.
+    Sor,
+    /// Geometric multigrid V-cycles (src/sim/multigrid.rs).
+    Multigrid,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolverConfig {
+    pub kind: SolverKind,
+    /// Jacobi or SOR sweeps, or multigrid V-cycles, per step (at most, with a tolerance).
+    pub iterations: i64,
+    /// Relative residual at which to stop (0: run all iterations).
+    pub tolerance: f32,
+    /// Weight of the Jacobi update, (0, 1].
+    pub jacobi_weight: f32,
+    /// Over-relaxation factor for SOR, (0, 2).
+    pub omega: f32,
+    /// Start from the last step's pressure.
+    pub warm_start: bool,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig { kind: SolverKind::Jacobi, iterations: 40, tolerance: 0.0, jacobi_weight: 0.8, omega: 1.9, warm_start: true }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scheme {
+    #[default]
+    SemiLagrangian,
+    Maccormack,
+    Bfecc,
+    /// Flux form, ink and density only.
+    Conservative,
+}
+
+impl Scheme {
+    pub fn code(self) -> u32 {
+        match self {
+            Scheme::SemiLagrangian => SCHEME_SEMI_LAGRANGIAN,
+            Scheme::Maccormack => SCHEME_MACCORMACK,
+            Scheme::Bfecc => SCHEME_BFECC,
+            Scheme::Conservative => SCHEME_CONSERVATIVE,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct AdvectionConfig {
+    /// Scheme for the edge velocities.
+    pub velocity: Scheme,
+    /// Scheme for ink (and for density unless `density` is given).
+    pub ink: Scheme,
+    /// Scheme for density; absent: the same as ink.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<Scheme>,
+    /// Velocity stays as it is; ink and density are still carried by it.
+    pub freeze_velocity: bool,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ForcesConfig {
+    /// Gravity, m/s², [x, y].
+    pub gravity: [f32; 2],
+    /// Vorticity confinement strength ε (0: off).
+    pub vorticity: f32,
+    /// Momentum damping rate, 1/s: velocity decays as exp(-rate·t).
+    pub damping: f32,
+}
+
+impl Default for ForcesConfig {
+    fn default() -> Self {
+        ForcesConfig { gravity: [0.0, -9.81], vorticity: 0.0, damping: 0.0 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum BoundaryKind {
+    #[default]
+    Wall,
+    Inflow,
+    Outflow,
+    Periodic,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Slip {
+    #[default]
+    NoSlip,
+    FreeSlip,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Boundary {
+    pub kind: BoundaryKind,
+    /// Walls: no-slip or free-slip.
+    pub slip: Slip,
+    /// Walls: tangential speed, m/s, positive along +x (bottom, top) or +y (left, right).
+    pub speed: f32,
+    /// Inflows: velocity [x, y], m/s.
+    pub velocity: [f32; 2],
+    /// Inflows: ink carried in, [r, g, b].
+    pub ink: [f32; 3],
+    /// Inflows: density deviation carried in, kg/m³.
+    pub density: f32,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Boundaries {
+    pub left: Boundary,
+    pub right: Boundary,
+    pub bottom: Boundary,
+    pub top: Boundary,
+}
+
+impl Boundaries {
+    pub fn sides(&self) -> [(&'static str, &Boundary); 4] {
+        [("left", &self.left), ("right", &self.right), ("bottom", &self.bottom), ("top", &self.top)]
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, tag = "shape", rename_all = "kebab-case")]
+pub enum Obstacle {
+    /// A disk: centre [x, y] and radius, metres.
+    Circle { center: [f32; 2], radius: f32 },
+    /// An axis-aligned rectangle from `min` to `max` corners, metres.
+    Rect { min: [f32; 2], max: [f32; 2] },
+    /// A PNG image stretched over the rectangle `min`..`max` (metres): a cell is solid where the
+    /// pixel under its centre passes the threshold (see [`MaskChannel`]).
+    Mask {
+        /// A built-in mask (`logo.png`) or a PNG path, relative to the scene file.
+        file: String,
+        min: [f32; 2],
+        max: [f32; 2],
+        #[serde(default)]
+        channel: MaskChannel,
+        /// 0..1.
+        #[serde(default = "half")]
+        threshold: f32,
+    },
+}
+
+fn half() -> f32 {
+    0.5
+}
+
+/// Which part of a mask pixel decides solidity.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum MaskChannel {
+    /// Solid where alpha ≥ threshold (opaque shapes on a transparent background).
+    #[default]
+    Alpha,
+    /// Solid where luminance ≤ threshold (dark shapes on a light background).
+    Luminance,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Emitter {
+    /// Centre [x, y], metres.
+    pub position: [f32; 2],
+    /// Radius, metres.
+    pub radius: f32,
+    /// Velocity the emitter drives its disk toward, m/s.
+    pub velocity: [f32; 2],
+    /// Ink concentration it keeps in its disk, [r, g, b].
+    pub ink: [f32; 3],
+    /// Density deviation it keeps in its disk, kg/m³ (negative: light, rises).
+    pub density: f32,
+}
+
+impl Default for Emitter {
+    fn default() -> Self {
+        Emitter { position: [0.5, 0.1], radius: 0.05, velocity: [0.0, 0.5], ink: [1.0, 1.0, 1.0], density: 0.0 }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Blob {
+    /// Centre [x, y], metres.
+    pub center: [f32; 2],
+    /// Radius, metres.
+    pub radius: f32,
+    /// Ink inside, [r, g, b] (at the centre; smooth falloff to the rim).
+    pub ink: [f32; 3],
+    /// Density deviation inside, kg/m³.
+    pub density: f32,
+    /// Initial velocity inside, m/s.
+    pub velocity: [f32; 2],
+    /// Initial rigid rotation inside, rad/s (counter-clockwise positive).
+    pub swirl: f32,
+}
+
+impl Default for Blob {
+    fn default() -> Self {
+        Blob { center: [0.5, 0.5], radius: 0.1, ink: [1.0, 1.0, 1.0], density: 0.0, velocity: [0.0, 0.0], swirl: 0.0 }
+    }
+}
+
+/// A horizontal band of ink and density, from `bottom` to `top` (metres), whose lower edge is
+/// displaced by `amplitude` · cos(2π · waves · x / width): a Rayleigh–Taylor interface.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Layer {
+    pub bottom: f32,
+    pub top: f32,
+    pub ink: [f32; 3],
+    /// Density deviation, kg/m³.
+    pub density: f32,
+    /// Displacement of the lower edge, metres.
+    pub amplitude: f32,
+    /// Cosine waves across the domain width.
+    pub waves: f32,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DisplayConfig {
+    /// Simulation steps per displayed frame in the app.
+    pub steps_per_frame: i64,
+    pub ink: bool,
+    pub divergence: bool,
+    pub pressure: bool,
+    pub velocity: bool,
+    /// Background colour [r, g, b], 0..1.
+    pub background: [f32; 3],
+}
+
+impl Default for DisplayConfig {
+    fn default() -> Self {
+        DisplayConfig { steps_per_frame: 1, ink: true, divergence: false, pressure: false, velocity: false, background: [0.02, 0.02, 0.03] }
+    }
+}
+
+impl Scene {
+    /// Domain width and height, metres.
+    pub fn size(&self) -> (f32, f32) {
+        (self.grid.nx as f32 * self.grid.cell_size, self.grid.ny as f32 * self.grid.cell_size)
+    }
+}

@@ -1,0 +1,152 @@
+//! Checks a TOML type cannot make: ranges, finiteness, consistency of sides and shapes, and what
+//! needs the grid itself (inflows into solid cells). Each failure is one line naming the key.
+
+use super::scene::*;
+use super::source::Source;
+use crate::error::{Error, Result};
+
+impl Scene {
+    /// Checks values a TOML type cannot: ranges, finiteness, consistency of sides and shapes.
+    pub fn validate(&self, _source: &Source) -> Result<()> {
+        let g = &self.grid;
+        if g.nx < 2 || g.ny < 2 {
+            crate::fail!("grid {}x{}: expected grid.nx and grid.ny of at least 2 cells", g.nx, g.ny);
+        }
+        if g.nx > 1 << 16 || g.ny > 1 << 16 {
+            crate::fail!("grid {}x{}: expected at most 65536 cells a side", g.nx, g.ny);
+        }
+        positive("grid.cell_size", g.cell_size, "metres")?;
+        positive("time.dt", self.time.dt, "seconds")?;
+        positive("fluid.density", self.fluid.density, "kg/m³")?;
+        non_negative("fluid.viscosity", self.fluid.viscosity, "m²/s")?;
+        non_negative("fluid.ink_dissipation", self.fluid.ink_dissipation, "1/s")?;
+        non_negative("fluid.density_drain", self.fluid.density_drain, "1/s")?;
+        non_negative("forces.vorticity", self.forces.vorticity, "")?;
+        if self.advection.velocity == Scheme::Conservative {
+            crate::fail!(
+                "advection.velocity = \"conservative\": the flux form is for ink and density only; use semi-lagrangian, maccormack or bfecc"
+            );
+        }
+        non_negative("forces.damping", self.forces.damping, "1/s")?;
+        non_negative("solver.tolerance", self.solver.tolerance, "")?;
+        finite_all("forces.gravity", &self.forces.gravity)?;
+        if !(0..=10_000).contains(&self.fluid.viscosity_iterations) {
+            crate::fail!("fluid.viscosity_iterations = {}: expected a whole number from 0 to 10000", self.fluid.viscosity_iterations);
+        }
+        let s = &self.solver;
+        if !(0..=100_000).contains(&s.iterations) {
+            crate::fail!("solver.iterations = {}: expected a whole number from 0 to 100000", s.iterations);
+        }
+        if !(s.jacobi_weight > 0.0 && s.jacobi_weight <= 1.0) {
+            crate::fail!("solver.jacobi_weight = {}: expected a number in (0, 1]", s.jacobi_weight);
+        }
+        if !(s.omega > 0.0 && s.omega < 2.0) {
+            crate::fail!("solver.omega = {}: expected a number in (0, 2)", s.omega);
+        }
+        if !(1..=64).contains(&self.display.steps_per_frame) {
+            crate::fail!("display.steps_per_frame = {}: expected 1 to 64", self.display.steps_per_frame);
+        }
+        let b = &self.boundary;
+        for (a, z) in [(&b.left, &b.right), (&b.bottom, &b.top)] {
+            let (pa, pz) = (a.kind == BoundaryKind::Periodic, z.kind == BoundaryKind::Periodic);
+            if pa != pz {
+                let (na, nz) = if std::ptr::eq(a, &b.left) { ("left", "right") } else { ("bottom", "top") };
+                crate::fail!("boundary.{na} and boundary.{nz}: a periodic side needs a periodic opposite side");
+            }
+        }
+        for (name, side) in b.sides() {
+            non_negative_or_any(&format!("boundary.{name}.speed"), side.speed)?;
+            finite_all(&format!("boundary.{name}.velocity"), &side.velocity)?;
+            finite_all(&format!("boundary.{name}.ink"), &side.ink)?;
+        }
+        let (w, h) = self.size();
+        for (n, o) in self.obstacles.iter().enumerate() {
+            let (lo, hi) = match o {
+                Obstacle::Circle { center, radius } => {
+                    positive(&format!("obstacles[{n}].radius"), *radius, "metres")?;
+                    ([center[0] - radius, center[1] - radius], [center[0] + radius, center[1] + radius])
+                }
+                Obstacle::Rect { min, max } | Obstacle::Mask { min, max, .. } => {
+                    if let Obstacle::Mask { threshold, .. } = o
+                        && !(0.0..=1.0).contains(threshold)
+                    {
+                        crate::fail!("obstacles[{n}].threshold = {threshold}: expected a number from 0 to 1");
+                    }
+                    finite_all(&format!("obstacles[{n}].min"), min)?;
+                    finite_all(&format!("obstacles[{n}].max"), max)?;
+                    if !(min[0] < max[0] && min[1] < max[1]) {
+                        crate::fail!("obstacles[{n}]: expected min < max on both axes, got min {min:?} max {max:?}");
+                    }
+                    (*min, *max)
+                }
+            };
+            if hi[0] <= 0.0 || hi[1] <= 0.0 || lo[0] >= w || lo[1] >= h {
+                crate::fail!("obstacles[{n}] lies outside the domain [0, {w}] x [0, {h}] metres");
+            }
+        }
+        for (n, e) in self.emitters.iter().enumerate() {
+            positive(&format!("emitters[{n}].radius"), e.radius, "metres")?;
+            finite_all(&format!("emitters[{n}].position"), &e.position)?;
+            finite_all(&format!("emitters[{n}].velocity"), &e.velocity)?;
+        }
+        for (n, l) in self.layers.iter().enumerate() {
+            finite_all(&format!("layers[{n}]"), &[l.bottom, l.top, l.density, l.amplitude, l.waves, l.ink[0], l.ink[1], l.ink[2]])?;
+        }
+        for (n, bl) in self.blobs.iter().enumerate() {
+            positive(&format!("blobs[{n}].radius"), bl.radius, "metres")?;
+            finite_all(&format!("blobs[{n}].center"), &bl.center)?;
+        }
+        Ok(())
+    }
+
+    /// Checks what needs the grid itself (masks, inflows into solids). Call once the grid is
+    /// known to fit the device: it allocates a cell array.
+    pub fn validate_geometry(&self, source: &Source) -> Result<()> {
+        let b = &self.boundary;
+        let solid = self.solid_mask(source)?;
+        let (nx, ny) = (self.grid.nx as usize, self.grid.ny as usize);
+        for (name, side) in b.sides() {
+            if side.kind != BoundaryKind::Inflow {
+                continue;
+            }
+            let cells: Vec<usize> = match name {
+                "left" => (0..ny).map(|j| j * nx).collect(),
+                "right" => (0..ny).map(|j| j * nx + nx - 1).collect(),
+                "bottom" => (0..nx).collect(),
+                _ => (0..nx).map(|i| (ny - 1) * nx + i).collect(),
+            };
+            if cells.iter().any(|&c| solid[c] > 0.5) {
+                crate::fail!("boundary.{name} is an inflow into solid cells: move the obstacle off that side or make it a wall");
+            }
+        }
+        Ok(())
+    }
+}
+
+fn positive(key: &str, x: f32, unit: &str) -> Result<()> {
+    if !(x.is_finite() && x > 0.0) {
+        return Err(Error(format!("{key} = {x}: expected a finite number greater than 0 {unit}").trim_end().to_string()));
+    }
+    Ok(())
+}
+
+fn non_negative(key: &str, x: f32, unit: &str) -> Result<()> {
+    if !(x.is_finite() && x >= 0.0) {
+        return Err(Error(format!("{key} = {x}: expected a finite number of at least 0 {unit}").trim_end().to_string()));
+    }
+    Ok(())
+}
+
+fn non_negative_or_any(key: &str, x: f32) -> Result<()> {
+    if !x.is_finite() {
+        crate::fail!("{key} = {x}: expected a finite number");
+    }
+    Ok(())
+}
+
+fn finite_all(key: &str, xs: &[f32]) -> Result<()> {
+    if xs.iter().any(|x| !x.is_finite()) {
+        crate::fail!("{key} = {xs:?}: expected finite numbers");
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! Vorticity confinement (shaders/vorticity.wgsl; CPU twin src/sim/cpu/vorticity.rs): the curl at
+//! cells, then a force onto the faces that spins vortices up. Skipped when ε = 0.
+
+use super::kernel::Bound;
+use super::stage::Ctx;
+use crate::error::Result;
+
+pub struct Vorticity {
+    curl: Bound,
+    confine: Bound,
+    cells: [u32; 2],
+    edges: [u32; 2],
+}
+
+impl Vorticity {
+    pub fn new(ctx: &Ctx) -> Result<Vorticity> {
+        Ok(Vorticity {
+            curl: ctx.bound("vorticity", "curl")?,
+            confine: ctx.bound("vorticity", "confine")?,
+            cells: ctx.cells(),
+            edges: ctx.edges(),
+        })
+    }
+
+    /// Curl, then the confinement force onto the faces.
+    pub fn encode(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.curl.dispatch(pass, self.cells);
+        self.confine.dispatch(pass, self.edges);
+    }
+}
