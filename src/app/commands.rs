@@ -3,11 +3,14 @@
 //! grid re-creates the state (and its pipelines). Reset and a scene of the same grid size
 //! re-upload the initial fields into the buffers that exist.
 
-use super::{App, rebuild};
-use crate::error::Result;
+use super::{App, capture, files, rebuild};
 use crate::config::{Scene, Source};
+use crate::error::Result;
 use crate::sim::Simulation;
+use crate::sim::fields::Fields;
+use crate::state_io::Meta;
 use crate::ui::Command;
+use std::path::Path;
 
 impl App {
     /// Applies a command; one that fails leaves things as they were and says why in the panel.
@@ -33,6 +36,8 @@ impl App {
                 self.building = None;
                 self.open(&name)
             }
+            Command::SaveState => self.save_state(),
+            Command::SaveScene => self.save_scene(),
             Command::Screenshot => {
                 if let Some(r) = self.running.as_mut() {
                     r.capture.screenshot(&self.source.label());
@@ -55,7 +60,7 @@ impl App {
                 eprintln!("smokebox: {e}");
                 self.panel.message = Some(e.to_string());
             }
-            Ok(()) if self.building.is_none() => self.panel.message = None,
+            Ok(()) if self.building.is_none() => self.panel.message = self.note.take(),
             Ok(()) => {}
         }
     }
@@ -126,23 +131,93 @@ impl App {
 
     /// Opens a built-in scene or a scene file: its settings replace the current ones.
     fn open(&mut self, name: &str) -> Result<()> {
+        let path = Path::new(name);
+        if files::is_state_folder(path)? {
+            let (scene, source, fields, meta) = files::load_state(path)?;
+            return self.start_from(scene, source, Some((fields, meta)));
+        }
         let (scene, source) = Scene::load(name, &[])?;
         scene.validate_geometry(&source)?;
+        self.start_from(scene, source, None)
+    }
+
+    /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
+    /// same size reuses the buffers and pipelines.
+    fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
         if let Some(r) = self.running.as_mut() {
-            if (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64) {
-                restart(&mut r.sim, &scene, &source)?;
-            } else {
-                r.replace_sim(rebuild::new_sim(&r.gpu, &scene, &source)?);
+            let same = (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64);
+            match (&state, same) {
+                (None, true) => restart(&mut r.sim, &scene, &source)?,
+                (None, false) => r.replace_sim(rebuild::new_sim(&r.gpu, &scene, &source)?),
+                (Some((fields, _)), true) => {
+                    r.sim.configure(&scene)?;
+                    r.sim.restore(fields);
+                }
+                (Some((fields, _)), false) => r.replace_sim(rebuild::sim_from_fields(&r.gpu, &scene, fields)?),
+            }
+            if let Some((_, m)) = &state {
+                (r.sim.step_index, r.sim.time) = (m.step, m.time);
             }
         }
         self.view.open_scene(&scene);
         self.scene = scene;
         self.source = source;
         self.after_new_state();
+        if let Some((_, m)) = &state {
+            // a saved state opens paused: the saved picture stays until Space
+            self.stale_stats_until = m.step;
+            self.stepper.set_paused(true);
+        }
         if let Some(r) = &self.running {
             r.window.set_title(&self.title());
         }
         Ok(())
+    }
+
+    /// Saves the state (as --dump does) with the settings beside it, into the files folder.
+    fn save_state(&mut self) -> Result<()> {
+        let Some(r) = &self.running else { return Ok(()) };
+        let dir = capture::capture_dir()
+            .join(capture::file_name(&self.source.label(), "state", std::time::SystemTime::now()).replace(".state", "_state"));
+        let g = &self.scene.grid;
+        let meta = Meta {
+            nx: r.sim.nx,
+            ny: r.sim.ny,
+            cell_size: g.cell_size,
+            step: r.sim.step_index,
+            time: r.sim.time,
+            dt: self.scene.time.dt,
+            scene: String::new(),
+            overrides: Vec::new(),
+        };
+        let dir = files::save_state(&dir, &r.sim.download(), meta, &self.scene_as_shown(), &self.source)?;
+        self.said(format!("saved the state to {}", dir.display()));
+        Ok(())
+    }
+
+    /// Saves the current settings as a scene file, into the files folder.
+    fn save_scene(&mut self) -> Result<()> {
+        let path = capture::capture_dir().join(capture::file_name(&self.source.label(), "toml", std::time::SystemTime::now()));
+        files::save_scene(&path, &self.scene_as_shown(), &self.source)?;
+        self.said(format!("saved the scene to {}", path.display()));
+        Ok(())
+    }
+
+    /// The scene with the display the window shows (overlays), as a saved scene should open.
+    fn scene_as_shown(&self) -> Scene {
+        let mut s = self.scene.clone();
+        let o = &self.view.overlays;
+        (s.display.ink, s.display.divergence, s.display.pressure, s.display.velocity) = (o.ink, o.divergence, o.pressure, o.arrows_centre);
+        s
+    }
+
+    /// A line for the user: on stderr and over the field.
+    fn said(&mut self, line: String) {
+        eprintln!("smokebox: {line}");
+        if let Some(r) = self.running.as_mut() {
+            r.capture.status.last = line.rsplit(" to ").next().map(str::to_string);
+        }
+        self.note = Some(line);
     }
 
     fn clear_ink(&mut self) {

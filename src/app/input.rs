@@ -27,7 +27,11 @@ pub struct Pointer {
 /// Esc closes the help if it is open, else quits, as Ctrl+Q (Cmd+Q on macOS) does.
 pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut PanelState) -> Option<Command> {
     if ctrl {
-        return matches!(key, Key::Character(c) if c.eq_ignore_ascii_case("q")).then_some(Command::Quit);
+        return match key {
+            Key::Character(c) if c.eq_ignore_ascii_case("q") => Some(Command::Quit),
+            Key::Character(c) if c.eq_ignore_ascii_case("s") => Some(Command::SaveState),
+            _ => None,
+        };
     }
     match key {
         Key::Named(NamedKey::Space) => return Some(Command::SetPaused(!paused)),

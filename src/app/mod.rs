@@ -11,6 +11,7 @@
 
 mod capture;
 mod commands;
+mod files;
 mod frame;
 pub mod input;
 mod numbers;
@@ -18,9 +19,9 @@ mod profile;
 mod rebuild;
 pub mod stepper;
 
+use crate::config::{Scene, Source};
 use crate::error::{Error, Result};
 use crate::render::Viewport;
-use crate::config::{Scene, Source};
 use crate::ui::{self, LiveStats, PanelState, Shown, View};
 use frame::{Drawing, Running, UiInputs};
 use input::Pointer;
@@ -42,10 +43,21 @@ const SAVE_EVERY: Duration = Duration::from_secs(2);
 /// from it reach the panel before the app goes idle.
 const SETTLE_FRAMES: u32 = 10;
 
-/// Opens the window on a scene and runs until it is closed.
-pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
-    let name = scene.unwrap_or(DEFAULT_SCENE).to_string();
-    let (scene, source) = Scene::load(&name, overrides)?;
+/// Opens the window on a scene, or on a saved state (`load`), and runs until it is closed.
+pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::Path>) -> Result<()> {
+    let (scene, source, state) = match load {
+        Some(dir) => {
+            if scene.is_some() || !overrides.is_empty() {
+                crate::fail!("--load {}: the state brings its own scene and settings; leave out --scene and --set", dir.display());
+            }
+            let (scene, source, fields, meta) = files::load_state(dir)?;
+            (scene, source, Some((fields, meta)))
+        }
+        None => {
+            let (scene, source) = Scene::load(scene.unwrap_or(DEFAULT_SCENE), overrides)?;
+            (scene, source, None)
+        }
+    };
     scene.validate_geometry(&source)?;
     if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         crate::fail!(
@@ -53,7 +65,7 @@ pub fn run(scene: Option<&str>, overrides: &[String]) -> Result<()> {
         );
     }
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
-    let mut app = App::new(scene, source);
+    let mut app = App::new(scene, source, state);
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
     app.save_view(true);
     match app.error {
@@ -96,15 +108,22 @@ pub struct App {
     occluded: bool,
     /// A new grid being built on a worker thread.
     building: Option<rebuild::Building>,
+    /// The saved state the window opens on (`--load`), until the window exists.
+    initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>,
+    /// A line about what the last command did, shown over the field.
+    note: Option<String>,
 }
 
 impl App {
-    fn new(scene: Scene, source: Source) -> App {
+    fn new(scene: Scene, source: Source, initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>) -> App {
         let config_dir = ui::view::config_dir();
         let mut view = config_dir.as_deref().map(View::load).unwrap_or_default();
         view.open_scene(&scene);
+        let mut stepper = StepController::new(scene.display.steps_per_frame as u32);
+        // a saved state opens paused: the saved picture stays until Space
+        stepper.set_paused(initial_state.is_some());
         App {
-            stepper: StepController::new(scene.display.steps_per_frame as u32),
+            stepper,
             saved_view: (view.clone(), Instant::now()),
             scene,
             source,
@@ -127,6 +146,8 @@ impl App {
             repaint_at: None,
             occluded: false,
             building: None,
+            initial_state,
+            note: None,
         }
     }
 
@@ -285,8 +306,15 @@ impl ApplicationHandler for App {
         if self.running.is_some() {
             return;
         }
-        let (scene, source) = (self.scene.clone(), self.source.clone());
-        match Running::start(event_loop, &self.title(), |gpu| rebuild::new_sim(gpu, &scene, &source)) {
+        let (scene, source, state) = (self.scene.clone(), self.source.clone(), self.initial_state.take());
+        let make_sim = |gpu: &crate::gpu::Gpu| match &state {
+            Some((fields, meta)) => rebuild::sim_from_fields(gpu, &scene, fields).map(|mut sim| {
+                (sim.step_index, sim.time) = (meta.step, meta.time);
+                sim
+            }),
+            None => rebuild::new_sim(gpu, &scene, &source),
+        };
+        match Running::start(event_loop, &self.title(), make_sim) {
             Ok(r) => {
                 self.stats.adapter = r.gpu.describe();
                 r.window.request_redraw();
@@ -332,6 +360,7 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::CursorLeft { .. } => self.pointer.pos = None,
+            WindowEvent::DroppedFile(path) => self.apply(ui::Command::Open(path.display().to_string())),
             WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key() || m.state().super_key(),
             WindowEvent::MouseInput { state, button, .. } => {
                 let down = state == ElementState::Pressed;

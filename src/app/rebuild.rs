@@ -2,9 +2,9 @@
 //! built on a worker thread, so a long build (initial fields, buffers, pipelines of a huge grid)
 //! never holds the window: it keeps drawing the old state and closes at once when asked.
 
+use crate::config::{Scene, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::config::{Scene, Source};
 use crate::sim::Simulation;
 use std::sync::mpsc::{Receiver, TryRecvError};
 
@@ -40,6 +40,14 @@ pub fn cost_question(step_ms: f32, old_cells: usize, new_cells: usize, bytes: u6
 pub fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
     crate::sim::check_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize)?;
     Simulation::from_scene(gpu, scene, source)
+}
+
+/// A simulation of `scene` starting from `fields` (a saved state).
+pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fields) -> Result<Simulation> {
+    crate::sim::check_fits(&gpu.device.limits(), fields.nx, fields.ny)?;
+    let mut sim = Simulation::new(gpu, fields, crate::sim::params::Params::from_scene(scene), scene.solver.clone())?;
+    sim.configure(scene)?;
+    Ok(sim)
 }
 
 /// A state being built on a worker thread.

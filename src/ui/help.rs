@@ -12,6 +12,8 @@ pub const HELP: &[(&str, &str)] = &[
     ("H", "hide / show the panel"),
     ("P", "save a PNG of the field"),
     ("G", "start / stop recording a GIF"),
+    ("Ctrl+S", "save the state and settings"),
+    ("drop a file", "open a scene .toml or a state folder"),
     ("F1 or ?", "this help"),
     ("Esc or Ctrl+Q", "quit (Esc first closes this help)"),
     ("1", "ink"),

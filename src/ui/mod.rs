@@ -14,8 +14,8 @@ pub use help::{HELP, help_window};
 pub use panel::{Shown, panel_contents};
 pub use view::{Brush, BrushMode, View};
 
-use crate::render::Overlays;
 use crate::config::{GridConfig, Scene};
+use crate::render::Overlays;
 
 /// What the panel (and the keys) ask the app to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +34,10 @@ pub enum Command {
     /// Run with this scene config from now on: the panel's edited copy. A new grid re-creates
     /// the state; anything else applies to the running simulation.
     Configure(Box<Scene>),
+    /// Save the state (the .npy fields and meta.json, as --dump) with the settings beside it.
+    SaveState,
+    /// Save the settings as a scene .toml.
+    SaveScene,
     /// Save a PNG of the field (P).
     Screenshot,
     /// Start or stop recording an animated GIF (G).

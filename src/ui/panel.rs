@@ -25,7 +25,8 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     run_controls(ui, shown.paused, &mut out);
     let builtin = BUILTIN.iter().map(|(n, _)| *n).find(|n| *n == shown.label);
     egui::ComboBox::from_label("Scene")
-        .selected_text(shown.label)
+        .selected_text(short_label(shown.label))
+        .width(180.0)
         .show_ui(ui, |ui| {
             for (name, _) in BUILTIN {
                 if ui.selectable_label(builtin == Some(*name), *name).clicked() && builtin != Some(*name) {
@@ -34,13 +35,13 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
             }
         })
         .response
-        .on_hover_text("Open a built-in scene (its settings replace the current ones)");
+        .on_hover_text(format!("{}\n\nOpen a built-in scene (its settings replace the current ones)", shown.label));
     if !shown.scene.description.is_empty() {
         ui.small(&shown.scene.description);
     }
 
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats));
-    egui::CollapsingHeader::new("Capture").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
+    egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
 
     // the copy of the scene config that the sections edit
     let mut scene = shown.scene.clone();
@@ -70,6 +71,17 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     out
 }
 
+/// A scene's name for the picker: a built-in's name, a file's name, a saved state's folder.
+fn short_label(label: &str) -> String {
+    let path = std::path::Path::new(label);
+    let name = |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().to_string());
+    match name(path) {
+        Some(n) if n == "scene.toml" => path.parent().and_then(name).unwrap_or(n),
+        Some(n) => n,
+        None => label.to_string(),
+    }
+}
+
 fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         if ui.button("Screenshot").on_hover_text("Save a PNG of the field at display resolution (P)").clicked() {
@@ -92,7 +104,15 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<
         (None, None) => "nothing saved yet".to_string(),
     };
     ui.small(state).on_hover_text(c.last.clone().unwrap_or_default());
-    ui.small(format!("folder: {}", c.dir)).on_hover_text("Set SMOKEBOX_CAPTURE_DIR to use another folder");
+    ui.horizontal(|ui| {
+        if ui.button("Save state").on_hover_text("The fields (.npy) and meta.json, as --dump writes them, with the settings as scene.toml beside them; reopen with smokebox --load DIR or by dropping the folder on the window (Ctrl+S)").clicked() {
+            out.push(Command::SaveState);
+        }
+        if ui.button("Save scene").on_hover_text("The current settings as a scene .toml (open it with smokebox --scene FILE or drop it on the window)").clicked() {
+            out.push(Command::SaveScene);
+        }
+    });
+    ui.small(format!("folder: {}", c.dir)).on_hover_text("Screenshots, recordings and saves go here; set SMOKEBOX_CAPTURE_DIR to use another folder. Drop a scene .toml or a state folder on the window to open it.");
 }
 
 fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {

@@ -3,8 +3,8 @@
 //! changes and when the app closes, and read back on start. `SMOKEBOX_CONFIG_DIR` names another
 //! folder (tests use it so they never touch the real one).
 
-use crate::render::Overlays;
 use crate::config::Scene;
+use crate::render::Overlays;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
