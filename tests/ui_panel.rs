@@ -448,3 +448,22 @@ fn a_costly_grid_is_applied_only_after_apply_anyway() {
     assert_eq!(h.state().1, vec![Command::ConfigureAnyway(Box::new(big))]);
     assert!(h.state().0.confirm.is_none());
 }
+
+#[test]
+fn capture_and_file_buttons_are_commands() {
+    let mut h = harness();
+    for label in ["Screenshot", "Record GIF", "Open scene…", "Open state…", "Save state", "Save scene"] {
+        h.get_by_label(label).click();
+        settle(&mut h);
+    }
+    let want = [
+        Command::Screenshot,
+        Command::ToggleRecording,
+        Command::OpenDialog(false),
+        Command::OpenDialog(true),
+        Command::SaveState,
+        Command::SaveScene,
+    ];
+    assert_eq!(h.state().log, want);
+    assert!(h.query_by_label_contains("folder: /tmp/captures").is_some(), "the panel does not say where files go");
+}

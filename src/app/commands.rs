@@ -36,6 +36,19 @@ impl App {
                 self.building = None;
                 self.open(&name)
             }
+            Command::OpenDialog(state) => {
+                if self.dialog.is_none() {
+                    let wake = self.wake.clone();
+                    let start = capture::capture_dir();
+                    let start = if start.exists() { start } else { std::env::current_dir().unwrap_or_default() };
+                    self.dialog = Some(files::ask_for_path(state, start, move || {
+                        if let Some(w) = wake {
+                            let _ = w.send_event(());
+                        }
+                    }));
+                }
+                Ok(())
+            }
             Command::SaveState => self.save_state(),
             Command::SaveScene => self.save_scene(),
             Command::Screenshot => {
@@ -62,6 +75,21 @@ impl App {
             }
             Ok(()) if self.building.is_none() => self.panel.message = self.note.take(),
             Ok(()) => {}
+        }
+    }
+
+    /// Opens what the file dialog chose, once it has answered.
+    pub(super) fn take_dialog_answer(&mut self) {
+        let Some(answer) = self.dialog.as_ref().and_then(|rx| rx.try_recv().ok()) else { return };
+        self.dialog = None;
+        match answer {
+            Some(path) => self.apply(Command::Open(path.display().to_string())),
+            None => {
+                self.panel.message = Some(
+                    "no file chosen (a file dialog needs the XDG desktop portal or zenity on Linux; dropping a file on the window opens it too)"
+                        .into(),
+                )
+            }
         }
     }
 

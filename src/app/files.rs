@@ -78,6 +78,28 @@ pub fn save_state(dir: &Path, fields: &Fields, meta: Meta, scene: &Scene, source
     Ok(dir)
 }
 
+/// A file dialog on a worker thread (the main thread on macOS, where dialogs must live): its
+/// answer comes back through the channel, and `wake` tells the event loop to look.
+pub fn ask_for_path(state: bool, start: PathBuf, wake: impl FnOnce() + Send + 'static) -> std::sync::mpsc::Receiver<Option<PathBuf>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let ask = move || {
+        let d = rfd::FileDialog::new().set_directory(start);
+        let picked = if state {
+            d.set_title("Open a saved state folder").pick_folder()
+        } else {
+            d.set_title("Open a scene").add_filter("scene", &["toml"]).pick_file()
+        };
+        let _ = tx.send(picked);
+        wake();
+    };
+    if cfg!(target_os = "macos") {
+        ask();
+    } else {
+        std::thread::spawn(ask);
+    }
+    rx
+}
+
 #[cfg(test)]
 mod tests {
     use crate::app::files::*;

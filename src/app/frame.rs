@@ -168,8 +168,11 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
             ui.painter().text(at, egui::Align2::RIGHT_TOP, format!("● REC {n}"), egui::FontId::proportional(16.0), red);
         }
         if let Some(m) = &panel.message {
+            // wrapped and clipped to the field: a long path must not run under the panel
             let colour = egui::Color32::from_rgb(255, 170, 90);
-            ui.painter().text(at + egui::vec2(0.0, 22.0), egui::Align2::LEFT_TOP, m, egui::FontId::proportional(15.0), colour);
+            let painter = ui.painter().with_clip_rect(central);
+            let galley = painter.layout(m.clone(), egui::FontId::proportional(15.0), colour, (central.width() - 24.0).max(50.0));
+            painter.galley(at + egui::vec2(0.0, 22.0), galley, colour);
         }
     });
     r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut full.platform_output));

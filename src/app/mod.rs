@@ -66,6 +66,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
     }
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let mut app = App::new(scene, source, state);
+    app.wake = Some(event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
     app.save_view(true);
     match app.error {
@@ -112,6 +113,10 @@ pub struct App {
     initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>,
     /// A line about what the last command did, shown over the field.
     note: Option<String>,
+    /// A file dialog's answer, when one is open.
+    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    /// Wakes the event loop from another thread (a file dialog's answer).
+    wake: Option<winit::event_loop::EventLoopProxy<()>>,
 }
 
 impl App {
@@ -148,6 +153,8 @@ impl App {
             building: None,
             initial_state,
             note: None,
+            dialog: None,
+            wake: None,
         }
     }
 
@@ -412,6 +419,13 @@ impl ApplicationHandler for App {
         } else {
             event_loop.set_control_flow(ControlFlow::Wait);
             self.clock.forget_last();
+        }
+    }
+
+    fn user_event(&mut self, _event_loop: &ActiveEventLoop, _event: ()) {
+        self.take_dialog_answer();
+        if let Some(r) = &self.running {
+            r.window.request_redraw();
         }
     }
 

@@ -34,6 +34,8 @@ pub enum Command {
     /// Run with this scene config from now on: the panel's edited copy. A new grid re-creates
     /// the state; anything else applies to the running simulation.
     Configure(Box<Scene>),
+    /// Ask for a file to open with a dialog: a saved state folder (true) or a scene .toml.
+    OpenDialog(bool),
     /// Save the state (the .npy fields and meta.json, as --dump) with the settings beside it.
     SaveState,
     /// Save the settings as a scene .toml.

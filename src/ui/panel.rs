@@ -105,6 +105,14 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<
     };
     ui.small(state).on_hover_text(c.last.clone().unwrap_or_default());
     ui.horizontal(|ui| {
+        if ui.button("Open scene…").on_hover_text("Open a scene .toml with a file dialog (or drop it on the window)").clicked() {
+            out.push(Command::OpenDialog(false));
+        }
+        if ui.button("Open state…").on_hover_text("Open a saved state folder with a file dialog (or drop it on the window)").clicked() {
+            out.push(Command::OpenDialog(true));
+        }
+    });
+    ui.horizontal(|ui| {
         if ui.button("Save state").on_hover_text("The fields (.npy) and meta.json, as --dump writes them, with the settings as scene.toml beside them; reopen with smokebox --load DIR or by dropping the folder on the window (Ctrl+S)").clicked() {
             out.push(Command::SaveState);
         }
