@@ -280,3 +280,36 @@ fn restart(sim: &mut Simulation, scene: &Scene, source: &Source) -> Result<()> {
     sim.restore(&fields);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::app::App;
+    use crate::config::Scene;
+    use crate::ui::{Command, LiveStats};
+
+    #[test]
+    fn clear_reset_and_another_scene_forget_the_old_figures() {
+        let (scene, source) = Scene::load("plume", &[]).unwrap();
+        let mut app = App::new(scene, source, None, None);
+        for c in [Command::ClearInk, Command::Reset, Command::Open("drops".into())] {
+            app.stats = LiveStats {
+                step: 500,
+                ink_total: Some(12.0),
+                div_before: Some(1.0),
+                div_after: Some(0.1),
+                pressure_range: Some((-1.0, 1.0)),
+                adapter: "gpu".into(),
+                ..LiveStats::default()
+            };
+            app.apply(c.clone());
+            let s = &app.stats;
+            assert_eq!((s.ink_total, s.div_before, s.div_after, s.pressure_range), (None, None, None, None), "{c:?} kept figures");
+            assert_eq!(s.adapter, "gpu", "{c:?} forgot the adapter");
+        }
+        assert_eq!(app.scene.name, "drops");
+        // a bad scene name changes nothing and says why
+        app.apply(Command::Open("no-such-scene".into()));
+        assert_eq!(app.scene.name, "drops");
+        assert!(app.panel.message.as_deref().is_some_and(|m| m.contains("unknown scene")), "{:?}", app.panel.message);
+    }
+}

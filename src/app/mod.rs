@@ -65,11 +65,20 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
         );
     }
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
-    let mut app = App::new(scene, source, state);
+    let mut app = App::new(scene, source, state, ui::view::config_dir());
     app.wake = Some(event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
     app.save_view(true);
-    match app.error {
+    let error = app.error.take();
+    if let Some(r) = &app.running {
+        // the driver's own teardown at process exit can take a moment (2 s on lavapipe): the
+        // window goes now
+        r.window.set_visible(false);
+    }
+    // Closing must not wait for GPU work still queued (a slow step of a huge grid) nor for a
+    // grid still being built: the process ends now and the OS frees the device.
+    std::mem::forget(app);
+    match error {
         Some(e) => Err(e),
         None => Ok(()),
     }
@@ -120,8 +129,14 @@ pub struct App {
 }
 
 impl App {
-    fn new(scene: Scene, source: Source, initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>) -> App {
-        let config_dir = ui::view::config_dir();
+    /// The app before its window exists; `config_dir` is where the view settings live (None:
+    /// defaults, never saved).
+    fn new(
+        scene: Scene,
+        source: Source,
+        initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>,
+        config_dir: Option<PathBuf>,
+    ) -> App {
         let mut view = config_dir.as_deref().map(View::load).unwrap_or_default();
         view.open_scene(&scene);
         let mut stepper = StepController::new(scene.display.steps_per_frame as u32);
