@@ -2,7 +2,10 @@
 //! mouse across the window; a screenshot (ImageMagick `import`) must show the brush's ink along
 //! the drag path and none far from it; pressing `1` hides the ink overlay and the stroke vanishes.
 //! Every built-in scene opens in the window and visibly runs.
+//! Also: a paused app sleeps, the screenshot key and a recording, a saved state reopening.
 //! Needs Xvfb, xdotool and ImageMagick (.ci/run installs them); fails loudly without them.
+//! Over 400 lines: one test binary, so the Xvfb, screenshot and key helpers are shared and the
+//! slow app build is linked once.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

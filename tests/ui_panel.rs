@@ -3,6 +3,7 @@
 //! frame), so each test sees what the user would: a control changes the config through a
 //! command, never the applied scene directly. Also: every key of the scene format has a control
 //! (viscosity included), controls carry tooltips, and the view settings survive a save and load.
+//! Over 400 lines: every test drives the same harness (the app's part played by `settle`).
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
