@@ -62,6 +62,17 @@ pub const NOT_IN_PANEL: &[(&str, &str)] = &[
 
 pub const SIDES: [&str; 4] = ["left", "right", "bottom", "top"];
 
+/// A value of a log slider that spans decades: 0, 0.25, 5.0e-4 (not 0.0000000).
+fn small_number(v: f64, _decimals: std::ops::RangeInclusive<usize>) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() >= 0.01 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.1e}")
+    }
+}
+
 /// The grid section: edits `draft` (applied only by its button, since a new grid rebuilds the
 /// state). With `keep_domain`, changing nx or ny refines the grid over the same domain in metres
 /// (the other count and the cell size follow). Returns true when the button asks for the draft.
@@ -121,7 +132,7 @@ pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
         "Steps asked for each displayed frame; the app takes fewer when frames run long.",
     );
     slider(ui, &mut s.fluid.density, 0.1..=10.0, true, "density ρ (kg/m³)", "Ambient density of the fluid: pressure scales with it.");
-    let nu = egui::Slider::new(&mut s.fluid.viscosity, 0.0..=0.05).logarithmic(true).smallest_positive(1e-7);
+    let nu = egui::Slider::new(&mut s.fluid.viscosity, 0.0..=0.05).logarithmic(true).smallest_positive(1e-7).custom_formatter(small_number);
     ui.add(nu.text("viscosity ν (m²/s)"))
         .on_hover_text("Kinematic viscosity: how fast velocity differences diffuse (0: none; air is 1.5e-5).");
     let sweeps = egui::Slider::new(&mut s.fluid.viscosity_iterations, 0..=200).text("viscosity sweeps");
@@ -174,7 +185,11 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
         "sweeps per step (at most, with a tolerance)"
     };
     slider(ui, &mut c.iterations, 0..=500, false, "iterations", what);
-    let tol = egui::Slider::new(&mut c.tolerance, 0.0..=0.1).logarithmic(true).smallest_positive(1e-6).text("tolerance (relative)");
+    let tol = egui::Slider::new(&mut c.tolerance, 0.0..=0.1)
+        .logarithmic(true)
+        .smallest_positive(1e-6)
+        .custom_formatter(small_number)
+        .text("tolerance (relative)");
     ui.add(tol).on_hover_text("Stop when max |div| after / before falls below this (dimensionless). 0: run every iteration.");
     let omega = egui::Slider::new(&mut c.omega, 1.0..=1.99).text("SOR ω");
     ui.add_enabled(c.kind == SolverKind::Sor, omega).on_hover_text("SOR over-relaxation factor, in (0, 2) (dimensionless; used by sor).");
