@@ -75,6 +75,9 @@ struct Recording {
     worker: Option<JoinHandle<crate::Result<u32>>>,
     frames: u32,
     last: Option<Instant>,
+    /// Every frame's size: the first one's (a GIF has one screen size; a resized window's field
+    /// is drawn at it, stretched if the aspect changed).
+    size: Option<[u32; 2]>,
 }
 
 /// What the panel shows about capturing.
@@ -137,7 +140,7 @@ impl Capture {
         });
         eprintln!("smokebox: recording to {}", path.display());
         self.status.recording = Some(0);
-        self.recording = Some(Recording { path, tx: Some(tx), worker: Some(worker), frames: 0, last: None });
+        self.recording = Some(Recording { path, tx: Some(tx), worker: Some(worker), frames: 0, last: None, size: None });
         Ok(())
     }
 
@@ -174,7 +177,8 @@ impl Capture {
             // players treat delays under 2/100 s as 1/10 s
             let delay = (since * 100.0).round().clamp(2.0, 65535.0) as u16;
             let scale = (GIF_MAX_SIDE / viewport.w.max(viewport.h)).min(1.0);
-            ([(viewport.w * scale).round().max(1.0) as u32, (viewport.h * scale).round().max(1.0) as u32], Kind::GifFrame(delay))
+            let size = *r.size.get_or_insert([(viewport.w * scale).round().max(1.0) as u32, (viewport.h * scale).round().max(1.0) as u32]);
+            (size, Kind::GifFrame(delay))
         } else {
             return;
         };
