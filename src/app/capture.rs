@@ -4,7 +4,7 @@
 //! are written on worker threads, so capturing never stalls a frame. (The numbers and the brush
 //! outline are egui text over the field, not part of the field image: they are not captured.)
 
-use crate::render::{HEADLESS_FORMAT, Overlays, RenderParams, Renderer, Viewport, begin_clear_pass};
+use crate::render::{HEADLESS_FORMAT, Offscreen, Overlays, RenderParams, Renderer, Viewport};
 use crate::sim::Simulation;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -59,9 +59,7 @@ enum Kind {
 
 /// An image copied to a staging buffer, waiting for its map.
 struct Pending {
-    staging: wgpu::Buffer,
-    size: [u32; 2],
-    row: u32,
+    image: Offscreen,
     kind: Kind,
     mapped: Option<Arc<AtomicBool>>,
 }
@@ -194,41 +192,13 @@ impl Capture {
         };
         let o = if with_overlays { overlays } else { &ink_only };
         let params = RenderParams::new(sim, o, background, size[0] as f32 / sim.nx as f32, pressure_range);
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("capture"),
-            size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: HEADLESS_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&Default::default());
         self.renderer.prepare(queue, &params);
-        {
-            let mut pass = begin_clear_pass(encoder, &view, crate::render::CLEAR);
-            self.renderer.draw(&mut pass, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 });
-        }
-        let row = (size[0] * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("capture staging"),
-            size: (row * size[1]) as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(size[1]) },
-            },
-            wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
-        );
+        let image =
+            Offscreen::draw(device, encoder, &self.renderer, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 }, size);
         if let (Kind::GifFrame(_), Some(r)) = (&kind, self.recording.as_mut()) {
             r.last = Some(Instant::now());
         }
-        self.pending.push(Pending { staging, size, row, kind, mapped: None });
+        self.pending.push(Pending { image, kind, mapped: None });
     }
 
     /// After the submit that holds the copies: asks for their maps.
@@ -236,7 +206,7 @@ impl Capture {
         for p in self.pending.iter_mut().filter(|p| p.mapped.is_none()) {
             let flag = Arc::new(AtomicBool::new(false));
             let f = flag.clone();
-            p.staging.slice(..).map_async(wgpu::MapMode::Read, move |r| f.store(r.is_ok(), Ordering::Release));
+            p.image.staging.slice(..).map_async(wgpu::MapMode::Read, move |r| f.store(r.is_ok(), Ordering::Release));
             p.mapped = Some(flag);
         }
     }
@@ -249,21 +219,13 @@ impl Capture {
             std::mem::take(&mut self.pending).into_iter().partition(|p| p.mapped.as_ref().is_some_and(|f| f.load(Ordering::Acquire)));
         self.pending = waiting;
         for p in ready {
-            let rgba = {
-                let data = p.staging.slice(..).get_mapped_range().expect("mapped");
-                let mut out = Vec::with_capacity((p.size[0] * p.size[1] * 4) as usize);
-                for y in 0..p.size[1] as usize {
-                    let start = y * p.row as usize;
-                    out.extend_from_slice(&data[start..start + p.size[0] as usize * 4]);
-                }
-                out
-            };
+            let rgba = p.image.rows();
             match p.kind {
                 Kind::Png(path) => {
                     said = Some(format!("saved {}", path.display()));
                     eprintln!("smokebox: saved {}", path.display());
                     self.status.last = Some(path.display().to_string());
-                    let [w, h] = p.size;
+                    let [w, h] = p.image.size;
                     std::thread::spawn(move || {
                         let written = path
                             .parent()
@@ -278,7 +240,7 @@ impl Capture {
                 Kind::GifFrame(delay) => {
                     if let Some(r) = &mut self.recording
                         && let Some(tx) = &r.tx
-                        && tx.send((rgba, p.size, delay)).is_ok()
+                        && tx.send((rgba, p.image.size, delay)).is_ok()
                     {
                         r.frames += 1;
                         self.status.recording = Some(r.frames);
