@@ -288,6 +288,21 @@ mod tests {
     use crate::ui::{Command, LiveStats};
 
     #[test]
+    fn the_view_is_restored_on_start_and_saved_when_it_changed() {
+        let dir = std::env::temp_dir().join(format!("smokebox_app_view_{}", std::process::id()));
+        let mut saved = crate::ui::View::default();
+        (saved.brush.strength, saved.show_panel, saved.overlays.arrow_scale) = (3.5, false, 9.0);
+        saved.save(&dir).unwrap();
+        let (scene, source) = Scene::load("plume", &[]).unwrap();
+        let mut app = App::new(scene, source, None, Some(dir.clone()));
+        assert_eq!((app.view.brush.strength, app.view.show_panel, app.view.overlays.arrow_scale), (3.5, false, 9.0));
+        app.view.brush.strength = 1.25;
+        app.save_view(true);
+        assert_eq!(crate::ui::View::load(&dir).brush.strength, 1.25);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn clear_reset_and_another_scene_forget_the_old_figures() {
         let (scene, source) = Scene::load("plume", &[]).unwrap();
         let mut app = App::new(scene, source, None, None);
