@@ -40,7 +40,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
         ui.small(&shown.scene.description);
     }
 
-    egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats));
+    egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats, shown.paused));
     egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
 
     // the copy of the scene config that the sections edit
@@ -143,7 +143,7 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
 
 /// Figures in a fixed layout: every line is always there ("–" until known), so the panel does
 /// not jump under the mouse.
-fn statistics(ui: &mut egui::Ui, s: &LiveStats) {
+fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool) {
     let known = |v: Option<f32>, f: &dyn Fn(f32) -> String| v.map_or("–".to_string(), f);
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
         let row = |ui: &mut egui::Ui, name: &str, value: String, tip: &str| {
@@ -151,7 +151,9 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats) {
             ui.monospace(value);
             ui.end_row();
         };
-        row(ui, "frames", format!("{:.0}/s, {:.1} ms", s.fps, s.frame_ms), "Frames drawn a second and the mean frame time");
+        // paused, the window draws only on input: a rate would be stale
+        let frames = if paused { "on input (paused)".to_string() } else { format!("{:.0}/s, {:.1} ms", s.fps, s.frame_ms) };
+        row(ui, "frames", frames, "Frames drawn a second and the mean frame time; paused, the window draws only when something changes");
         row(
             ui,
             "steps a frame",
