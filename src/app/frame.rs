@@ -146,7 +146,7 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
     let UiInputs { shown, view, panel, outline, numbers } = u;
     let mut full = ctx.run_ui(raw, |ui| {
         for (pos, text, size) in &numbers {
-            ui.painter().text(*pos, egui::Align2::CENTER_CENTER, text, egui::FontId::monospace(*size), egui::Color32::BLACK);
+            numbers::paint(ui.painter(), *pos, text, *size);
         }
         commands = ui::side_panel(ui, &shown, view, panel);
         central = ui.available_rect_before_wrap();

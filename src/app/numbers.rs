@@ -35,3 +35,14 @@ pub fn cell_numbers(o: &Overlays, snap: Option<&Snapshot>, vp: Viewport, ppp: f3
 pub fn compact(v: f32) -> String {
     if v == 0.0 || (0.01..1000.0).contains(&v.abs()) { format!("{v:.2}") } else { format!("{v:.1e}") }
 }
+
+/// Light text in a dark halo: it reads on the near-black background, on pale ink and on both
+/// ends of the tints (black text vanished on a dark tint).
+pub fn paint(painter: &egui::Painter, pos: egui::Pos2, text: &str, size: f32) {
+    let font = egui::FontId::monospace(size);
+    let halo = egui::Color32::from_black_alpha(220);
+    for (dx, dy) in [(-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)] {
+        painter.text(pos + egui::vec2(dx, dy), egui::Align2::CENTER_CENTER, text, font.clone(), halo);
+    }
+    painter.text(pos, egui::Align2::CENTER_CENTER, text, font, egui::Color32::from_gray(245));
+}
