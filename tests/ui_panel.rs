@@ -353,6 +353,11 @@ fn glyphs_in_sources() -> Vec<char> {
         include_str!("../src/app/frame.rs"),
         include_str!("../src/app/stepper.rs"),
         include_str!("../src/app/mod.rs"),
+        include_str!("../src/app/commands.rs"),
+        include_str!("../src/app/rebuild.rs"),
+        include_str!("../src/app/capture.rs"),
+        include_str!("../src/app/files.rs"),
+        include_str!("../src/ui/view.rs"),
     ];
     let mut out = Vec::new();
     for text in sources {
