@@ -1,19 +1,171 @@
-// Multigrid coarse solve: the coarsest level (at most 16 x 16 cells, src/sim/multigrid.rs) relaxed
-// by red-black SOR inside one workgroup, with barriers between the half-sweeps.
+// Multigrid coarse solve in one dispatch: the levels from this one down (every side at most 32,
+// the bottom at most 16, src/sim/multigrid.rs) held in workgroup memory, one V-cycle of them run by one workgroup with
+// barriers between the steps: two red-black Gauss-Seidel sweeps, residual restricted to the next
+// level, ..., BOTTOM_SWEEPS SOR sweeps on the bottom level (plain Gauss-Seidel where an odd
+// periodic axis pairs two same-colour cells: `bottom_omega`), then back up with prolongation and two
+// sweeps. The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs
+// `coarse`). Stencils stay in the stencil buffer (read-only); x and rhs live here.
 
-const COARSE_SWEEPS: u32 = 48u;
-const COARSE_OMEGA: f32 = 1.6;
+// Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
+override WG: u32 = 256u;
+const COARSE_CELLS: u32 = 1280u;
+const BOTTOM_SWEEPS: u32 = 48u;
+const BOTTOM_OMEGA: f32 = 1.6;
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
-    let i = i32(lid.x);
-    let j = i32(lid.y);
-    let inside = i < lnx() && j < lny();
-    for (var it = 0u; it < COARSE_SWEEPS; it++) {
-        for (var parity = 0; parity < 2; parity++) {
-            if inside && (i + j) % 2 == parity { relax(i, j, COARSE_OMEGA); }
-            storageBarrier();
-            workgroupBarrier();
+
+var<workgroup> sx: array<f32, 1280>;
+var<workgroup> srhs: array<f32, 1280>;
+// The updates of a half-sweep, written to sx after all are computed.
+var<workgroup> snext: array<f32, 1280>;
+
+// Offset of level k in sx / srhs.
+fn s_off(k: u32) -> u32 { return mg_levels[k].off - level.off; }
+
+fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
+    let l = mg_levels[k];
+    let w = i32(l.nx);
+    let h = i32(l.ny);
+    let base = s_off(k);
+    let xc = sx[base + u32(j * w + i)];
+    var d = 0.0;
+    var fluid = 0.0;
+    if (s & STENCIL_LEFT) != 0u { d += sx[base + u32(j * w + select(i - 1, w - 1, i == 0))] - xc; fluid += 1.0; }
+    if (s & STENCIL_RIGHT) != 0u { d += sx[base + u32(j * w + select(i + 1, 0, i == w - 1))] - xc; fluid += 1.0; }
+    if (s & STENCIL_BOTTOM) != 0u { d += sx[base + u32(select(j - 1, h - 1, j == 0) * w + i)] - xc; fluid += 1.0; }
+    if (s & STENCIL_TOP) != 0u { d += sx[base + u32(select(j + 1, 0, j == h - 1) * w + i)] - xc; fluid += 1.0; }
+    return srhs[base + u32(j * w + i)] + (d - (stencil_count(s) - fluid) * xc);
+}
+
+// One colour of a red-black sweep of level k: every update computed before any is written, as
+// src/sim/cpu/multigrid.rs `relax`.
+fn s_relax(k: u32, parity: i32, omega: f32, lid: u32) {
+    let l = mg_levels[k];
+    let w = i32(l.nx);
+    let base = s_off(k);
+    // thread t takes the t-th cell of the colour: row j, i = 2x or 2x + 1
+    let half = (l.nx + 1u) / 2u;
+    for (var t = lid; t < half * l.ny; t += WG) {
+        let j = i32(t / half);
+        let i = 2 * i32(t % half) + ((j + parity) & 1);
+        if i >= w { continue; }
+        let c = u32(j * w + i);
+        let s = mg_stencil[l.off + c];
+        let count = stencil_count(s);
+        var x = 0.0;
+        if count > 0.0 { x = sx[base + c] + omega * s_residual(k, i, j, s) / count; }
+        snext[base + c] = x;
+    }
+    workgroupBarrier();
+    for (var t = lid; t < half * l.ny; t += WG) {
+        let j = i32(t / half);
+        let i = 2 * i32(t % half) + ((j + parity) & 1);
+        if i < w { sx[base + u32(j * w + i)] = snext[base + u32(j * w + i)]; }
+    }
+    workgroupBarrier();
+}
+
+fn s_smooth(k: u32, lid: u32) {
+    for (var sweep = 0; sweep < 2; sweep++) {
+        s_relax(k, 0, 1.0, lid);
+        s_relax(k, 1, 1.0, lid);
+    }
+}
+
+// Level k's residual summed onto level k + 1's rhs; its x set to zero.
+fn s_restrict(k: u32, lid: u32) {
+    let f = mg_levels[k];
+    let l = mg_levels[k + 1u];
+    let fw = i32(f.nx);
+    let fh = i32(f.ny);
+    let w = i32(l.nx);
+    for (var c = lid; c < l.nx * l.ny; c += WG) {
+        let i = i32(c) % w;
+        let j = i32(c) / w;
+        var sum = 0.0;
+        for (var dj = 0; dj < 2; dj++) {
+            for (var di = 0; di < 2; di++) {
+                let a = 2 * i + di;
+                let b = 2 * j + dj;
+                if a < fw && b < fh {
+                    let s = mg_stencil[f.off + u32(b * fw + a)];
+                    if stencil_count(s) > 0.0 { sum += s_residual(k, a, b, s); }
+                }
+            }
         }
+        if stencil_count(mg_stencil[l.off + c]) == 0.0 { sum = 0.0; }
+        srhs[s_off(k + 1u) + c] = sum;
+        sx[s_off(k + 1u) + c] = 0.0;
+    }
+    workgroupBarrier();
+}
+
+fn s_coarse_value(k: u32, ci: i32, cj: i32, parent: f32) -> f32 {
+    let l = mg_levels[k];
+    let w = i32(l.nx);
+    let h = i32(l.ny);
+    var a = ci;
+    var b = cj;
+    let side = side_outside(a, b, w, h);
+    if side < 4u {
+        let kind = params.bc_kind[side];
+        if kind == BC_OUTFLOW { return 0.0; }
+        if kind != BC_PERIODIC { return parent; }
+        a = wrap(a, w);
+        b = wrap(b, h);
+    }
+    let c = u32(b * w + a);
+    if stencil_count(mg_stencil[l.off + c]) == 0.0 { return parent; }
+    return sx[s_off(k) + c];
+}
+
+// Level k + 1's correction interpolated bilinearly and added to level k.
+fn s_prolong(k: u32, lid: u32) {
+    let f = mg_levels[k];
+    let cw = i32(mg_levels[k + 1u].nx);
+    let w = i32(f.nx);
+    for (var c = lid; c < f.nx * f.ny; c += WG) {
+        let i = i32(c) % w;
+        let j = i32(c) / w;
+        if stencil_count(mg_stencil[f.off + c]) == 0.0 { continue; }
+        let pi = i / 2;
+        let pj = j / 2;
+        let si = select(1, -1, i % 2 == 0);
+        let sj = select(1, -1, j % 2 == 0);
+        let parent = sx[s_off(k + 1u) + u32(pj * cw + pi)];
+        let e = 0.5625 * parent + 0.1875 * (s_coarse_value(k + 1u, pi + si, pj, parent) + s_coarse_value(k + 1u, pi, pj + sj, parent))
+            + 0.0625 * s_coarse_value(k + 1u, pi + si, pj + sj, parent);
+        sx[s_off(k) + c] += e;
+    }
+    workgroupBarrier();
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
+    let lid = lid3.x;
+    let first = level.index;
+    let last = arrayLength(&mg_levels) - 1u;
+    let n = level.nx * level.ny;
+    for (var c = lid; c < n; c += WG) {
+        sx[c] = mg_x[level.x_off + c];
+        srhs[c] = mg_rhs[level.off + c];
+    }
+    workgroupBarrier();
+    for (var k = first; k < last; k++) {
+        s_smooth(k, lid);
+        s_restrict(k, lid);
+    }
+    let bottom = mg_levels[last];
+    let odd_periodic = (periodic_x() && bottom.nx % 2u == 1u) || (periodic_y() && bottom.ny % 2u == 1u);
+    let omega = select(BOTTOM_OMEGA, 1.0, odd_periodic);
+    for (var it = 0u; it < BOTTOM_SWEEPS; it++) {
+        s_relax(last, 0, omega, lid);
+        s_relax(last, 1, omega, lid);
+    }
+    for (var k = last; k > first; k--) {
+        s_prolong(k - 1u, lid);
+        s_smooth(k - 1u, lid);
+    }
+    for (var c = lid; c < n; c += WG) {
+        mg_x[level.x_off + c] = sx[c];
     }
 }

@@ -1,7 +1,9 @@
-// Multigrid set-up, once per solve (solids may change every step), level by level from the finest:
-// `mark` flags solid cells (level 0: the solid field; coarser: a cell all of whose children are
-// solid or outside), `pack` packs the reduced stencil exactly as pressure.wgsl's stencil_pack does,
-// but on the level's own grid, and `load` writes level 0's right-hand side from the divergence.
+// Multigrid set-up, level by level from the finest, only when solids or boundaries changed
+// (src/sim/solver.rs): `mark` flags solid cells (level 0: the solid field; coarser: a cell all of
+// whose children are solid or outside), `pack` packs the reduced stencil exactly as pressure.wgsl's
+// stencil_pack does, but on the level's own grid. `load`, every solve, writes level 0's right-hand
+// side from the divergence.
+
 
 @compute @workgroup_size(8, 8)
 fn mark(@builtin(global_invocation_id) id: vec3<u32>) {

@@ -1,18 +1,22 @@
-// Tolerance control of the pressure solvers without a read-back: after every K sweeps or cycles a
-// two-stage reduction measures max |residual| (in rhs units, so max |residual| / max |rhs| equals
-// max |div after projection| / max |div before|), and `gate` rewrites the indirect dispatch
-// arguments of every later sweep: the level's workgroup counts while not converged, zero after.
-// The CPU records all sweeps up front; converged ones cost an empty dispatch, never a stall.
+// Tolerance control of the pressure solvers (src/sim/solver.rs): a two-stage reduction measures
+// max |residual| (in rhs units, so max |residual| / max |rhs| equals max |div after projection| /
+// max |div before|). `gate` decides whether the solve is done and rewrites the indirect dispatch
+// arguments of the few gated sweeps or cycles that follow: the real workgroup counts while not
+// converged, zero after; `probe` only records the ratio (one cycle before the predicted count).
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
-//   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 sweeps/cycles run
-//   5 sweeps per check  8..72 partial maxima   72.. full args, then live args (3 words per slot)
+//   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
+//   5 units per check   6 units the next gate counts   7 probe ratio (f32)
+//   8..72 partial maxima   72.. full args, then live args (3 words per slot)
+
 
 const GROUPS: u32 = 64u;
-const WG: u32 = 256u;
+// Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
+// adapter, where each invocation is a coroutine every barrier suspends); at most 256.
+override WG: u32 = 256u;
 const PARTIALS: u32 = 8u;
-const ARG_SLOTS: u32 = 17u;
+const ARG_SLOTS: u32 = 33u;
 const FULL_ARGS: u32 = 72u;
-const LIVE_ARGS: u32 = 123u;
+const LIVE_ARGS: u32 = 171u;
 
 var<workgroup> red_max: array<f32, 256>;
 var<workgroup> done_now: u32;
@@ -28,7 +32,7 @@ fn finish_partial(lid: u32, wid: u32, m: f32) {
 }
 
 // max |rho h^2 div / dt|: the right-hand side's scale.
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
     var m = 0.0;
@@ -38,19 +42,22 @@ fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partial(lid.x, wid.x, m * params.rho * params.h * params.h / params.dt);
 }
 
-// max |residual| of level 0 from the multigrid residual buffer.
-@compute @workgroup_size(256)
+// max |residual| of multigrid level 0 (x = p, rhs from `load`), computed on the fly.
+@compute @workgroup_size(WG)
 fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = params.nx * params.ny;
+    let n = level.nx * level.ny;
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
-        m = max(m, abs(mg_res[c]));
+        let s = mg_stencil[c];
+        if stencil_count(s) > 0.0 { m = max(m, abs(local_residual(i32(c % level.nx), i32(c / level.nx), s))); }
     }
     finish_partial(lid.x, wid.x, m);
 }
 
-// max |residual| of the pressure in p (Jacobi, SOR), with the packed stencil of pressure.wgsl.
-@compute @workgroup_size(256)
+// max |residual| of the pressure in p (Jacobi), with the packed stencil of pressure.wgsl, in the
+// difference form of multigrid_common `local_residual`: count p - sum rounds at |p|, which sits far
+// above the residual once p is large against h^2 rhs (src/sim/cpu/solver_check.rs is its twin).
+@compute @workgroup_size(WG)
 fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
     let w = nx();
@@ -62,13 +69,15 @@ fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id)
         let i = i32(c % params.nx);
         let j = i32(c / params.nx);
         let row = j * w;
-        var sum = 0.0;
-        if (s & STENCIL_LEFT) != 0u { sum += p[u32(row + select(i - 1, w - 1, i == 0))]; }
-        if (s & STENCIL_RIGHT) != 0u { sum += p[u32(row + select(i + 1, 0, i == w - 1))]; }
-        if (s & STENCIL_BOTTOM) != 0u { sum += p[u32(select(j - 1, ny() - 1, j == 0) * w + i)]; }
-        if (s & STENCIL_TOP) != 0u { sum += p[u32(select(j + 1, 0, j == ny() - 1) * w + i)]; }
+        let pc = p[c];
+        var d = 0.0;
+        var fluid = 0.0;
+        if (s & STENCIL_LEFT) != 0u { d += p[u32(row + select(i - 1, w - 1, i == 0))] - pc; fluid += 1.0; }
+        if (s & STENCIL_RIGHT) != 0u { d += p[u32(row + select(i + 1, 0, i == w - 1))] - pc; fluid += 1.0; }
+        if (s & STENCIL_BOTTOM) != 0u { d += p[u32(select(j - 1, ny() - 1, j == 0) * w + i)] - pc; fluid += 1.0; }
+        if (s & STENCIL_TOP) != 0u { d += p[u32(select(j + 1, 0, j == ny() - 1) * w + i)] - pc; fluid += 1.0; }
         let b = -params.rho * params.h * params.h * divergence[c] / params.dt;
-        m = max(m, abs(b - (count * p[c] - sum)));
+        m = max(m, abs(b + (d - (count - fluid) * pc)));
     }
     finish_partial(lid.x, wid.x, m);
 }
@@ -91,7 +100,8 @@ fn write_args(lid: u32) {
     }
 }
 
-// Start of a solve: the rhs scale from reduce_rhs; a zero right-hand side is already solved.
+// Start of a gated solve: the rhs scale from reduce_rhs; a zero right-hand side is already solved.
+// The first gate counts the sweeps run before it (word 6, set by the CPU).
 @compute @workgroup_size(64)
 fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
     let b = partial_max(lid.x);
@@ -101,25 +111,37 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
         mg_control[2] = done;
         mg_control[3] = bitcast<u32>(0.0);
         mg_control[4] = 0u;
+        mg_control[7] = bitcast<u32>(-1.0);
         done_now = done;
     }
     write_args(lid.x);
 }
 
-// After K sweeps or cycles: counts them if they ran, then stops the rest once the residual is in.
+// After a run of sweeps or cycles: counts them if they ran, then stops the rest once the residual
+// is in.
 @compute @workgroup_size(64)
 fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
     let r = partial_max(lid.x);
     if lid.x == 0u {
         var done = mg_control[2];
         if done == 0u {
-            mg_control[4] += mg_control[5];
+            mg_control[4] += mg_control[6];
             let ratio = r / bitcast<f32>(mg_control[1]);
             mg_control[3] = bitcast<u32>(ratio);
             if ratio <= bitcast<f32>(mg_control[0]) { done = 1u; }
         }
+        mg_control[6] = mg_control[5];
         mg_control[2] = done;
         done_now = done;
     }
     write_args(lid.x);
+}
+
+// Records the relative residual without gating (read back to lower the predicted count).
+@compute @workgroup_size(64)
+fn probe(@builtin(local_invocation_id) lid: vec3<u32>) {
+    let r = partial_max(lid.x);
+    if lid.x == 0u {
+        mg_control[7] = bitcast<u32>(r / bitcast<f32>(mg_control[1]));
+    }
 }

@@ -126,6 +126,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
+        sim.resume_solver_units(m.solver_units);
     }
     let overrides = match (&meta, args.set.is_empty()) {
         (Some(m), true) => m.overrides.clone(),
@@ -140,6 +141,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         dt: scene.time.dt,
         scene: source.label(),
         overrides: overrides.clone(),
+        solver_units: sim.solver_units(),
     };
     let stdout = std::io::stdout();
     let frame_every = args.frame_every.unwrap_or(1);

@@ -20,6 +20,10 @@ pub struct Meta {
     /// The `--set` overrides the run was started with.
     #[serde(default)]
     pub overrides: Vec<String>,
+    /// Units (V-cycles, sweeps) the pressure solve to a tolerance plans for the next step, so a
+    /// continued run repeats the straight one bit for bit (src/sim/solver.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_units: Option<u32>,
 }
 
 /// Encodes an array as a version 1.0 .npy file.

@@ -23,7 +23,7 @@ fn compare(
     pass: &str,
     reference: impl Fn(&mut Fields, &Params),
 ) {
-    let mut sim = Simulation::new(gpu, input, p, SolverConfig::default()).unwrap();
+    let mut sim = Simulation::new(gpu, input, p, SolverConfig::jacobi(40)).unwrap();
     for s in splats {
         sim.add_splat(*s);
     }
@@ -134,7 +134,7 @@ fn obstacle_brush_matches_cpu() {
         Splat { x: 0.3, y: 0.3, radius: 0.3, mode: SPLAT_ADD, vx: 1.0, vy: 1.0, ink_r: 1.0, ..Default::default() },
     ];
     for (label, f, p) in inputs() {
-        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::default()).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
         for s in splats {
             sim.add_splat(s);
         }
@@ -235,7 +235,7 @@ fn advection_schemes_match_cpu() {
 fn whole_step_matches_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let settings = SolverConfig { iterations: 12, warm_start: true, ..Default::default() };
+        let settings = SolverConfig { iterations: 12, warm_start: true, ..SolverConfig::jacobi(40) };
         let mut sim = Simulation::new(&gpu, &f, p, settings.clone()).unwrap();
         sim.run_blocking(3, false);
         let got = sim.download();
@@ -253,7 +253,7 @@ fn whole_step_matches_cpu() {
 fn stats_match_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 5, ..Default::default() }).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 5, ..SolverConfig::jacobi(40) }).unwrap();
         let stats = sim.run_blocking(1, true);
         let s = stats.last().expect("stats arrive");
         let mut want = f.clone();
@@ -309,7 +309,7 @@ fn viscous_step_matches_cpu() {
     for (label, f, p) in inputs() {
         let mut p = moving_walls(p);
         p.viscosity = 0.02;
-        let settings = SolverConfig { iterations: 12, ..Default::default() };
+        let settings = SolverConfig { iterations: 12, ..SolverConfig::jacobi(40) };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.viscosity_iterations = 7;
         sim.run_blocking(2, false);

@@ -7,7 +7,7 @@ use smokebox::render::{self, RenderParams};
 use smokebox::sim::kernel::{self, slot};
 use smokebox::sim::multigrid::LevelDesc;
 use smokebox::sim::params::{Params, Splat};
-use smokebox::sim::solver::ctl;
+use smokebox::sim::solver_check::ctl;
 use std::mem::{offset_of, size_of};
 
 fn validate(label: &str, src: &str) -> naga::Module {
@@ -99,7 +99,7 @@ fn splat_layout_matches_wgsl() {
 #[test]
 fn level_desc_layout_matches_wgsl() {
     let (size, members) = struct_in(&pass_module("multigrid_smooth"), "Level");
-    let rust = rust_offsets!(LevelDesc, nx, ny, off, index, fine_nx, fine_ny, fine_off, _p1, coarse_nx, coarse_ny, coarse_off, _p2);
+    let rust = rust_offsets!(LevelDesc, nx, ny, off, index, fine_nx, fine_ny, fine_off, x_off, coarse_nx, coarse_ny, coarse_off, coarse_x_off);
     assert_eq!(size as usize, size_of::<LevelDesc>(), "LevelDesc size differs between Rust and WGSL");
     assert_eq!(members, rust, "LevelDesc members or offsets differ between Rust and WGSL");
 }
@@ -146,8 +146,9 @@ fn solver_control_words_match_wgsl() {
         (ctl::RHS_MAX, "max |rhs|"),
         (ctl::DONE, "done"),
         (ctl::RATIO, "last ratio"),
-        (ctl::RUN, "sweeps/cycles run"),
-        (ctl::CHECK_EVERY, "sweeps per check"),
+        (ctl::RUN, "units run"),
+        (ctl::CHECK_EVERY, "units per check"),
+        (ctl::PENDING, "units the next gate counts"),
     ] {
         assert!(body.contains(&format!("{word} {what}")), "solver_check.wgsl's layout comment does not put '{what}' at word {word}");
     }

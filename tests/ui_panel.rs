@@ -217,6 +217,8 @@ fn pause_step_reset_are_commands() {
 #[test]
 fn solver_kind_and_brush_density_sign() {
     let mut h = harness();
+    h.get_by_label("jacobi").click();
+    settle(&mut h);
     assert_eq!(h.state().scene.solver.kind, SolverKind::Jacobi);
     h.get_by_label("multigrid").click();
     settle(&mut h);

@@ -82,8 +82,9 @@ struct Splat {
 // reduced stencil (fluid plus outflow ghosts; 0 for solid or isolated cells).
 @group(0) @binding(17) var<storage, read_write> stencil: array<u32>;
 
-// Slots 18-23: the multigrid levels (multigrid_common.wgsl, src/sim/solver.rs). All levels live in
-// a few big buffers at per-level offsets; `level` says where this level and its neighbours lie.
+// Slots 18-23, 26, 27: the pressure solvers (multigrid_level.wgsl, src/sim/multigrid.rs). Per
+// level arrays live in a few big buffers at per-level offsets; `level` says where this level and
+// its neighbours lie. Level 0's x is `p` itself (bound at 19), coarser levels' x live in `mg_x`.
 // Keep in sync with `LevelDesc` in src/sim/multigrid.rs.
 struct Level {
     nx: u32,
@@ -93,22 +94,29 @@ struct Level {
     fine_nx: u32,
     fine_ny: u32,
     fine_off: u32,
-    _p1: u32,
+    x_off: u32,
     coarse_nx: u32,
     coarse_ny: u32,
     coarse_off: u32,
-    _p2: u32,
+    coarse_x_off: u32,
 }
 
-@group(0) @binding(18) var<storage, read_write> level: Level;
+@group(0) @binding(18) var<storage, read> level: Level;
+// This level's x: `p` on level 0, `mg_x` below (or, for the passes that read the pre-smoothed
+// iterate, the second buffer: `p_out`, `mg_y`).
 @group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
 @group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
-@group(0) @binding(21) var<storage, read_write> mg_res: array<f32>;
-// Convergence control (src/sim/solver.rs, `control`): tolerance, reductions, indirect dispatch args.
+// Where a tile smoother writes: the level's other buffer.
+@group(0) @binding(21) var<storage, read_write> mg_y: array<f32>;
+// Convergence control (src/sim/solver_check.rs, `ctl`): tolerance, reductions, indirect dispatch args.
 @group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
-// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID.
+// Per level cell: the packed stencil of `stencil` (bits 0-6) plus MG_SOLID (set-up writes it).
 @group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
-// Slots 24-25: the right-hand side of implicit viscosity (viscosity.wgsl); 26-27 are free.
+// The x of the levels below level 0 (read by prolongation, zeroed by restriction).
+@group(0) @binding(26) var<storage, read_write> mg_xc: array<f32>;
+// Every level's descriptor, finest first (the one-workgroup coarse solve).
+@group(0) @binding(27) var<storage, read> mg_levels: array<Level>;
+// Slots 24-25: the right-hand side of implicit viscosity (viscosity.wgsl).
 @group(0) @binding(24) var<storage, read_write> visc_rhs_u: array<f32>;
 @group(0) @binding(25) var<storage, read_write> visc_rhs_v: array<f32>;
 // Slots 28-31: scratch of the transport schemes and vorticity (advect_*.wgsl, vorticity.wgsl).

@@ -185,6 +185,7 @@ impl App {
             }
             if let Some((_, m)) = &state {
                 (r.sim.step_index, r.sim.time) = (m.step, m.time);
+                r.sim.resume_solver_units(m.solver_units);
             }
         }
         self.view.open_scene(&scene);
@@ -217,6 +218,7 @@ impl App {
             dt: self.scene.time.dt,
             scene: String::new(),
             overrides: Vec::new(),
+            solver_units: r.sim.solver_units(),
         };
         let dir = files::save_state(&dir, &r.sim.download(), meta, &self.scene_as_shown(), &self.source)?;
         self.said(format!("saved the state to {}", dir.display()));

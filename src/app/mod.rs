@@ -273,7 +273,7 @@ impl App {
                 }
             }
         }
-        r.sim.readback.request_maps();
+        r.sim.after_submit();
         r.values.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
         if let Some(line) = r.capture.collect() {

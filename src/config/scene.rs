@@ -83,11 +83,11 @@ impl Default for FluidConfig {
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum SolverKind {
-    #[default]
     Jacobi,
     /// Red-black Gauss-Seidel with over-relaxation `solver.omega`.
     Sor,
-    /// Geometric multigrid V-cycles (src/sim/multigrid.rs).
+    /// Geometric multigrid V-cycles (src/sim/multigrid.rs), the default.
+    #[default]
     Multigrid,
 }
 
@@ -107,9 +107,18 @@ pub struct SolverConfig {
     pub warm_start: bool,
 }
 
+impl SolverConfig {
+    /// The seed's solver: `iterations` weighted-Jacobi sweeps a step, no tolerance (the `teaching`
+    /// scene; tests that compare against the CPU's Jacobi step).
+    pub fn jacobi(iterations: u32) -> SolverConfig {
+        SolverConfig { kind: SolverKind::Jacobi, iterations: iterations as i64, tolerance: 0.0, ..Default::default() }
+    }
+}
+
 impl Default for SolverConfig {
     fn default() -> Self {
-        SolverConfig { kind: SolverKind::Jacobi, iterations: 40, tolerance: 0.0, jacobi_weight: 0.8, omega: 1.9, warm_start: true }
+        // multigrid to 1e-4 relative: incompressible at every size (issue 11); at most 20 V-cycles
+        SolverConfig { kind: SolverKind::Multigrid, iterations: 20, tolerance: 1e-4, jacobi_weight: 0.8, omega: 1.9, warm_start: true }
     }
 }
 

@@ -24,16 +24,18 @@ pub mod slot {
     pub const STATS: u32 = 15;
     pub const SCRATCH: u32 = 16;
     pub const STENCIL: u32 = 17;
-    // 18..=23 multigrid levels and the solver control words (src/sim/solver.rs)
+    // 18..=23, 26, 27 pressure solvers: multigrid levels and the control words (src/sim/solver.rs)
     pub const LEVEL: u32 = 18;
     pub const MG_X: u32 = 19;
     pub const MG_RHS: u32 = 20;
-    pub const MG_RES: u32 = 21;
+    pub const MG_Y: u32 = 21;
     pub const MG_CONTROL: u32 = 22;
     pub const MG_STENCIL: u32 = 23;
-    // 24..=27 implicit viscosity (26, 27 free)
+    // 24, 25 implicit viscosity
     pub const VISC_RHS_U: u32 = 24;
     pub const VISC_RHS_V: u32 = 25;
+    pub const MG_XC: u32 = 26;
+    pub const MG_LEVELS: u32 = 27;
     // 28..=31 transport schemes and vorticity
     pub const CELL_TMP: u32 = 28;
     pub const INK_TMP: u32 = 29;
@@ -64,13 +66,13 @@ pub mod slot {
         "level",
         "mg_x",
         "mg_rhs",
-        "mg_res",
+        "mg_y",
         "mg_control",
         "mg_stencil",
         "visc_rhs_u",
         "visc_rhs_v",
-        "",
-        "",
+        "mg_xc",
+        "mg_levels",
         "cell_tmp",
         "ink_tmp",
         "density_tmp",
@@ -79,6 +81,13 @@ pub mod slot {
 }
 
 pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
+
+/// A multigrid shader file (composed after the prelude, shared parts first).
+macro_rules! mg {
+    ($name:literal) => {
+        include_str!(concat!("../../shaders/multigrid_", $name, ".wgsl"))
+    };
+}
 
 /// Every pass's WGSL, by file name (without `.wgsl`).
 pub const SHADERS: &[(&str, &str)] = &[
@@ -93,23 +102,13 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("vorticity", include_str!("../../shaders/vorticity.wgsl")),
     ("advect/maccormack", include_str!("../../shaders/advect/maccormack.wgsl")),
     ("advect/conservative", include_str!("../../shaders/advect/conservative.wgsl")),
-    ("pressure_sor", include_str!("../../shaders/pressure_sor.wgsl")),
-    ("multigrid_setup", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_setup.wgsl"))),
-    ("multigrid_smooth", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_smooth.wgsl"))),
-    (
-        "multigrid_residual",
-        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_residual.wgsl")),
-    ),
-    (
-        "multigrid_restrict",
-        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_restrict.wgsl")),
-    ),
-    (
-        "multigrid_prolong",
-        concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_prolong.wgsl")),
-    ),
-    ("multigrid_coarse", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/multigrid_coarse.wgsl"))),
-    ("solver_check", concat!(include_str!("../../shaders/multigrid_common.wgsl"), include_str!("../../shaders/solver_check.wgsl"))),
+    ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../shaders/pressure_sor.wgsl"))),
+    ("multigrid_setup", concat!(mg!("level"), mg!("setup"))),
+    ("multigrid_smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
+    ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
+    ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
+    ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
+    ("solver_check", concat!(mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
     ("viscosity", include_str!("../../shaders/viscosity.wgsl")),
 ];
 
@@ -141,6 +140,18 @@ pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::Mod
             Error(format!("{at}: {}", e.into_inner()))
         })?;
     Ok((module, info))
+}
+
+static DISPATCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts one recorded dispatch (every dispatch of the step goes through here; `smokebox bench`).
+pub fn count_dispatch() {
+    DISPATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Dispatches recorded so far by this process.
+pub fn dispatches() -> u64 {
+    DISPATCHES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Buffers by slot number: what a bind group gives each slot (`Buffers::table`).
@@ -181,8 +192,40 @@ pub struct Kernel {
     pub workgroup_size: [u32; 3],
 }
 
+/// Invocations per workgroup for the workgroup-memory solver kernels (override `WG`): on a CPU
+/// adapter (lavapipe) each invocation of a workgroup is a coroutine that every barrier suspends,
+/// so one SIMD batch of 8 does the same work with one; GPUs want full workgroups.
+pub fn solver_workgroup(device: &wgpu::Device) -> f64 {
+    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 8.0 } else { 256.0 }
+}
+
+/// Whether the solvers use their workgroup-memory (tiled, temporally blocked) kernels. Not on a CPU
+/// adapter: lavapipe runs them several times slower than one plain dispatch per sweep (measured
+/// in BENCHMARKS.md), while a dispatch there costs little. `SMOKEBOX_SOLVER_TILES=1` or `=0`
+/// overrides (benchmarks, tests).
+pub fn solver_tiles(device: &wgpu::Device) -> bool {
+    match std::env::var("SMOKEBOX_SOLVER_TILES").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => device.adapter_info().device_type != wgpu::DeviceType::Cpu,
+    }
+}
+
 impl Kernel {
     pub fn new(device: &wgpu::Device, shader: &str, entry: &str) -> Result<Kernel> {
+        Kernel::with_options(device, shader, entry, &[], true)
+    }
+
+    /// A kernel with values for its pipeline-overridable constants; `zero_workgroup_memory: false`
+    /// for a kernel that writes its workgroup memory before reading it (saves a clearing loop and
+    /// barrier per workgroup).
+    pub fn with_options(
+        device: &wgpu::Device,
+        shader: &str,
+        entry: &str,
+        constants: &[(&str, f64)],
+        zero_workgroup_memory: bool,
+    ) -> Result<Kernel> {
         let src = source(shader)?;
         let (module, info) = parse(shader, &src)?;
         let index = module
@@ -191,24 +234,29 @@ impl Kernel {
             .position(|e| e.name == entry)
             .ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?;
         let uses = info.get_entry_point(index);
-        let mut bindings: Vec<u32> = module
+        // (binding, read-only): a binding the shader declares `read` is bound read-only
+        let mut used: Vec<(u32, bool)> = module
             .global_variables
             .iter()
             .filter(|(handle, _)| !uses[*handle].is_empty())
-            .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.binding))
+            .filter_map(|(_, g)| {
+                let read_only = matches!(g.space, naga::AddressSpace::Storage { access } if !access.contains(naga::StorageAccess::STORE));
+                g.binding.as_ref().map(|b| (b.binding, read_only))
+            })
             .collect();
-        bindings.sort_unstable();
+        used.sort_unstable();
+        let bindings: Vec<u32> = used.iter().map(|b| b.0).collect();
         let label = if entry == "main" { shader.to_string() } else { format!("{shader}.{entry}") };
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = used
             .iter()
-            .map(|&binding| wgpu::BindGroupLayoutEntry {
+            .map(|&(binding, read_only)| wgpu::BindGroupLayoutEntry {
                 binding,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
                     ty: if binding == slot::PARAMS {
                         wgpu::BufferBindingType::Uniform
                     } else {
-                        wgpu::BufferBindingType::Storage { read_only: false }
+                        wgpu::BufferBindingType::Storage { read_only }
                     },
                     has_dynamic_offset: false,
                     min_binding_size: None,
@@ -229,7 +277,7 @@ impl Kernel {
             layout: Some(&pipeline_layout),
             module: &module_gpu,
             entry_point: Some(entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, zero_initialize_workgroup_memory: zero_workgroup_memory },
             cache: None,
         });
         let workgroup_size = module.entry_points[index].workgroup_size;
@@ -251,6 +299,7 @@ impl Kernel {
 
     /// Records one dispatch covering `size` threads (rounded up to whole workgroups).
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, size: [u32; 2]) {
+        count_dispatch();
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(size[0].div_ceil(self.workgroup_size[0]), size[1].div_ceil(self.workgroup_size[1]), 1);
@@ -258,6 +307,7 @@ impl Kernel {
 
     /// Records a dispatch of an exact number of workgroups.
     pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, groups: u32) {
+        count_dispatch();
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(groups, 1, 1);

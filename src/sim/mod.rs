@@ -11,8 +11,11 @@ pub mod init;
 pub mod kernel;
 pub mod multigrid;
 pub mod params;
+pub mod pressure;
+pub mod pressure_sor;
 pub mod projection;
 pub mod solver;
+pub mod solver_check;
 pub mod sources;
 pub mod stage;
 pub mod stats;
@@ -165,6 +168,7 @@ impl Simulation {
     /// rebuilding pipelines.
     pub fn restore(&mut self, fields: &Fields) {
         self.upload(fields);
+        self.stages.projection.solvers.forget_prediction();
         self.pending_splats.clear();
         self.step_index = 0;
         self.time = 0.0;
@@ -179,6 +183,7 @@ impl Simulation {
 
     pub fn upload(&self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
+        self.stages.projection.solvers.mark_dirty();
     }
 
     /// Reads the whole state back (blocking; dumps and tests only).
@@ -195,7 +200,10 @@ impl Simulation {
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         self.queue.write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
-        self.stages.projection.solvers.prepare(&self.queue, self.solver.kind, self.solver.tolerance);
+        self.stages.projection.solvers.prepare(&self.queue, self.solver.tolerance);
+        if self.edits_solids {
+            self.stages.projection.solvers.mark_dirty();
+        }
         if !splats.is_empty() {
             self.queue.write_buffer(&self.buffers.splats, 0, bytemuck::cast_slice(&splats));
         }
@@ -222,7 +230,7 @@ impl Simulation {
                     s.stats.encode_div_before(pass);
                 }
             });
-            s.projection.encode_solve(encoder, profiler, b, &self.solver);
+            s.projection.solvers.encode_solve(encoder, profiler, b, self.solve_spec(), self.params.bc_kind);
             timed_pass(encoder, profiler, "project", |pass| {
                 s.projection.encode_correction(pass);
                 if stats {
@@ -249,6 +257,28 @@ impl Simulation {
         self.time += self.params.dt as f64;
     }
 
+    /// The pressure solve's settings.
+    pub fn solve_spec(&self) -> solver::SolveSpec {
+        let s = &self.solver;
+        solver::SolveSpec { kind: s.kind, iterations: s.iterations.clamp(0, u32::MAX as i64) as u32, tolerance: s.tolerance, warm_start: s.warm_start }
+    }
+
+    /// The units the solve to a tolerance plans for the next step (saved with a dump).
+    pub fn solver_units(&self) -> Option<u32> {
+        self.stages.projection.solvers.units_now()
+    }
+
+    /// Continues with a dump's planned units (`solver_units`), as the run that wrote it would.
+    pub fn resume_solver_units(&self, units: Option<u32>) {
+        self.stages.projection.solvers.resume(self.solve_spec(), units);
+    }
+
+    /// Call after submitting encoded steps: requests the non-blocking read-backs.
+    pub fn after_submit(&mut self) {
+        self.readback.request_maps();
+        self.stages.projection.solvers.request_feedback();
+    }
+
     /// From now on each step also keeps the divergence right after the correction.
     pub fn enable_div_after(&mut self) -> Result<()> {
         if self.div_after.is_none() {
@@ -269,14 +299,13 @@ impl Simulation {
                 self.readback.encode_copy(&mut encoder, stats_buffer, self.step_index, self.time);
             }
             self.queue.submit([encoder.finish()]);
+            self.after_submit();
+            // every step waits, so the solver's count read-back arrives before the next step
+            // (a headless run repeats bit for bit)
+            self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
             if stats {
-                self.readback.request_maps();
-                self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
                 out.extend(self.readback.collect());
             }
-        }
-        if !stats {
-            self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
         }
         out
     }
@@ -295,15 +324,15 @@ impl Simulation {
             "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
-                let one_sweep = SolverConfig { iterations: 1, ..self.solver.clone() };
-                s.projection.encode_solve(&mut encoder, None, b, &one_sweep);
+                let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };
+                s.projection.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
             }
             // the whole solve with the current settings, on the divergence as it is
-            "solve" => s.projection.encode_solve(&mut encoder, None, b, &self.solver),
+            "solve" => s.projection.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
             // divergence, solve and correction
             "projection" => {
                 timed_pass(&mut encoder, None, "divergence", |pass| s.projection.encode_divergence(pass));
-                s.projection.encode_solve(&mut encoder, None, b, &self.solver);
+                s.projection.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
                 timed_pass(&mut encoder, None, "project", |pass| s.projection.encode_correction(pass));
             }
             "project" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_correction(pass)),
@@ -320,6 +349,7 @@ impl Simulation {
             other => panic!("no pass named {other}"),
         }
         self.queue.submit([encoder.finish()]);
+        self.stages.projection.solvers.request_feedback();
         self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
     }
 }

@@ -1,18 +1,49 @@
 //! Multigrid level layout: level 0 is the simulation grid, each coarser level has
 //! ceil(n / 2) cells per axis (non-power-of-two grids coarsen with a short last cell), down to at
-//! most `COARSEST` cells per side, where the coarse solve takes over. All levels share a few big
-//! buffers (slots 19-23), each level at its own offset; `LevelDesc` (slot 18, one small buffer per
-//! level) tells a pass where its level and its neighbours lie. Shaders: shaders/multigrid_*.wgsl.
+//! most `BOTTOM` cells per side. Levels that fit `COARSE_SIDE` x `COARSE_SIDE` are solved together
+//! in one dispatch in workgroup memory (shaders/multigrid_coarse.wgsl); the finer ones take three
+//! dispatches a V-cycle each (smooth, restrict, prolong + smooth; shaders/multigrid_*.wgsl).
+//!
+//! Per-level arrays (rhs, stencil) share one buffer each, every level at `off`. The iterate x of
+//! level 0 is the pressure `p` itself (no copy in or out); coarser levels' x live in `mg_x` at
+//! `x_off`. The tile smoothers read a halo that neighbouring workgroups own, so they cannot work in
+//! place: a level's pre-smoother writes its second buffer y (`p_out` on level 0, `mg_y` below),
+//! and restriction and the prolongation + post-smoother read y, the latter writing x again. `LevelDesc` (slot 18, one small buffer per level) says where a level and its
+//! neighbours lie; the coarse solve reads the whole table (slot 27).
 
 use bytemuck::{Pod, Zeroable};
 
-/// Largest side of the coarsest level (the coarse solve runs it in one 16 x 16 workgroup).
-pub const COARSEST: usize = 16;
-/// Most levels (enough for 2^19 cells per side).
+/// Largest side of a level solved in workgroup memory (shaders/multigrid_coarse.wgsl).
+pub const COARSE_SIDE: usize = 32;
+/// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and the 16 x 16 below it.
+pub const COARSE_CELLS: usize = 1280;
+/// Largest side of the bottom level (relaxed by `BOTTOM_SWEEPS` SOR sweeps). Coarsening further
+/// (to 4) made the V-cycle stall or diverge with outflow and odd periodic sides: the coarse
+/// operators of this plain geometric coarsening drift from the fine one near those boundaries.
+pub const BOTTOM: usize = 16;
+pub const BOTTOM_SWEEPS: u32 = 48;
+/// Over-relaxation of the bottom sweeps; plain Gauss-Seidel on a level with an odd periodic
+/// axis, where two seam cells of one colour update together (over-relaxing that pair diverges).
+pub const BOTTOM_OMEGA: f32 = 1.6;
+
+/// The bottom relaxation factor of an nx x ny level under boundary kinds `bc` (left, right,
+/// bottom, top), as shaders/multigrid_coarse.wgsl `bottom_omega`.
+pub fn bottom_omega(nx: u32, ny: u32, bc: [u32; 4]) -> f32 {
+    let periodic = super::params::BC_PERIODIC;
+    if (bc[0] == periodic && nx % 2 == 1) || (bc[2] == periodic && ny % 2 == 1) { 1.0 } else { BOTTOM_OMEGA }
+}
+/// Most levels (enough for 2^17 cells per side).
 pub const MAX_LEVELS: usize = 16;
-/// Red-black Gauss-Seidel sweeps before and after the coarse-grid correction.
+/// Red-black Gauss-Seidel sweeps before and after the coarse-grid correction (the tile kernels
+/// run both of a side's sweeps in one dispatch).
 pub const PRE_SMOOTH: u32 = 2;
 pub const POST_SMOOTH: u32 = 2;
+
+/// The tile of the fused smoothers (shaders/multigrid_tile.wgsl, pressure.wgsl): each workgroup
+/// owns `TILE` x `TILE` cells and loads a halo of `HALO` cells around them, enough for four
+/// Jacobi sweeps or two red-black sweeps without leaving workgroup memory.
+pub const TILE: u32 = 24;
+pub const HALO: u32 = 4;
 
 /// Keep in sync with `struct Level` in shaders/shared/grid.wgsl (tests/layout.rs compares them).
 #[repr(C)]
@@ -25,16 +56,22 @@ pub struct LevelDesc {
     pub fine_nx: u32,
     pub fine_ny: u32,
     pub fine_off: u32,
-    pub _p1: u32,
+    /// Where this level's x lies in the buffer bound as its x (`p` for level 0, else `mg_x`).
+    pub x_off: u32,
     pub coarse_nx: u32,
     pub coarse_ny: u32,
     pub coarse_off: u32,
-    pub _p2: u32,
+    /// Where the next coarser level's x lies in `mg_x`.
+    pub coarse_x_off: u32,
 }
 
 impl LevelDesc {
     pub fn cells(&self) -> usize {
         (self.nx * self.ny) as usize
+    }
+    /// Whether the coarse solve (one workgroup) takes this level.
+    pub fn fits_workgroup(&self) -> bool {
+        self.nx as usize <= COARSE_SIDE && self.ny as usize <= COARSE_SIDE
     }
 }
 
@@ -42,7 +79,7 @@ impl LevelDesc {
 pub fn levels(nx: usize, ny: usize) -> Vec<LevelDesc> {
     let mut dims = vec![(nx, ny)];
     while let Some(&(w, h)) = dims.last() {
-        if (w <= COARSEST && h <= COARSEST) || dims.len() == MAX_LEVELS {
+        if (w <= BOTTOM && h <= BOTTOM) || dims.len() == MAX_LEVELS {
             break;
         }
         dims.push((w.div_ceil(2), h.div_ceil(2)));
@@ -53,18 +90,326 @@ pub fn levels(nx: usize, ny: usize) -> Vec<LevelDesc> {
         offsets.push(off);
         off += w * h;
     }
-    let at = |k: usize| dims.get(k).map(|&(w, h)| (w as u32, h as u32, offsets[k] as u32)).unwrap_or_default();
+    let n0 = nx * ny;
+    let x_off = |k: usize| if k == 0 { 0 } else { (offsets[k] - n0) as u32 };
+    let at = |k: usize| dims.get(k).map(|&(w, h)| (w as u32, h as u32, offsets[k] as u32, x_off(k))).unwrap_or_default();
     (0..dims.len())
         .map(|k| {
-            let (nx, ny, off) = at(k);
-            let (fine_nx, fine_ny, fine_off) = if k > 0 { at(k - 1) } else { (0, 0, 0) };
-            let (coarse_nx, coarse_ny, coarse_off) = at(k + 1);
-            LevelDesc { nx, ny, off, index: k as u32, fine_nx, fine_ny, fine_off, _p1: 0, coarse_nx, coarse_ny, coarse_off, _p2: 0 }
+            let (nx, ny, off, x_off) = at(k);
+            let (fine_nx, fine_ny, fine_off, _) = if k > 0 { at(k - 1) } else { (0, 0, 0, 0) };
+            let (coarse_nx, coarse_ny, coarse_off, coarse_x_off) = at(k + 1);
+            LevelDesc { nx, ny, off, index: k as u32, fine_nx, fine_ny, fine_off, x_off, coarse_nx, coarse_ny, coarse_off, coarse_x_off }
         })
         .collect()
 }
 
-/// Cells over all levels (the length of each level buffer).
+/// Cells over all levels (the length of each per-level buffer).
 pub fn total_cells(levels: &[LevelDesc]) -> usize {
     levels.iter().map(LevelDesc::cells).sum()
+}
+
+/// The first level the one-workgroup coarse solve takes (every level from it down fits).
+pub fn coarse_level(levels: &[LevelDesc]) -> usize {
+    levels.iter().position(LevelDesc::fits_workgroup).unwrap_or(levels.len() - 1)
+}
+
+/// Workgroups of a tile kernel over an nx x ny level.
+pub fn tile_groups(nx: u32, ny: u32) -> [u32; 3] {
+    [nx.div_ceil(TILE), ny.div_ceil(TILE), 1]
+}
+
+const _: () = assert!(TILE + 2 * HALO == 32);
+
+use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
+use super::solver_check::{self as check, Launch, ctl};
+use super::stage::Ctx;
+use crate::error::Result;
+use wgpu::util::DeviceExt;
+
+/// Per-level bind groups of one multigrid kernel.
+struct PerLevel {
+    kernel: Kernel,
+    groups: Vec<wgpu::BindGroup>,
+}
+
+impl PerLevel {
+    fn new(device: &wgpu::Device, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
+        let kernel = Kernel::new(device, shader, entry)?;
+        let groups = tables.iter().map(|t| kernel.bind(device, t)).collect();
+        Ok(PerLevel { kernel, groups })
+    }
+
+    /// A workgroup-memory kernel: sized by `solver_workgroup`, memory not cleared.
+    fn shared(device: &wgpu::Device, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
+        let kernel = Kernel::with_options(device, shader, entry, &[("WG", solver_workgroup(device))], false)?;
+        let groups = tables.iter().map(|t| kernel.bind(device, t)).collect();
+        Ok(PerLevel { kernel, groups })
+    }
+}
+
+fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (words.max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn cell_groups(l: &LevelDesc) -> [u32; 3] {
+    [l.nx.div_ceil(8), l.ny.div_ceil(8), 1]
+}
+
+/// Workgroups of a plain half-sweep (one colour: half the columns). Gated, it takes the level's
+/// full counts; the surplus threads return.
+fn colour_groups(l: &LevelDesc) -> [u32; 3] {
+    [l.nx.div_ceil(2).div_ceil(8), l.ny.div_ceil(8), 1]
+}
+
+/// The multigrid hierarchy on the GPU and its passes.
+pub struct Multigrid {
+    pub levels: Vec<LevelDesc>,
+    /// The first level of the one-dispatch coarse solve.
+    pub coarse: usize,
+    /// x of the levels below level 0 (level 0's x is `p`), and their second buffer.
+    pub mg_x: wgpu::Buffer,
+    pub mg_y: wgpu::Buffer,
+    pub mg_rhs: wgpu::Buffer,
+    pub mg_stencil: wgpu::Buffer,
+    mark: PerLevel,
+    pack: PerLevel,
+    load: PerLevel,
+    smooth: PerLevel,
+    restrict: PerLevel,
+    prolong: PerLevel,
+    coarse_solve: PerLevel,
+    /// p -> p_out, then p_out -> p.
+    sor: [PerLevel; 2],
+    /// Whether the tiled kernels run (else the plain ones below, in place on x).
+    pub tiled: bool,
+    red: PerLevel,
+    black: PerLevel,
+    sor_red: PerLevel,
+    sor_black: PerLevel,
+    restrict_in_place: PerLevel,
+    prolong_add: PerLevel,
+    /// Kept alive for the bind groups.
+    _descs: Vec<wgpu::Buffer>,
+    _table: wgpu::Buffer,
+}
+
+impl Multigrid {
+    /// Builds the hierarchy; `control` is the solver control buffer, bound to every level, and
+    /// `with_tables` receives the per-level binding tables (level 0's first) for other passes.
+    pub fn new(ctx: &Ctx, control: &wgpu::Buffer, with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<()>) -> Result<Multigrid> {
+        let d = ctx.device;
+        let levels = levels(ctx.nx, ctx.ny);
+        let total = total_cells(&levels);
+        let descs: Vec<wgpu::Buffer> = levels
+            .iter()
+            .map(|l| {
+                d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("multigrid level"),
+                    contents: bytemuck::bytes_of(l),
+                    usage: wgpu::BufferUsages::STORAGE,
+                })
+            })
+            .collect();
+        let table_buffer = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("multigrid levels"),
+            contents: bytemuck::cast_slice(&levels),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let mg_x = level_buffer(d, "mg_x", total - levels[0].cells());
+        let mg_y = level_buffer(d, "mg_y", total - levels[0].cells());
+        let mg_rhs = level_buffer(d, "mg_rhs", total);
+        let mg_stencil = level_buffer(d, "mg_stencil", total);
+        let tables: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = descs
+            .iter()
+            .enumerate()
+            .map(|(k, desc)| {
+                let mut t = ctx.buffers.table();
+                t[check::LEVEL as usize] = Some(desc);
+                t[check::MG_X as usize] = Some(if k == 0 { &ctx.buffers.p } else { &mg_x });
+                t[check::MG_Y as usize] = Some(if k == 0 { &ctx.buffers.p_out } else { &mg_y });
+                t[check::MG_RHS as usize] = Some(&mg_rhs);
+                t[check::CONTROL as usize] = Some(control);
+                t[check::MG_STENCIL as usize] = Some(&mg_stencil);
+                t[check::MG_XC as usize] = Some(&mg_x);
+                t[check::MG_LEVELS as usize] = Some(&table_buffer);
+                t
+            })
+            .collect();
+        with_tables(&tables)?;
+        // the same with x and y swapped
+        let back: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = tables
+            .iter()
+            .map(|t| {
+                let mut b = *t;
+                b.swap(check::MG_X as usize, check::MG_Y as usize);
+                b
+            })
+            .collect();
+        let coarse = coarse_level(&levels);
+        assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
+        let fine = &tables[..1];
+        Ok(Multigrid {
+            mark: PerLevel::new(d, "multigrid_setup", "mark", &tables)?,
+            pack: PerLevel::new(d, "multigrid_setup", "pack", &tables)?,
+            load: PerLevel::new(d, "multigrid_setup", "load", fine)?,
+            smooth: PerLevel::shared(d, "multigrid_smooth", "main", &tables[..coarse])?,
+            restrict: PerLevel::new(d, "multigrid_restrict", "main", &back[..coarse])?,
+            prolong: PerLevel::shared(d, "multigrid_prolong", "main", &back[..coarse])?,
+            coarse_solve: PerLevel::shared(d, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
+            sor: [PerLevel::shared(d, "pressure_sor", "main", fine)?, PerLevel::shared(d, "pressure_sor", "main", &back[..1])?],
+            tiled: solver_tiles(d),
+            red: PerLevel::new(d, "multigrid_smooth", "red", &tables[..coarse])?,
+            black: PerLevel::new(d, "multigrid_smooth", "black", &tables[..coarse])?,
+            sor_red: PerLevel::new(d, "multigrid_smooth", "sor_red", fine)?,
+            sor_black: PerLevel::new(d, "multigrid_smooth", "sor_black", fine)?,
+            restrict_in_place: PerLevel::new(d, "multigrid_restrict", "main", &tables[..coarse])?,
+            prolong_add: PerLevel::new(d, "multigrid_prolong", "add", &tables[..coarse])?,
+            levels,
+            coarse,
+            mg_x,
+            mg_y,
+            mg_rhs,
+            mg_stencil,
+            _descs: descs,
+            _table: table_buffer,
+        })
+    }
+
+    /// Solid masks and stencils of every level (only when solids or boundaries changed).
+    pub fn encode_setup(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        for (k, l) in self.levels.iter().enumerate() {
+            launch.go(pass, &self.mark.kernel, &self.mark.groups[k], cell_groups(l), ctl::cells_slot(k));
+            launch.go(pass, &self.pack.kernel, &self.pack.groups[k], cell_groups(l), ctl::cells_slot(k));
+        }
+    }
+
+    /// Level 0's right-hand side from the divergence (every solve).
+    pub fn encode_load(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        launch.go(pass, &self.load.kernel, &self.load.groups[0], cell_groups(&self.levels[0]), ctl::cells_slot(0));
+    }
+
+    fn tile(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, k: &PerLevel, l: usize) {
+        let d = &self.levels[l];
+        launch.go(pass, &k.kernel, &k.groups[l], tile_groups(d.nx, d.ny), ctl::tile_slot(l));
+    }
+
+    /// Two red-black sweeps on level `l` (a level above the coarse solve), one dispatch, x -> y.
+    pub fn encode_smooth(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        self.tile(pass, launch, &self.smooth, l);
+    }
+
+    /// Level `l`'s residual (of y) restricted onto level `l + 1` (its x zeroed), one dispatch.
+    pub fn encode_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let c = &self.levels[l + 1];
+        launch.go(pass, &self.restrict.kernel, &self.restrict.groups[l], cell_groups(c), ctl::cells_slot(l + 1));
+    }
+
+    /// Level `l + 1`'s correction added to level `l`, then two red-black sweeps, one dispatch,
+    /// y -> x.
+    pub fn encode_prolong(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        self.tile(pass, launch, &self.prolong, l);
+    }
+
+    /// One V-cycle of the levels from `self.coarse` down, in one workgroup.
+    pub fn encode_coarse(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        launch.go(pass, &self.coarse_solve.kernel, &self.coarse_solve.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
+    }
+
+    /// One V-cycle on level 0: 3 dispatches per level above the coarse solve, plus one (tiled);
+    /// 10 per level plus one with the plain kernels.
+    pub fn encode_vcycle(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        if self.tiled { self.encode_vcycle_tiled(pass, launch) } else { self.encode_vcycle_plain(pass, launch) }
+    }
+
+    /// One V-cycle with the tiled kernels (whatever `tiled` says).
+    pub fn encode_vcycle_tiled(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        for l in 0..self.coarse {
+            self.encode_smooth(pass, launch, l);
+            self.encode_restrict(pass, launch, l);
+        }
+        self.encode_coarse(pass, launch);
+        for l in (0..self.coarse).rev() {
+            self.encode_prolong(pass, launch, l);
+        }
+    }
+
+    /// One red-black sweep in place on level `l`'s x (plain kernels, two dispatches).
+    pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let g = colour_groups(&self.levels[l]);
+        launch.go(pass, &self.red.kernel, &self.red.groups[l], g, ctl::cells_slot(l));
+        launch.go(pass, &self.black.kernel, &self.black.groups[l], g, ctl::cells_slot(l));
+    }
+
+    /// Restriction of level `l`'s x (plain path: the pre-smoothed iterate stays in x).
+    pub fn encode_plain_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let c = &self.levels[l + 1];
+        launch.go(pass, &self.restrict_in_place.kernel, &self.restrict_in_place.groups[l], cell_groups(c), ctl::cells_slot(l + 1));
+    }
+
+    /// Level `l + 1`'s correction added to level `l`'s x in place.
+    pub fn encode_plain_prolong(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        let d = &self.levels[l];
+        launch.go(pass, &self.prolong_add.kernel, &self.prolong_add.groups[l], cell_groups(d), ctl::cells_slot(l));
+    }
+
+    fn encode_vcycle_plain(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        for l in 0..self.coarse {
+            for _ in 0..PRE_SMOOTH {
+                self.encode_plain_sweep(pass, launch, l);
+            }
+            self.encode_plain_restrict(pass, launch, l);
+        }
+        self.encode_coarse(pass, launch);
+        for l in (0..self.coarse).rev() {
+            self.encode_plain_prolong(pass, launch, l);
+            for _ in 0..POST_SMOOTH {
+                self.encode_plain_sweep(pass, launch, l);
+            }
+        }
+    }
+
+    /// Dispatches of one V-cycle.
+    pub fn vcycle_dispatches(&self) -> u32 {
+        if self.tiled { 3 * self.coarse as u32 + 1 } else { (2 * (PRE_SMOOTH + POST_SMOOTH) + 2) * self.coarse as u32 + 1 }
+    }
+
+    /// Two red-black SOR sweeps on level 0 (stencil packed, rhs loaded), one dispatch: p -> p_out
+    /// when `in_out` is false, else back; flips it.
+    pub fn encode_sor(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, in_out: &mut bool) {
+        if !self.tiled {
+            // the same two sweeps in place, one dispatch per half-sweep
+            let g = colour_groups(&self.levels[0]);
+            for _ in 0..2 {
+                launch.go(pass, &self.sor_red.kernel, &self.sor_red.groups[0], g, ctl::cells_slot(0));
+                launch.go(pass, &self.sor_black.kernel, &self.sor_black.groups[0], g, ctl::cells_slot(0));
+            }
+            return;
+        }
+        self.tile(pass, launch, &self.sor[*in_out as usize], 0);
+        *in_out = !*in_out;
+    }
+
+    /// Estimated bytes a V-cycle moves. Tiled: per tile dispatch x, rhs, stencil read over the
+    /// tile and its halo (32² / 24² of the level) and x written; restriction reads the fine x, rhs
+    /// and stencil and writes the coarse rhs and x; prolongation reads the coarse x. Plain: each
+    /// half-sweep reads x, rhs and stencil and writes half of x. The coarse solve reads and writes
+    /// its levels once.
+    pub fn vcycle_bytes(&self) -> u64 {
+        let halo = (32.0 * 32.0) / (24.0 * 24.0);
+        let sweeps = (PRE_SMOOTH + POST_SMOOTH) as f64;
+        let mut bytes = 0.0;
+        for l in 0..self.coarse {
+            let n = self.levels[l].cells() as f64;
+            let nc = self.levels[l + 1].cells() as f64;
+            bytes += if self.tiled { 2.0 * (12.0 * n * halo + 4.0 * n) + 4.0 * nc * halo } else { sweeps * 2.0 * 14.0 * n + 8.0 * n + 4.0 * nc };
+            bytes += 12.0 * n + 12.0 * nc; // restriction
+        }
+        let coarse: usize = self.levels[self.coarse..].iter().map(LevelDesc::cells).sum();
+        (bytes + (12 * coarse + 4 * self.levels[self.coarse].cells()) as f64) as u64
+    }
 }

@@ -1,341 +1,397 @@
-//! The pressure solvers beyond Jacobi, and tolerance-driven stopping for all three:
-//! red-black SOR (shaders/pressure_sor.wgsl), geometric multigrid V-cycles
-//! (shaders/multigrid_*.wgsl, levels in src/sim/multigrid.rs) and the convergence gate
-//! (shaders/solver_check.wgsl).
+//! The pressure solve of one step: weighted Jacobi (src/sim/pressure.rs), red-black SOR
+//! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid.rs), for a fixed count or
+//! to a tolerance (src/sim/solver_check.rs).
 //!
-//! Stopping without stalls: with a tolerance, every sweep (or V-cycle) up to the iteration count is
-//! recorded up front as an *indirect* dispatch whose workgroup counts live in the control buffer.
-//! Every `check_every` sweeps a two-stage GPU reduction measures max |residual| and `gate` rewrites
-//! those counts: the real ones while the relative residual is above the tolerance, zeros after.
-//! The CPU never waits; converged sweeps cost an empty dispatch each.
+//! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8
+//! Jacobi sweeps, 4 SOR sweeps). It runs the number of units the last solve needed as plain
+//! dispatches, then checks the residual on the GPU, then up to `EXTRA_UNITS` *gated* units
+//! (indirect dispatches that a check empties once the tolerance is met), each checked. A probe one
+//! unit before the predicted count says whether fewer would have done. The counts come back
+//! through a small read-back a step later: non-blocking in the app; `run_blocking` waits for each
+//! step, so a headless run repeats bit for bit, and a dump saves the count (`meta.json`
+//! `solver_units`) so a loaded run continues as the straight one. Until the first read-back (or
+//! after a restore, or a change of kind, tolerance or count), every unit is gated.
+//!
+//! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
-use super::kernel::{Kernel, slot};
-use super::multigrid::{self, LevelDesc, MAX_LEVELS, POST_SMOOTH, PRE_SMOOTH};
-use super::stage::Ctx;
-use crate::config::SolverKind;
+use super::kernel::slot;
+use super::multigrid::Multigrid;
+use super::pressure::Jacobi;
+use super::pressure_sor;
+use super::solver_check::{Check, Launch, Measure, SolveReport, ctl};
+use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
+use crate::config::SolverKind;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use wgpu::util::DeviceExt;
 
-/// Buffer slots of the multigrid levels, from the one binding table (`kernel::slot`).
-pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_RES, MG_RHS, MG_STENCIL, MG_X};
+/// Gated units after the predicted ones (each runs only while the check fails). One was not
+/// enough for the wind tunnel at 4x its cells (obstacles: about 2x a V-cycle, and the count
+/// needed moves by two between steps).
+pub const EXTRA_UNITS: u32 = 2;
+/// Largest count of direct units the control words can be told (`counts` table).
+const MAX_DIRECT: u32 = 1023;
 
-/// Word offsets in the control buffer. Keep in sync with shaders/solver_check.wgsl.
-pub mod ctl {
-    pub const TOLERANCE: usize = 0;
-    pub const RHS_MAX: usize = 1;
-    pub const DONE: usize = 2;
-    pub const RATIO: usize = 3;
-    pub const RUN: usize = 4;
-    pub const CHECK_EVERY: usize = 5;
-    pub const GROUPS: u32 = 64;
-    pub const ARG_SLOTS: usize = 17;
-    pub const FULL_ARGS: usize = 72;
-    pub const LIVE_ARGS: usize = 123;
-    pub const WORDS: usize = LIVE_ARGS + 3 * ARG_SLOTS + 2;
-    /// The argument slot of the coarse solve (one workgroup).
-    pub const COARSE_SLOT: usize = ARG_SLOTS - 1;
+/// What to solve: the settings of the pressure solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveSpec {
+    pub kind: SolverKind,
+    /// Sweeps (Jacobi, SOR) or V-cycles (multigrid); at most, with a tolerance.
+    pub iterations: u32,
+    /// Relative residual at which to stop; 0: run all iterations.
+    pub tolerance: f32,
+    pub warm_start: bool,
 }
 
-/// Sweeps (Jacobi, SOR) or V-cycles (multigrid) between two residual checks. Even, so a gated
-/// Jacobi solve always ends with the pressure in `p`.
-pub fn check_every(kind: SolverKind) -> u32 {
+impl SolveSpec {
+    fn gated(&self) -> bool {
+        self.tolerance > 0.0 && self.iterations > 0
+    }
+    /// Most units with a tolerance.
+    fn max_units(&self) -> u32 {
+        self.iterations.div_ceil(unit_sweeps(self.kind))
+    }
+}
+
+/// Sweeps (or V-cycles) of one unit of a solve to a tolerance.
+pub fn unit_sweeps(kind: SolverKind) -> u32 {
     match kind {
         SolverKind::Multigrid => 1,
-        _ => 10,
+        SolverKind::Jacobi => 2 * super::pressure::SWEEPS_PER_DISPATCH,
+        SolverKind::Sor => 2 * pressure_sor::SWEEPS_PER_DISPATCH,
     }
 }
 
-struct Check {
-    reduce_rhs: Kernel,
-    reduce_mg: Kernel,
-    reduce_p: Kernel,
-    gate_start: Kernel,
-    gate: Kernel,
-    groups: [wgpu::BindGroup; 5],
+/// How a solve to a tolerance is recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Units recorded as plain dispatches.
+    pub direct: u32,
+    /// Gated units after them, each followed by a check.
+    pub gated: u32,
+    /// Whether a probe measures the residual before the last direct unit.
+    pub probe: bool,
 }
 
-/// Per-level bind groups of one multigrid kernel.
-struct PerLevel {
-    kernel: Kernel,
-    groups: Vec<wgpu::BindGroup>,
-}
-
-impl PerLevel {
-    fn new(ctx: &Ctx, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
-        let kernel = Kernel::new(ctx.device, shader, entry)?;
-        let groups = tables.iter().map(|t| kernel.bind(ctx.device, t)).collect();
-        Ok(PerLevel { kernel, groups })
+impl Plan {
+    pub fn new(prediction: Option<u32>, max_units: u32) -> Plan {
+        match prediction {
+            None => Plan { direct: 0, gated: max_units, probe: false },
+            Some(n) => {
+                let direct = n.min(max_units).min(MAX_DIRECT);
+                Plan { direct, gated: EXTRA_UNITS.min(max_units - direct), probe: direct >= 1 }
+            }
+        }
     }
+
+    /// The prediction after this plan's solve reported `r` (units).
+    pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
+        if !r.converged {
+            (r.iterations + 1).min(max_units)
+        } else if self.probe && r.probe.is_some_and(|p| p <= tolerance) {
+            self.direct - 1
+        } else {
+            r.iterations
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum SlotState {
+    Free,
+    Copied,
+    Mapping,
+}
+
+struct FeedbackSlot {
+    buffer: wgpu::Buffer,
+    state: SlotState,
+    mapped: Arc<AtomicBool>,
+    plan: Plan,
+    spec: Option<SolveSpec>,
+}
+
+/// What the solver remembers between steps.
+#[derive(Clone, Copy, Debug, Default)]
+struct Memory {
+    spec: Option<SolveSpec>,
+    prediction: Option<u32>,
+    /// Boundary kinds the set-up was done for; None: solids changed since.
+    setup_for: Option<[u32; 4]>,
+    jacobi_ready: bool,
+    multigrid_ready: bool,
+    last_plan: Plan,
+    last_report: Option<SolveReport>,
 }
 
 pub struct Solvers {
-    pub levels: Vec<LevelDesc>,
-    pub mg_x: wgpu::Buffer,
-    pub mg_rhs: wgpu::Buffer,
-    pub mg_res: wgpu::Buffer,
-    pub mg_stencil: wgpu::Buffer,
+    pub mg: Multigrid,
+    pub check: Check,
+    pub jacobi: Jacobi,
     pub control: wgpu::Buffer,
-    sor_red: PerLevel,
-    sor_black: PerLevel,
-    mark: PerLevel,
-    pack: PerLevel,
-    load: PerLevel,
-    smooth_red: PerLevel,
-    smooth_black: PerLevel,
-    residual: PerLevel,
-    restrict: PerLevel,
-    prolong: PerLevel,
-    coarse: PerLevel,
-    check: Check,
-}
-
-fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: (words.max(1) * 4) as u64,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
-
-/// Workgroups of an 8 x 8 pass over a level.
-fn level_groups(l: &LevelDesc) -> [u32; 3] {
-    [l.nx.div_ceil(8), l.ny.div_ceil(8), 1]
+    /// u32 k at word k: copied into the control words (a count per step, in stream order).
+    counts: wgpu::Buffer,
+    feedback: RefCell<Vec<FeedbackSlot>>,
+    memory: Cell<Memory>,
 }
 
 impl Solvers {
     pub fn new(ctx: &Ctx) -> Result<Solvers> {
         let d = ctx.device;
-        let levels = multigrid::levels(ctx.nx, ctx.ny);
-        let total = multigrid::total_cells(&levels);
-        let mut words = vec![0u32; ctl::WORDS];
-        for (k, l) in levels.iter().enumerate() {
-            words[ctl::FULL_ARGS + 3 * k..ctl::FULL_ARGS + 3 * k + 3].copy_from_slice(&level_groups(l));
-        }
-        words[ctl::FULL_ARGS + 3 * ctl::COARSE_SLOT..ctl::FULL_ARGS + 3 * ctl::COARSE_SLOT + 3].copy_from_slice(&[1, 1, 1]);
-        let control = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("solver control"),
+        let levels = super::multigrid::levels(ctx.nx, ctx.ny);
+        let control = super::solver_check::control_buffer(d, &levels);
+        let mut check = None;
+        let mg = Multigrid::new(ctx, &control, |tables| {
+            check = Some(Check::new(d, &tables[0])?);
+            Ok(())
+        })?;
+        let words: Vec<u32> = (0..=MAX_DIRECT).collect();
+        let counts = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("solver counts"),
             contents: bytemuck::cast_slice(&words),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            usage: wgpu::BufferUsages::COPY_SRC,
         });
-        let level_descs: Vec<wgpu::Buffer> = levels
-            .iter()
-            .map(|l| {
-                d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("multigrid level"),
-                    contents: bytemuck::bytes_of(l),
-                    usage: wgpu::BufferUsages::STORAGE,
-                })
+        let feedback = (0..8)
+            .map(|_| FeedbackSlot {
+                buffer: d.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("solver feedback"),
+                    size: (ctl::FEEDBACK_WORDS * 4) as u64,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+                state: SlotState::Free,
+                mapped: Arc::new(AtomicBool::new(false)),
+                plan: Plan::default(),
+                spec: None,
             })
             .collect();
-        let mg_x = level_buffer(d, "mg_x", total);
-        let mg_rhs = level_buffer(d, "mg_rhs", total);
-        let mg_res = level_buffer(d, "mg_res", total);
-        let mg_stencil = level_buffer(d, "mg_stencil", total);
-        let tables: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = level_descs
-            .iter()
-            .map(|desc| {
-                let mut t = ctx.buffers.table();
-                t[LEVEL as usize] = Some(desc);
-                t[MG_X as usize] = Some(&mg_x);
-                t[MG_RHS as usize] = Some(&mg_rhs);
-                t[MG_RES as usize] = Some(&mg_res);
-                t[CONTROL as usize] = Some(&control);
-                t[MG_STENCIL as usize] = Some(&mg_stencil);
-                t
-            })
-            .collect();
-        let fine = &tables[..1];
-        let last = &tables[tables.len() - 1..];
-        let check_kernel = |entry: &str| Kernel::new(d, "solver_check", entry);
-        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = (
-            check_kernel("reduce_rhs")?,
-            check_kernel("reduce_mg")?,
-            check_kernel("reduce_p")?,
-            check_kernel("gate_start")?,
-            check_kernel("gate")?,
-        );
-        let t0 = &tables[0];
-        let groups = [reduce_rhs.bind(d, t0), reduce_mg.bind(d, t0), reduce_p.bind(d, t0), gate_start.bind(d, t0), gate.bind(d, t0)];
         Ok(Solvers {
-            sor_red: PerLevel::new(ctx, "pressure_sor", "red", fine)?,
-            sor_black: PerLevel::new(ctx, "pressure_sor", "black", fine)?,
-            mark: PerLevel::new(ctx, "multigrid_setup", "mark", &tables)?,
-            pack: PerLevel::new(ctx, "multigrid_setup", "pack", &tables)?,
-            load: PerLevel::new(ctx, "multigrid_setup", "load", fine)?,
-            smooth_red: PerLevel::new(ctx, "multigrid_smooth", "red", &tables)?,
-            smooth_black: PerLevel::new(ctx, "multigrid_smooth", "black", &tables)?,
-            residual: PerLevel::new(ctx, "multigrid_residual", "main", &tables)?,
-            restrict: PerLevel::new(ctx, "multigrid_restrict", "main", &tables)?,
-            prolong: PerLevel::new(ctx, "multigrid_prolong", "main", &tables)?,
-            coarse: PerLevel::new(ctx, "multigrid_coarse", "main", last)?,
-            check: Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, groups },
-            levels,
-            mg_x,
-            mg_rhs,
-            mg_res,
-            mg_stencil,
+            check: check.expect("level 0 has a table"),
+            jacobi: Jacobi::new(ctx)?,
+            mg,
             control,
+            counts,
+            feedback: RefCell::new(feedback),
+            memory: Cell::new(Memory::default()),
         })
     }
 
-    /// Writes this step's tolerance and check interval (call before encoding the solve).
-    pub fn prepare(&self, queue: &wgpu::Queue, kind: SolverKind, tolerance: f32) {
+    fn launch(&self, gated: bool) -> Launch<'_> {
+        Launch { control: &self.control, gated }
+    }
+
+    /// Solids changed (a load, the obstacle brush): the set-up runs again before the next solve.
+    pub fn mark_dirty(&self) {
+        let mut m = self.memory.get();
+        m.setup_for = None;
+        self.memory.set(m);
+    }
+
+    /// Forgets the predicted count (the next solve to a tolerance gates every unit).
+    pub fn forget_prediction(&self) {
+        let mut m = self.memory.get();
+        m.prediction = None;
+        self.memory.set(m);
+    }
+
+    /// Sets the predicted count in units (tests), after taking in the feedback that has arrived.
+    pub fn set_prediction(&self, units: Option<u32>) {
+        self.collect_feedback();
+        let mut m = self.memory.get();
+        m.prediction = units;
+        self.memory.set(m);
+    }
+
+    pub fn prediction(&self) -> Option<u32> {
+        self.memory.get().prediction
+    }
+
+    /// The predicted count for the next solve, with the feedback that has arrived taken in.
+    pub fn units_now(&self) -> Option<u32> {
+        self.collect_feedback();
+        self.prediction()
+    }
+
+    /// Continues a run: solves with `spec` start from `units` (a dump's `solver_units`).
+    pub fn resume(&self, spec: SolveSpec, units: Option<u32>) {
+        self.collect_feedback();
+        let mut m = self.memory.get();
+        m.spec = Some(spec);
+        m.prediction = units;
+        self.memory.set(m);
+    }
+
+    /// The plan of the last solve and the last report read back (a step or two older).
+    pub fn last(&self) -> (Plan, Option<SolveReport>) {
+        let m = self.memory.get();
+        (m.last_plan, m.last_report)
+    }
+
+    /// Writes this step's tolerance (call before encoding the solve).
+    pub fn prepare(&self, queue: &wgpu::Queue, tolerance: f32) {
         queue.write_buffer(&self.control, (ctl::TOLERANCE * 4) as u64, bytemuck::bytes_of(&tolerance));
-        queue.write_buffer(&self.control, (ctl::CHECK_EVERY * 4) as u64, bytemuck::bytes_of(&check_every(kind)));
+        queue.write_buffer(&self.control, (ctl::CHECK_EVERY * 4) as u64, bytemuck::bytes_of(&1u32));
     }
 
-    /// One dispatch of `k` on level `level`: gated ones read their size from the control buffer.
-    fn go(&self, pass: &mut wgpu::ComputePass<'_>, k: &PerLevel, level: usize, gated: bool) {
-        let group = &k.groups[level.min(k.groups.len() - 1)];
-        pass.set_pipeline(&k.kernel.pipeline);
-        pass.set_bind_group(0, group, &[]);
-        if gated {
-            pass.dispatch_workgroups_indirect(&self.control, ((ctl::LIVE_ARGS + 3 * level) * 4) as u64);
-        } else {
-            let [x, y, z] = level_groups(&self.levels[level]);
-            pass.dispatch_workgroups(x, y, z);
+    /// Requests the maps of the feedback copied by submitted steps (call after each submit).
+    pub fn request_feedback(&self) {
+        for s in self.feedback.borrow_mut().iter_mut().filter(|s| s.state == SlotState::Copied) {
+            let flag = s.mapped.clone();
+            s.buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                if r.is_ok() {
+                    flag.store(true, Ordering::Release);
+                }
+            });
+            s.state = SlotState::Mapping;
         }
     }
 
-    fn check_groups(&self, pass: &mut wgpu::ComputePass<'_>, k: &Kernel, group: usize, groups: u32) {
-        k.dispatch_groups(pass, &self.check.groups[group], groups);
-    }
-
-    /// Start of a gated solve: measures max |rhs| and opens the gate (the packed stencil must be ready).
-    pub fn encode_gate_start(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.check_groups(pass, &self.check.reduce_rhs, 0, ctl::GROUPS);
-        self.check_groups(pass, &self.check.gate_start, 3, 1);
-    }
-
-    /// A residual check of the pressure in `p` (Jacobi, SOR).
-    pub fn encode_check_p(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.check_groups(pass, &self.check.reduce_p, 2, ctl::GROUPS);
-        self.check_groups(pass, &self.check.gate, 4, 1);
-    }
-
-    /// A residual check of multigrid level 0.
-    fn encode_check_mg(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.go(pass, &self.residual, 0, true);
-        self.check_groups(pass, &self.check.reduce_mg, 1, ctl::GROUPS);
-        self.check_groups(pass, &self.check.gate, 4, 1);
-    }
-
-    /// A gated or direct dispatch of a Jacobi-like kernel over the fine grid.
-    pub fn dispatch_fine(&self, pass: &mut wgpu::ComputePass<'_>, kernel: &Kernel, group: &wgpu::BindGroup, cells: [u32; 2], gated: bool) {
-        pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, group, &[]);
-        if gated {
-            pass.dispatch_workgroups_indirect(&self.control, (ctl::LIVE_ARGS * 4) as u64);
-        } else {
-            pass.dispatch_workgroups(cells[0].div_ceil(8), cells[1].div_ceil(8), 1);
-        }
-    }
-
-    /// `sweeps` red-black SOR sweeps on `p` (stencil packed), checked every few when gated.
-    pub fn encode_sor(&self, pass: &mut wgpu::ComputePass<'_>, sweeps: u32, gated: bool) {
-        let every = check_every(SolverKind::Sor);
-        for it in 0..sweeps {
-            self.go(pass, &self.sor_red, 0, gated);
-            self.go(pass, &self.sor_black, 0, gated);
-            if gated && (it + 1) % every == 0 {
-                self.encode_check_p(pass);
+    /// Takes in the feedback that has arrived (needs a `device.poll` since the request).
+    fn collect_feedback(&self) {
+        let mut m = self.memory.get();
+        for s in self.feedback.borrow_mut().iter_mut() {
+            if s.state != SlotState::Mapping || !s.mapped.load(Ordering::Acquire) {
+                continue;
+            }
+            let words: Vec<f32> = bytemuck::cast_slice(&*s.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
+            s.buffer.unmap();
+            s.mapped.store(false, Ordering::Release);
+            s.state = SlotState::Free;
+            let report = SolveReport::from_words(&words);
+            if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
+                m.prediction = Some(s.plan.next(&report, spec.tolerance, spec.max_units()));
+                m.last_report = Some(report);
             }
         }
+        self.memory.set(m);
     }
 
-    /// Multigrid set-up: solid masks and stencils of every level, level 0's right-hand side.
-    /// Level 0's x must already hold the starting pressure (`encode_copy_in`).
-    pub fn encode_mg_setup(&self, pass: &mut wgpu::ComputePass<'_>) {
-        for l in 0..self.levels.len() {
-            self.go(pass, &self.mark, l, false);
-            self.go(pass, &self.pack, l, false);
+    /// One unit of the solve.
+    fn encode_unit(&self, pass: &mut wgpu::ComputePass<'_>, kind: SolverKind, launch: Launch<'_>, in_out: &mut bool) {
+        match kind {
+            SolverKind::Multigrid => self.mg.encode_vcycle(pass, launch),
+            SolverKind::Jacobi => self.jacobi.encode_sweeps(pass, launch, unit_sweeps(kind), in_out),
+            SolverKind::Sor => pressure_sor::encode_sor(&self.mg, pass, launch, unit_sweeps(kind), in_out),
         }
-        self.go(pass, &self.load, 0, false);
     }
 
-    pub fn encode_copy_in(&self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer) {
-        encoder.copy_buffer_to_buffer(p, 0, &self.mg_x, 0, p.size());
-    }
-
-    pub fn encode_copy_out(&self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer) {
-        encoder.copy_buffer_to_buffer(&self.mg_x, 0, p, 0, p.size());
-    }
-
-    /// One red-black Gauss-Seidel sweep on a level.
-    pub fn encode_smooth(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, gated: bool) {
-        self.go(pass, &self.smooth_red, l, gated);
-        self.go(pass, &self.smooth_black, l, gated);
-    }
-
-    pub fn encode_residual(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, gated: bool) {
-        self.go(pass, &self.residual, l, gated);
-    }
-
-    /// Restriction of level `l`'s residual onto level `l + 1`.
-    pub fn encode_restrict(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, gated: bool) {
-        self.go(pass, &self.restrict, l + 1, gated);
-    }
-
-    /// Prolongation of level `l + 1`'s correction onto level `l`.
-    pub fn encode_prolong(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, gated: bool) {
-        self.go(pass, &self.prolong, l, gated);
-    }
-
-    /// The coarse solve on the coarsest level.
-    pub fn encode_coarse(&self, pass: &mut wgpu::ComputePass<'_>, gated: bool) {
-        pass.set_pipeline(&self.coarse.kernel.pipeline);
-        pass.set_bind_group(0, &self.coarse.groups[0], &[]);
+    /// The pressure solve; leaves the pressure in `p`. `bc_kind` are the boundary kinds of this
+    /// step (a change re-runs the set-up).
+    pub fn encode_solve(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        profiler: Option<&wgpu_profiler::GpuProfiler>,
+        b: &super::buffers::Buffers,
+        spec: SolveSpec,
+        bc_kind: [u32; 4],
+    ) {
+        self.collect_feedback();
+        let mut m = self.memory.get();
+        if m.spec != Some(spec) {
+            m.spec = Some(spec);
+            m.prediction = None;
+        }
+        if m.setup_for != Some(bc_kind) {
+            m.setup_for = Some(bc_kind);
+            m.jacobi_ready = false;
+            m.multigrid_ready = false;
+        }
+        if !spec.warm_start {
+            encoder.clear_buffer(&b.p, 0, None);
+        }
+        let gated = spec.gated();
+        let plan = if gated { Plan::new(m.prediction, spec.max_units()) } else { Plan::default() };
+        m.last_plan = plan;
+        let kind = spec.kind;
+        let measure = if kind == SolverKind::Jacobi { Measure::Jacobi } else { Measure::Level0 };
+        let (setup_jacobi, setup_mg) = match kind {
+            SolverKind::Jacobi => (!m.jacobi_ready, false),
+            _ => (false, !m.multigrid_ready),
+        };
+        m.jacobi_ready |= kind == SolverKind::Jacobi;
+        m.multigrid_ready |= kind != SolverKind::Jacobi;
+        self.memory.set(m);
         if gated {
-            pass.dispatch_workgroups_indirect(&self.control, ((ctl::LIVE_ARGS + 3 * ctl::COARSE_SLOT) * 4) as u64);
-        } else {
-            pass.dispatch_workgroups(1, 1, 1);
+            let pending = (plan.direct * 4) as u64;
+            encoder.copy_buffer_to_buffer(&self.counts, pending, &self.control, (ctl::PENDING * 4) as u64, 4);
         }
-    }
-
-    /// One V-cycle from level `l` down.
-    pub fn encode_vcycle(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, gated: bool) {
-        if l + 1 == self.levels.len() {
-            self.encode_coarse(pass, gated);
-            return;
-        }
-        for _ in 0..PRE_SMOOTH {
-            self.encode_smooth(pass, l, gated);
-        }
-        self.encode_residual(pass, l, gated);
-        self.encode_restrict(pass, l, gated);
-        self.encode_vcycle(pass, l + 1, gated);
-        self.encode_prolong(pass, l, gated);
-        for _ in 0..POST_SMOOTH {
-            self.encode_smooth(pass, l, gated);
-        }
-    }
-
-    /// `cycles` V-cycles on level 0, checked after each when gated.
-    pub fn encode_vcycles(&self, pass: &mut wgpu::ComputePass<'_>, cycles: u32, gated: bool) {
-        for _ in 0..cycles {
-            self.encode_vcycle(pass, 0, gated);
+        let direct = self.launch(false);
+        timed_pass(encoder, profiler, "pressure setup", |pass| {
+            if setup_jacobi {
+                self.jacobi.encode_stencil_pack(pass);
+            }
+            if setup_mg {
+                self.mg.encode_setup(pass, direct);
+            }
+            if kind != SolverKind::Jacobi {
+                self.mg.encode_load(pass, direct);
+            }
             if gated {
-                self.encode_check_mg(pass);
+                self.check.encode_start(pass);
             }
+        });
+        let mut in_out = false;
+        timed_pass(encoder, profiler, "pressure", |pass| {
+            if !gated {
+                match kind {
+                    SolverKind::Multigrid => (0..spec.iterations).for_each(|_| self.mg.encode_vcycle(pass, direct)),
+                    SolverKind::Jacobi => self.jacobi.encode_sweeps(pass, direct, spec.iterations, &mut in_out),
+                    SolverKind::Sor => pressure_sor::encode_sor(&self.mg, pass, direct, spec.iterations, &mut in_out),
+                }
+                return;
+            }
+            for u in 0..plan.direct {
+                if plan.probe && u + 1 == plan.direct {
+                    self.check.encode_probe(pass, measure);
+                }
+                self.encode_unit(pass, kind, direct, &mut in_out);
+            }
+            self.check.encode_gate(pass, measure);
+            for _ in 0..plan.gated {
+                self.encode_unit(pass, kind, self.launch(true), &mut in_out);
+                self.check.encode_gate(pass, measure);
+            }
+        });
+        if in_out {
+            copy_all(encoder, &b.p_out, &b.p);
+        }
+        if gated {
+            let mut slots = self.feedback.borrow_mut();
+            if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
+                encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
+                s.state = SlotState::Copied;
+                s.plan = plan;
+                s.spec = Some(spec);
+            }
+        }
+    }
+
+    /// Reads the control words now (blocking; tests and the benchmark). Iterations are in sweeps
+    /// or cycles.
+    pub fn report(&self, device: &wgpu::Device, queue: &wgpu::Queue, kind: SolverKind) -> SolveReport {
+        let words = &super::buffers::read_buffers(device, queue, &[&self.control])[0];
+        let mut r = SolveReport::from_words(words);
+        r.iterations *= unit_sweeps(kind);
+        r
+    }
+
+    /// Dispatches and estimated bytes of one unit, for the benchmark.
+    pub fn unit_cost(&self, kind: SolverKind, cells: usize) -> (u32, u64) {
+        let n = cells as f64;
+        match kind {
+            SolverKind::Multigrid => (self.mg.vcycle_dispatches(), self.mg.vcycle_bytes()),
+            // tiled: four sweeps a dispatch, p, stencil and divergence read over the tile and its
+            // halo, p_out written; plain: p, stencil, divergence read and p_out written each sweep
+            SolverKind::Jacobi if self.jacobi.tiled => (2, (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),
+            SolverKind::Jacobi => (8, (8.0 * n * 16.0) as u64),
+            // tiled: two sweeps a dispatch (x, rhs, stencil over the tile and halo, y written);
+            // plain: each half-sweep reads x, rhs, stencil and writes half of x
+            SolverKind::Sor if self.mg.tiled => (2, (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),
+            SolverKind::Sor => (8, (8.0 * n * 14.0) as u64),
         }
     }
 }
 
-/// What a gated solve reached: the last relative residual and the sweeps or cycles it ran.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct SolveReport {
-    pub ratio: f32,
-    pub iterations: u32,
-    pub converged: bool,
-}
-
-impl SolveReport {
-    /// Decodes the control buffer's words (read back by tests and the benchmark).
-    pub fn from_words(words: &[f32]) -> SolveReport {
-        let w = |k: usize| words[k].to_bits();
-        SolveReport { ratio: words[ctl::RATIO], iterations: w(ctl::RUN), converged: w(ctl::DONE) != 0 }
-    }
-}
-
-const _: () = assert!(MAX_LEVELS < ctl::ARG_SLOTS);
+const _: () = assert!(slot::COUNT > super::solver_check::MG_LEVELS as usize);

@@ -1,10 +1,12 @@
-//! CPU reference of the SOR and multigrid passes (shaders/pressure_sor.wgsl,
-//! shaders/multigrid_*.wgsl): the same level layout (src/sim/multigrid.rs), the same packed
-//! stencils, plain loops. `Mg` mirrors the GPU's shared level buffers.
+//! CPU reference of the multigrid passes (shaders/multigrid_*.wgsl): the same level layout
+//! (src/sim/multigrid.rs), the same packed stencils, plain loops. `Mg` mirrors the GPU's level
+//! buffers, except that x holds every level (the GPU keeps level 0's x in `p`, the rest in
+//! `mg_x`). The single-step methods (`relax`, `residual`, `restrict`, `prolong`) are the
+//! building blocks; `*_pass` are the twins of the fused GPU dispatches.
 
 use super::grid::wrap;
 use crate::sim::fields::Fields;
-use crate::sim::multigrid::{self, LevelDesc};
+use crate::sim::multigrid::{self, BOTTOM_SWEEPS, LevelDesc, POST_SMOOTH, PRE_SMOOTH};
 use crate::sim::params::*;
 
 pub const MG_SOLID: u32 = 128;
@@ -121,9 +123,13 @@ impl Mg {
         self.x[..n0].copy_from_slice(&f.p);
     }
 
-    /// One colour of a red-black sweep on level `l`, over-relaxed by `omega`.
+    /// One colour of a red-black sweep on level `l`, over-relaxed by `omega`. Every cell of the
+    /// colour is updated from the values before the half-sweep (as on the GPU, where the updates of
+    /// a half-sweep are written only after all are computed); this matters only where an odd
+    /// periodic axis makes two cells of one colour neighbours.
     pub fn relax(&mut self, l: usize, parity: i32, omega: f32) {
         let (w, h, off) = self.dims(l);
+        let mut updates = Vec::new();
         for j in 0..h {
             for i in 0..w {
                 if (i + j) % 2 != parity {
@@ -131,12 +137,12 @@ impl Mg {
                 }
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                if count(s) == 0.0 {
-                    self.x[c] = 0.0;
-                    continue;
-                }
-                self.x[c] += omega * local_residual(self, off, w, h, i, j, s) / count(s);
+                let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, off, w, h, i, j, s) / count(s) };
+                updates.push((c, x));
             }
+        }
+        for (c, x) in updates {
+            self.x[c] = x;
         }
     }
 
@@ -211,12 +217,57 @@ impl Mg {
     }
 }
 
-/// One red-black SOR sweep of the pressure in `f.p` (shaders/pressure_sor.wgsl, red then black).
-pub fn sor(f: &mut Fields, p: &Params) {
-    let mut mg = Mg::new(f.nx, f.ny);
-    mg.levels.truncate(1);
-    mg.setup(f, p);
-    mg.relax(0, 0, p.sor_omega);
-    mg.relax(0, 1, p.sor_omega);
-    f.p.copy_from_slice(&mg.x[..f.nx * f.ny]);
+impl Mg {
+    /// multigrid_smooth: PRE_SMOOTH red-black sweeps on level `l`.
+    pub fn smooth_pass(&mut self, l: usize) {
+        for _ in 0..PRE_SMOOTH {
+            self.smooth(l);
+        }
+    }
+
+    /// multigrid_restrict: level `l`'s residual restricted onto level `l + 1`.
+    pub fn restrict_pass(&mut self, l: usize) {
+        self.residual(l);
+        self.restrict(l);
+    }
+
+    /// multigrid_prolong: level `l + 1`'s correction added to level `l`, then POST_SMOOTH sweeps.
+    pub fn prolong_pass(&mut self, l: usize, p: &Params) {
+        self.prolong(l, p);
+        for _ in 0..POST_SMOOTH {
+            self.smooth(l);
+        }
+    }
+
+    /// multigrid_coarse: one V-cycle of the levels from `first` down, the bottom level relaxed by
+    /// BOTTOM_SWEEPS SOR sweeps.
+    pub fn coarse_pass(&mut self, first: usize, p: &Params) {
+        let last = self.levels.len() - 1;
+        for k in first..last {
+            self.smooth_pass(k);
+            self.restrict_pass(k);
+        }
+        let d = self.levels[last];
+        let omega = multigrid::bottom_omega(d.nx, d.ny, p.bc_kind);
+        for _ in 0..BOTTOM_SWEEPS {
+            self.relax(last, 0, omega);
+            self.relax(last, 1, omega);
+        }
+        for k in (first..last).rev() {
+            self.prolong_pass(k, p);
+        }
+    }
+
+    /// One V-cycle on level 0, as the GPU records it.
+    pub fn vcycle(&mut self, p: &Params) {
+        let first = multigrid::coarse_level(&self.levels);
+        for l in 0..first {
+            self.smooth_pass(l);
+            self.restrict_pass(l);
+        }
+        self.coarse_pass(first, p);
+        for l in (0..first).rev() {
+            self.prolong_pass(l, p);
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! CPU reference of shaders/pressure.wgsl: one weighted-Jacobi sweep with the solid-aware
-//! reduced stencil (seed 002, step 6).
+//! reduced stencil (seed 002, step 6) is `sweep`'s twin; `main` runs four (`pressure_four`).
 
 use super::grid::{Grid, Neighbour};
 use crate::sim::fields::Fields;
@@ -33,5 +33,12 @@ pub fn pressure(f: &mut Fields, p: &Params) {
             let jacobi = (sum - p.rho * p.h * p.h * old.divergence[c] / p.dt) / count;
             f.p[c] = old.p[c] * (1.0 - p.jacobi_weight) + jacobi * p.jacobi_weight;
         }
+    }
+}
+
+/// Twin of pressure.wgsl `main`: four sweeps in one dispatch.
+pub fn pressure_four(f: &mut Fields, p: &Params) {
+    for _ in 0..crate::sim::pressure::SWEEPS_PER_DISPATCH {
+        pressure(f, p);
     }
 }

@@ -1,0 +1,143 @@
+// The tile of the fused red-black smoothers (multigrid_smooth, multigrid_prolong, pressure_sor;
+// composed after multigrid_common.wgsl). A 16 x 16 workgroup owns a TILE x TILE block of the level
+// and loads it with a HALO-cell border into workgroup memory (wrapped on periodic sides). Each
+// half-sweep can only be trusted one cell further in from the border than the last, so HALO = 4
+// covers two red-black sweeps; then the owned block goes to y (mg_y: the level's other buffer). Colours are those of the
+// level's own (i + j), so the result equals two global sweeps (multigrid_common's cell update,
+// src/sim/cpu/multigrid.rs `relax`).
+
+const TILE: i32 = 24;
+const HALO: i32 = 4;
+const SPAN: i32 = 32;
+const TILE_CELLS: u32 = 1024u;
+// Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); each takes the tile cells
+// lid, lid + WG, ...
+override WG: u32 = 256u;
+
+var<workgroup> tx: array<f32, 1024>;
+// A half-sweep's updates, written to tx once all are computed.
+var<workgroup> tnext: array<f32, 1024>;
+var<workgroup> tst: array<u32, 1024>;
+var<workgroup> trhs: array<f32, 1024>;
+
+fn tile_origin(wid: vec3<u32>) -> vec2<i32> {
+    return vec2<i32>(wid.xy) * TILE - vec2<i32>(HALO, HALO);
+}
+
+// The level cell of tile cell q, wrapped on periodic sides (may lie outside the level).
+fn tile_cell(origin: vec2<i32>, q: u32) -> vec2<i32> {
+    var g = origin + vec2<i32>(i32(q) % SPAN, i32(q) / SPAN);
+    if periodic_x() { g.x = wrap(g.x, lnx()); }
+    if periodic_y() { g.y = wrap(g.y, lny()); }
+    return g;
+}
+
+fn inside(g: vec2<i32>) -> bool {
+    return g.x >= 0 && g.x < lnx() && g.y >= 0 && g.y < lny();
+}
+
+// The bilinear coarse-grid correction at fluid cell (i, j) of this level (9/16, 3/16, 3/16, 1/16
+// from its parent and the three coarse cells on its side). A coarse neighbour that is solid or
+// behind a wall takes the parent's value (Neumann), one behind an outflow is 0 (Dirichlet
+// ghost), and periodic sides wrap.
+fn coarse_value(ci: i32, cj: i32, parent: f32) -> f32 {
+    let w = i32(level.coarse_nx);
+    let h = i32(level.coarse_ny);
+    var a = ci;
+    var b = cj;
+    let side = side_outside(a, b, w, h);
+    if side < 4u {
+        let kind = params.bc_kind[side];
+        if kind == BC_OUTFLOW { return 0.0; }
+        if kind != BC_PERIODIC { return parent; }
+        a = wrap(a, w);
+        b = wrap(b, h);
+    }
+    if stencil_count(mg_stencil[level.coarse_off + u32(b * w + a)]) == 0.0 { return parent; }
+    return mg_xc[level.coarse_x_off + u32(b * w + a)];
+}
+
+fn prolonged(i: i32, j: i32) -> f32 {
+    let pi = i / 2;
+    let pj = j / 2;
+    let si = select(1, -1, i % 2 == 0);
+    let sj = select(1, -1, j % 2 == 0);
+    let parent = mg_xc[level.coarse_x_off + u32(pj * i32(level.coarse_nx) + pi)];
+    return 0.5625 * parent + 0.1875 * (coarse_value(pi + si, pj, parent) + coarse_value(pi, pj + sj, parent))
+        + 0.0625 * coarse_value(pi + si, pj + sj, parent);
+}
+
+// Loads the tile (with the coarse-grid correction added first when `correct`).
+fn tile_load(wid: vec3<u32>, lid: u32, correct: bool) {
+    let origin = tile_origin(wid);
+    for (var q = lid; q < TILE_CELLS; q += WG) {
+        let g = tile_cell(origin, q);
+        var x = 0.0;
+        var s = 0u;
+        var r = 0.0;
+        if inside(g) {
+            s = mg_stencil[lidx(g.x, g.y)];
+            x = mg_x[xidx(g.x, g.y)];
+            r = mg_rhs[lidx(g.x, g.y)];
+            if correct && stencil_count(s) > 0.0 { x += prolonged(g.x, g.y); }
+        }
+        tst[q] = s;
+        trhs[q] = r;
+        tx[q] = x;
+    }
+    workgroupBarrier();
+}
+
+// `sweeps` red-black sweeps over omega in the tile (at most HALO / 2). Each half-sweep computes all
+// its updates before writing any, so that two same-colour neighbours (odd periodic seam) both see
+// the old values, in any order.
+fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32, sweeps: i32) {
+    let origin = tile_origin(wid);
+    for (var k = 0; k < 2 * sweeps; k++) {
+        let lo = k + 1;
+        let hi = SPAN - 1 - k;
+        for (var q = lid; q < TILE_CELLS; q += WG) {
+            let a = i32(q) % SPAN;
+            let b = i32(q) / SPAN;
+            let g = tile_cell(origin, q);
+            if ((g.x + g.y) & 1) != (k & 1) || a < lo || a >= hi || b < lo || b >= hi { continue; }
+            let s = tst[q];
+            let count = stencil_count(s);
+            if count == 0.0 {
+                tnext[q] = 0.0;
+                continue;
+            }
+            let xc = tx[q];
+            var d = 0.0;
+            var fluid = 0.0;
+            if (s & STENCIL_LEFT) != 0u { d += tx[q - 1u] - xc; fluid += 1.0; }
+            if (s & STENCIL_RIGHT) != 0u { d += tx[q + 1u] - xc; fluid += 1.0; }
+            if (s & STENCIL_BOTTOM) != 0u { d += tx[q - u32(SPAN)] - xc; fluid += 1.0; }
+            if (s & STENCIL_TOP) != 0u { d += tx[q + u32(SPAN)] - xc; fluid += 1.0; }
+            let r = trhs[q] + (d - (count - fluid) * xc);
+            tnext[q] = xc + omega * r / count;
+        }
+        workgroupBarrier();
+        for (var q = lid; q < TILE_CELLS; q += WG) {
+            let a = i32(q) % SPAN;
+            let b = i32(q) / SPAN;
+            let g = tile_cell(origin, q);
+            if ((g.x + g.y) & 1) == (k & 1) && a >= lo && a < hi && b >= lo && b < hi { tx[q] = tnext[q]; }
+        }
+        workgroupBarrier();
+    }
+}
+
+// Writes the owned block to y: never in place, since neighbouring workgroups read it as halo.
+fn tile_store(wid: vec3<u32>, lid: u32) {
+    let origin = tile_origin(wid);
+    for (var q = lid; q < TILE_CELLS; q += WG) {
+        let a = i32(q) % SPAN;
+        let b = i32(q) / SPAN;
+        let cell = origin + vec2<i32>(a, b);
+        let owned = a >= HALO && a < HALO + TILE && b >= HALO && b < HALO + TILE;
+        if owned && cell.x >= 0 && cell.x < lnx() && cell.y >= 0 && cell.y < lny() {
+            mg_y[xidx(cell.x, cell.y)] = tx[q];
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! CPU reference of shaders/pressure_sor.wgsl: one dispatch is two red-black SOR sweeps of the
+//! pressure on multigrid level 0 (same stencil, rhs -rho h^2 div / dt, over-relaxed by sor_omega).
+
+use super::multigrid::Mg;
+use crate::sim::fields::Fields;
+use crate::sim::params::Params;
+use crate::sim::pressure_sor::SWEEPS_PER_DISPATCH;
+
+pub fn pressure_sor(f: &mut Fields, p: &Params) {
+    let mut mg = Mg::new(f.nx, f.ny);
+    mg.levels.truncate(1);
+    mg.setup(f, p);
+    for _ in 0..SWEEPS_PER_DISPATCH {
+        mg.relax(0, 0, p.sor_omega);
+        mg.relax(0, 1, p.sor_omega);
+    }
+    f.p.copy_from_slice(&mg.x[..f.nx * f.ny]);
+}

@@ -1,0 +1,174 @@
+//! Residual checks of the pressure solvers (shaders/solver_check.wgsl): a two-stage GPU
+//! max-reduction of the residual, and the one-workgroup `gate` that decides whether a solve is done
+//! and rewrites the indirect dispatch arguments of the gated sweeps or cycles after it. The control
+//! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
+//! reductions: src/sim/cpu/solver_check.rs.
+
+use super::kernel::{Kernel, count_dispatch, slot, solver_workgroup};
+use super::multigrid::{LevelDesc, MAX_LEVELS, tile_groups};
+use crate::error::Result;
+use wgpu::util::DeviceExt;
+
+/// Word offsets in the control buffer. Keep in sync with shaders/solver_check.wgsl.
+pub mod ctl {
+    use super::MAX_LEVELS;
+    pub const TOLERANCE: usize = 0;
+    pub const RHS_MAX: usize = 1;
+    pub const DONE: usize = 2;
+    pub const RATIO: usize = 3;
+    pub const RUN: usize = 4;
+    pub const CHECK_EVERY: usize = 5;
+    /// Units the next gate counts (the direct ones before the first check).
+    pub const PENDING: usize = 6;
+    /// Relative residual one unit before the predicted count (-1: not measured).
+    pub const PROBE: usize = 7;
+    pub const GROUPS: u32 = 64;
+    /// Argument slots: 8 x 8 groups of each level, tile groups of each level, the coarse solve.
+    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
+    pub const FULL_ARGS: usize = 72;
+    pub const LIVE_ARGS: usize = FULL_ARGS + 3 * ARG_SLOTS;
+    pub const WORDS: usize = LIVE_ARGS + 3 * ARG_SLOTS;
+    /// Words the feedback read-back copies (0..8).
+    pub const FEEDBACK_WORDS: usize = 8;
+
+    pub fn cells_slot(level: usize) -> usize {
+        level
+    }
+    pub fn tile_slot(level: usize) -> usize {
+        MAX_LEVELS + level
+    }
+    pub const COARSE_SLOT: usize = 2 * MAX_LEVELS;
+}
+
+/// Buffer slots of the solver buffers, from the one binding table.
+pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_LEVELS, MG_RHS, MG_STENCIL, MG_X, MG_XC, MG_Y};
+
+/// The control buffer with every level's full workgroup counts in place.
+pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc]) -> wgpu::Buffer {
+    let mut words = vec![0u32; ctl::WORDS];
+    let mut put = |slot: usize, groups: [u32; 3]| {
+        words[ctl::FULL_ARGS + 3 * slot..ctl::FULL_ARGS + 3 * slot + 3].copy_from_slice(&groups);
+    };
+    for (k, l) in levels.iter().enumerate() {
+        put(ctl::cells_slot(k), [l.nx.div_ceil(8), l.ny.div_ceil(8), 1]);
+        put(ctl::tile_slot(k), tile_groups(l.nx, l.ny));
+    }
+    put(ctl::COARSE_SLOT, [1, 1, 1]);
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("solver control"),
+        contents: bytemuck::cast_slice(&words),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// How the dispatches of a sweep or cycle are recorded: directly, or gated (indirect, with their
+/// workgroup counts from the control buffer's live arguments).
+#[derive(Clone, Copy)]
+pub struct Launch<'a> {
+    pub control: &'a wgpu::Buffer,
+    pub gated: bool,
+}
+
+impl Launch<'_> {
+    /// One dispatch of `kernel`: `groups` workgroups, or argument slot `slot` when gated.
+    pub fn go(&self, pass: &mut wgpu::ComputePass<'_>, kernel: &Kernel, group: &wgpu::BindGroup, groups: [u32; 3], slot: usize) {
+        count_dispatch();
+        pass.set_pipeline(&kernel.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        if self.gated {
+            pass.dispatch_workgroups_indirect(self.control, ((ctl::LIVE_ARGS + 3 * slot) * 4) as u64);
+        } else {
+            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+        }
+    }
+}
+
+pub struct Check {
+    reduce_rhs: Kernel,
+    reduce_mg: Kernel,
+    reduce_p: Kernel,
+    gate_start: Kernel,
+    gate: Kernel,
+    probe: Kernel,
+    groups: [wgpu::BindGroup; 6],
+}
+
+/// What a residual check measures: the Jacobi pressure in `p` with its packed stencil, or
+/// multigrid level 0 (also SOR's).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Measure {
+    Jacobi,
+    Level0,
+}
+
+impl Check {
+    /// `table` is multigrid level 0's binding table (x = p, the control buffer in place).
+    pub fn new(device: &wgpu::Device, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> Result<Check> {
+        let wg = solver_workgroup(device);
+        let k = |entry: &str| {
+            // the reductions take the workgroup size of the device; the gates stay at 64
+            let constants: &[(&str, f64)] = if entry.starts_with("reduce") { &[("WG", wg)] } else { &[] };
+            Kernel::with_options(device, "solver_check", entry, constants, false)
+        };
+        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe) =
+            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?);
+        let groups = [
+            reduce_rhs.bind(device, table),
+            reduce_mg.bind(device, table),
+            reduce_p.bind(device, table),
+            gate_start.bind(device, table),
+            gate.bind(device, table),
+            probe.bind(device, table),
+        ];
+        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, groups })
+    }
+
+    /// Start of a gated solve: measures max |rhs| and opens the gate.
+    pub fn encode_start(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.reduce_rhs.dispatch_groups(pass, &self.groups[0], ctl::GROUPS);
+        self.gate_start.dispatch_groups(pass, &self.groups[3], 1);
+    }
+
+    fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
+        match measure {
+            Measure::Jacobi => self.reduce_p.dispatch_groups(pass, &self.groups[2], ctl::GROUPS),
+            Measure::Level0 => self.reduce_mg.dispatch_groups(pass, &self.groups[1], ctl::GROUPS),
+        }
+    }
+
+    /// A residual check that closes the gate once the tolerance is met.
+    pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
+        self.encode_reduce(pass, measure);
+        self.gate.dispatch_groups(pass, &self.groups[4], 1);
+    }
+
+    /// A residual check that only records the ratio (`ctl::PROBE`).
+    pub fn encode_probe(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
+        self.encode_reduce(pass, measure);
+        self.probe.dispatch_groups(pass, &self.groups[5], 1);
+    }
+}
+
+/// What a gated solve reached: the last relative residual and the sweeps or cycles it ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SolveReport {
+    pub ratio: f32,
+    pub iterations: u32,
+    pub converged: bool,
+    /// The ratio one check interval before the predicted count, when measured.
+    pub probe: Option<f32>,
+}
+
+impl SolveReport {
+    /// Decodes the control buffer's first words (read back by the solver, tests and the benchmark).
+    pub fn from_words(words: &[f32]) -> SolveReport {
+        let w = |k: usize| words[k].to_bits();
+        let probe = words[ctl::PROBE];
+        SolveReport {
+            ratio: words[ctl::RATIO],
+            iterations: w(ctl::RUN),
+            converged: w(ctl::DONE) != 0,
+            probe: (probe >= 0.0).then_some(probe),
+        }
+    }
+}
