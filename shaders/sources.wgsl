@@ -14,9 +14,11 @@ fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
 const MODE_PAINT_SOLID: u32 = 2u;
 const MODE_ERASE_SOLID: u32 = 3u;
 
-fn apply(value: f32, target_value: f32, w: f32, mode: u32) -> f32 {
-    if mode == 0u { return value + w * target_value; }
-    return mix(value, target_value, w);
+// A brush dab adds its values times the falloff w, once. An emitter relaxes toward its values at
+// `rate` per second times w, so its strength does not depend on the time step.
+fn apply(value: f32, target_value: f32, w: f32, s: Splat) -> f32 {
+    if s.mode == 0u { return value + w * target_value; }
+    return mix(value, target_value, 1.0 - exp(-s.rate * params.dt * w));
 }
 
 @compute @workgroup_size(8, 8)
@@ -34,7 +36,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var k = 0u; k < params.splat_count; k++) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vx, w, s.mode); }
+            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vx, w, s); }
         }
         if f.fixed { value = f.value; }
         u[u_idx(i, j)] = value;
@@ -48,7 +50,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var k = 0u; k < params.splat_count; k++) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vy, w, s.mode); }
+            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vy, w, s); }
         }
         if f.fixed { value = f.value; }
         v[v_idx(i, j)] = value;
@@ -62,8 +64,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             let s = splats[k];
             let w = falloff(length(splat_offset(pos, s)), s.radius);
             if w > 0.0 && s.mode < MODE_PAINT_SOLID {
-                rgb = vec3<f32>(apply(rgb.x, s.ink_r, w, s.mode), apply(rgb.y, s.ink_g, w, s.mode), apply(rgb.z, s.ink_b, w, s.mode));
-                rho = apply(rho, s.density, w, s.mode);
+                rgb = vec3<f32>(apply(rgb.x, s.ink_r, w, s), apply(rgb.y, s.ink_g, w, s), apply(rgb.z, s.ink_b, w, s));
+                rho = apply(rho, s.density, w, s);
             }
         }
         ink[3u * c] = rgb.x;

@@ -5,7 +5,8 @@
 //   partials[G .. 2G)     max |div| after projection (recomputed from u, v)
 //   partials[2G .. 3G)    sum of ink over cells and channels
 //   partials[3G .. 4G)    sum of u^2 over distinct u faces plus v^2 over distinct v faces
-//   stats[0..4]           the four totals (ink times h^2, energy times rho h^2 / 2)
+//   partials[4G .. 5G)    max |u| and |v| over all faces: the speed the CFL limit sizes sub-steps by
+//   stats[0..5]           the five totals (ink times h^2, energy times rho h^2 / 2, max speed)
 
 // Keep in sync with STATS_GROUPS in src/sim/stats.rs.
 const GROUPS: u32 = 64u;
@@ -75,19 +76,27 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     let nu = ux * params.ny;
     let nv = params.nx * vy;
     var e = 0.0;
+    var top = 0.0;
     for (var k = wid.x * WG + lid.x; k < nu + nv; k += GROUPS * WG) {
+        var x = 0.0;
         if k < nu {
-            let x = u[(k / ux) * (params.nx + 1u) + k % ux];
-            e += x * x;
+            x = u[(k / ux) * (params.nx + 1u) + k % ux];
         } else {
-            let y = v[k - nu];
-            e += y * y;
+            x = v[k - nu];
         }
+        e += x * x;
+        // NaN compares false: max keeps it out, so a blown-up field reads as its largest finite
+        // speed; `finish` flags NaN through the energy instead
+        top = max(top, abs(x));
     }
     workgroupBarrier();
     red[lid.x] = e;
     reduce_sum(lid.x);
     if lid.x == 0u { partials[3u * GROUPS + wid.x] = red[0]; }
+    workgroupBarrier();
+    red[lid.x] = top;
+    reduce_max(lid.x);
+    if lid.x == 0u { partials[4u * GROUPS + wid.x] = red[0]; }
 }
 
 @compute @workgroup_size(1)
@@ -96,7 +105,9 @@ fn finish() {
     var m1 = 0.0;
     var s2 = 0.0;
     var s3 = 0.0;
+    var m4 = 0.0;
     for (var g = 0u; g < GROUPS; g++) {
+        m4 = max(m4, partials[4u * GROUPS + g]);
         m0 = max(m0, partials[g]);
         m1 = max(m1, partials[GROUPS + g]);
         s2 += partials[2u * GROUPS + g];
@@ -107,4 +118,5 @@ fn finish() {
     stats[1] = m1;
     stats[2] = s2 * h2;
     stats[3] = 0.5 * params.rho * h2 * s3;
+    stats[4] = m4;
 }

@@ -9,7 +9,6 @@ use crate::sim::Simulation;
 use crate::sim::params::Params;
 use crate::state_io::{self, Meta};
 use clap::{Args, Parser, Subcommand};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -77,7 +76,9 @@ pub fn main(cli: Cli) -> Result<()> {
         Some(Command::Scenes) => {
             for (name, text) in BUILTIN {
                 let scene = Scene::from_text(text, name, &[])?;
-                println!("{name:<16} {}", scene.description);
+                if crate::output::line(&format!("{name:<16} {}", scene.description)).is_err() {
+                    break; // the reader has gone: nothing left to say
+                }
             }
             Ok(())
         }
@@ -143,20 +144,29 @@ pub fn run(args: &RunArgs) -> Result<()> {
         overrides: overrides.clone(),
         solver_units: sim.solver_units(),
     };
-    let stdout = std::io::stdout();
+    // a run whose stats nobody reads any more and that writes nothing else ends quietly
+    let mut stats_open = args.stats;
+    let other_outputs = args.dump.is_some() || args.frames.is_some();
     let frame_every = args.frame_every.unwrap_or(1);
     if let Some(dir) = &args.frames {
         std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
     }
     for _ in 0..args.steps {
         let t0 = Instant::now();
-        let stats = sim.run_blocking(1, args.stats);
+        let stats = sim.run_blocking(1, stats_open);
+        if let Some(w) = sim.take_warning() {
+            eprintln!("smokebox: warning: {w}");
+        }
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         if let Some(s) = stats.last() {
             let mut line = serde_json::to_value(s).expect("stats serialise");
             line["ms"] = serde_json::json!(ms);
-            let mut out = stdout.lock();
-            let _ = writeln!(out, "{line}");
+            if crate::output::line(&line.to_string()).is_err() {
+                if !other_outputs {
+                    return Ok(());
+                }
+                stats_open = false;
+            }
         }
         if let (Some(dir), Some(k)) = (&args.dump, args.dump_every)
             && sim.step_index % k == 0

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod gpu;
+pub mod output;
 pub mod render;
 pub mod sim;
 pub mod state_io;

@@ -142,12 +142,46 @@ pub fn load_meta(dir: &Path) -> Result<Meta> {
     let path = dir.join("meta.json");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| crate::error!("{}: cannot read ({e}); expected a state folder written by --dump", path.display()))?;
-    let meta: Meta = serde_json::from_str(&text)
-        .map_err(|e| crate::error!("{}: {e}; expected nx, ny, cell_size, step, time, dt, scene", path.display()))?;
-    if meta.nx < 2 || meta.ny < 2 {
-        crate::fail!("{}: grid {}x{}, expected at least 2x2", path.display(), meta.nx, meta.ny);
+    parse_meta(&path.display().to_string(), &text)
+}
+
+/// Largest grid side a state may declare (as a scene's grid.nx / grid.ny): checked before any
+/// field is allocated, so a hostile meta.json cannot ask for terabytes.
+pub const MAX_SIDE: usize = 1 << 16;
+
+/// Parses and checks the text of a `meta.json` (`name` labels errors).
+pub fn parse_meta(name: &str, text: &str) -> Result<Meta> {
+    let meta: Meta =
+        serde_json::from_str(text).map_err(|e| crate::error!("{name}: {e}; expected nx, ny, cell_size, step, time, dt, scene"))?;
+    if meta.nx < 2 || meta.ny < 2 || meta.nx > MAX_SIDE || meta.ny > MAX_SIDE {
+        crate::fail!("{name}: grid {}x{}, expected 2 to {MAX_SIDE} cells a side", meta.nx, meta.ny);
+    }
+    if !(meta.cell_size.is_finite() && meta.cell_size > 0.0) {
+        crate::fail!("{name}: cell_size {}, expected a positive number of metres", meta.cell_size);
+    }
+    if !(meta.dt.is_finite() && meta.dt > 0.0) {
+        crate::fail!("{name}: dt {}, expected a positive number of seconds", meta.dt);
+    }
+    if !(meta.time.is_finite() && meta.time >= 0.0) {
+        crate::fail!("{name}: time {}, expected a finite number of seconds, at least 0", meta.time);
     }
     Ok(meta)
+}
+
+/// The most bytes a .npy of float32 of `shape` can take: the data and the largest header.
+fn npy_limit(shape: &[usize]) -> u64 {
+    let count: u64 = shape.iter().map(|&d| d as u64).product();
+    // magic, version and a 4-byte length, then at most a 64 KiB header (numpy writes < 1 KiB)
+    4 * count + 12 + 65_536
+}
+
+/// A file's bytes, or `None` when it holds more than `limit` (read no further: a huge file
+/// costs no more memory than a right one).
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 /// Reads every field of a state folder, checking each file's shape against meta.json.
@@ -156,8 +190,9 @@ pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
     for (file, shape) in field_shapes(meta.nx, meta.ny) {
         let path = dir.join(file);
         let want = format!("{shape:?}").replace('[', "(").replace(']', ")");
-        let bytes =
-            std::fs::read(&path).map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?;
+        let bytes = read_at_most(&path, npy_limit(&shape))
+            .map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?
+            .ok_or_else(|| crate::error!("{}: larger than any .npy of float32 of shape {want}", path.display()))?;
         let data = npy_parse(&path.display().to_string(), &bytes, &shape)?;
         let dst = match file {
             "u.npy" => &mut f.u,

@@ -117,6 +117,7 @@ fn sources_match_cpu() {
             ink_r: 0.1,
             ink_g: 0.9,
             ink_b: 0.4,
+            rate: 80.0,
             ..Default::default()
         },
     ];
@@ -274,6 +275,8 @@ fn stats_match_cpu() {
         assert!(close(s.div_max_after as f64, after), "[{label}] div after {} vs {after}", s.div_max_after);
         assert!(close(s.ink_total as f64, ink), "[{label}] ink {} vs {ink}", s.ink_total);
         assert!(close(s.kinetic_energy as f64, energy), "[{label}] energy {} vs {energy}", s.kinetic_energy);
+        let speed = cpu::stats::max_speed(&got);
+        assert!(close(s.max_speed as f64, speed), "[{label}] max speed {} vs {speed}", s.max_speed);
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// Rank of a top-level module: a file may use only modules of its own rank or lower.
 fn rank(top: &str) -> u32 {
     match top {
-        "error" => 0,
+        "error" | "output" => 0,
         "config" | "gpu" => 1,
         "sim" | "state_io" => 2,
         "render" => 3,

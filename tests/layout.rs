@@ -91,7 +91,7 @@ fn params_layout_matches_wgsl() {
 #[test]
 fn splat_layout_matches_wgsl() {
     let (size, members) = wgsl_struct("Splat");
-    let rust = rust_offsets!(Splat, x, y, radius, mode, vx, vy, density, ink_r, ink_g, ink_b, _pad0, _pad1);
+    let rust = rust_offsets!(Splat, x, y, radius, mode, vx, vy, density, ink_r, ink_g, ink_b, rate, _pad1);
     assert_eq!(size as usize, size_of::<Splat>());
     assert_eq!(members, rust);
 }

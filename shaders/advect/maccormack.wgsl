@@ -7,6 +7,7 @@
 //                   the four lattice points around the back-traced point (no new extrema).
 // Ink dissipation and density drain (a factor `keep` already in φ̂) are folded in consistently.
 // Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
+// Velocity lattices carry the wall and inflow ghosts of the semi-Lagrangian samplers.
 
 // ink_tmp, density_tmp, vel_tmp: slots 29-31 of the binding table (shared/grid.wgsl).
 
@@ -22,39 +23,71 @@ fn trace(pos: vec2<f32>, dt: f32) -> vec2<f32> {
 
 fn cell_centre(i: i32, j: i32) -> vec2<f32> { return vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h); }
 
-// Four array indices and bilinear weights.
+// Four array indices, bilinear weights, and per point the ghost map `value * gs + go` (identity
+// inside the domain; beyond a side, the same ghost as the semi-Lagrangian samplers in grid.wgsl).
 struct Lattice {
     k: vec4<u32>,
     w: vec4<f32>,
+    gs: vec4<f32>,
+    go: vec4<f32>,
 }
 
 fn cells_of(s: CellStencil) -> Lattice {
-    return Lattice(vec4<u32>(cell_idx(s.c00.x, s.c00.y), cell_idx(s.c10.x, s.c10.y), cell_idx(s.c01.x, s.c01.y), cell_idx(s.c11.x, s.c11.y)), s.w);
+    let k = vec4<u32>(cell_idx(s.c00.x, s.c00.y), cell_idx(s.c10.x, s.c10.y), cell_idx(s.c01.x, s.c01.y), cell_idx(s.c11.x, s.c11.y));
+    return Lattice(k, s.w, vec4<f32>(1.0), vec4<f32>(0.0));
 }
 
 fn weights(sx: Span, sy: Span) -> vec4<f32> {
     return vec4<f32>((1.0 - sx.t) * (1.0 - sy.t), sx.t * (1.0 - sy.t), (1.0 - sx.t) * sy.t, sx.t * sy.t);
 }
 
+// Ghost map of a tangential lattice line `r` (a row of u, a column of v) along an axis of `n` lines.
+fn line_ghost(r: i32, n: i32, low: u32, high: u32, tangential: vec4<f32>) -> vec2<f32> {
+    var g = vec2<f32>(1.0, 0.0);
+    g = select(g, ghost_coeffs(low, tangential[low]), r < 0);
+    g = select(g, ghost_coeffs(high, tangential[high]), r >= n);
+    return g;
+}
+
+// The u lattice around a point, reaching half a cell beyond the bottom and top sides into the
+// ghost rows, as `sample_u` does, so the limiter and BFECC see a wall's or inflow's own speed.
 fn u_lattice(pos: vec2<f32>) -> Lattice {
     let gx = pos.x / params.h;
     let gy = pos.y / params.h - 0.5;
     var sx: Span;
     var sy: Span;
     if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
-    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny() - 1); }
-    return Lattice(vec4<u32>(u_idx(sx.i0, sy.i0), u_idx(sx.i1, sy.i0), u_idx(sx.i0, sy.i1), u_idx(sx.i1, sy.i1)), weights(sx, sy));
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_ghosted(gy, ny() - 1); }
+    let g0 = line_ghost(sy.i0, ny(), SIDE_BOTTOM, SIDE_TOP, params.inflow_u);
+    let g1 = line_ghost(sy.i1, ny(), SIDE_BOTTOM, SIDE_TOP, params.inflow_u);
+    let r0 = clamp(sy.i0, 0, ny() - 1);
+    let r1 = clamp(sy.i1, 0, ny() - 1);
+    let k = vec4<u32>(u_idx(sx.i0, r0), u_idx(sx.i1, r0), u_idx(sx.i0, r1), u_idx(sx.i1, r1));
+    return Lattice(k, weights(sx, sy), vec4<f32>(g0.x, g0.x, g1.x, g1.x), vec4<f32>(g0.y, g0.y, g1.y, g1.y));
 }
 
+// The v lattice around a point, with ghost columns beyond the left and right sides.
 fn v_lattice(pos: vec2<f32>) -> Lattice {
     let gx = pos.x / params.h - 0.5;
     let gy = pos.y / params.h;
     var sx: Span;
     var sy: Span;
-    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx() - 1); }
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_ghosted(gx, nx() - 1); }
     if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
-    return Lattice(vec4<u32>(v_idx(sx.i0, sy.i0), v_idx(sx.i1, sy.i0), v_idx(sx.i0, sy.i1), v_idx(sx.i1, sy.i1)), weights(sx, sy));
+    let g0 = line_ghost(sx.i0, nx(), SIDE_LEFT, SIDE_RIGHT, params.inflow_v);
+    let g1 = line_ghost(sx.i1, nx(), SIDE_LEFT, SIDE_RIGHT, params.inflow_v);
+    let c0 = clamp(sx.i0, 0, nx() - 1);
+    let c1 = clamp(sx.i1, 0, nx() - 1);
+    let k = vec4<u32>(v_idx(c0, sy.i0), v_idx(c1, sy.i0), v_idx(c0, sy.i1), v_idx(c1, sy.i1));
+    return Lattice(k, weights(sx, sy), vec4<f32>(g0.x, g1.x, g0.x, g1.x), vec4<f32>(g0.y, g1.y, g0.y, g1.y));
 }
+
+// The lattice's four values of a field (read at l.k) with the ghost map applied.
+fn ghosted(l: Lattice, a: vec4<f32>) -> vec4<f32> { return a * l.gs + l.go; }
+
+// The same at the side itself, midway between a ghost and its inside point (a wall's or inflow's
+// own speed): what the limiter bounds by, so no value beyond the side's speed is let through.
+fn at_side(l: Lattice, a: vec4<f32>) -> vec4<f32> { return 0.5 * (a * (1.0 + l.gs) + l.go); }
 
 // Weighted sum in a fixed order (the CPU twin sums the same way).
 fn blend(w: vec4<f32>, a: vec4<f32>) -> f32 { return w.x * a.x + w.y * a.y + w.z * a.z + w.w * a.w; }
@@ -74,15 +107,14 @@ fn ink_bar(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_tmp[3u * k
 fn density_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density[k.x], density[k.y], density[k.z], density[k.w]); }
 fn density_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_out[k.x], density_out[k.y], density_out[k.z], density_out[k.w]); }
 fn density_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_tmp[k.x], density_tmp[k.y], density_tmp[k.z], density_tmp[k.w]); }
-fn u_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(u[k.x], u[k.y], u[k.z], u[k.w]); }
-fn u_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(u_out[k.x], u_out[k.y], u_out[k.z], u_out[k.w]); }
-fn u_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(vel_tmp[k.x], vel_tmp[k.y], vel_tmp[k.z], vel_tmp[k.w]); }
-fn v_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(v[k.x], v[k.y], v[k.z], v[k.w]); }
-fn v_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(v_out[k.x], v_out[k.y], v_out[k.z], v_out[k.w]); }
-fn v_bar(k: vec4<u32>) -> vec4<f32> {
-    let o = vec4<u32>(params.ny * (params.nx + 1u));
-    let q = k + o;
-    return vec4<f32>(vel_tmp[q.x], vel_tmp[q.y], vel_tmp[q.z], vel_tmp[q.w]);
+fn u_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(u[l.k.x], u[l.k.y], u[l.k.z], u[l.k.w])); }
+fn u_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(u_out[l.k.x], u_out[l.k.y], u_out[l.k.z], u_out[l.k.w])); }
+fn u_bar(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(vel_tmp[l.k.x], vel_tmp[l.k.y], vel_tmp[l.k.z], vel_tmp[l.k.w])); }
+fn v_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(v[l.k.x], v[l.k.y], v[l.k.z], v[l.k.w])); }
+fn v_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(v_out[l.k.x], v_out[l.k.y], v_out[l.k.z], v_out[l.k.w])); }
+fn v_bar(l: Lattice) -> vec4<f32> {
+    let q = l.k + vec4<u32>(params.ny * (params.nx + 1u));
+    return ghosted(l, vec4<f32>(vel_tmp[q.x], vel_tmp[q.y], vel_tmp[q.z], vel_tmp[q.w]));
 }
 
 fn keep_ink() -> f32 { return exp(-params.ink_dissipation * params.dt); }
@@ -177,13 +209,25 @@ fn v_off() -> u32 { return params.ny * (params.nx + 1u); }
 fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
-    if i <= nx() && j < ny() && !u_face(i, j).fixed {
-        let l = u_lattice(trace(u_pos(i, j), -params.dt));
-        vel_tmp[u_idx(i, j)] = blend(l.w, u_hat(l.k));
+    // Every face is written, prescribed ones with their value (φ̃ = φ̄ = φ there), because the
+    // BFECC correction reads φ̄ on all four lattice points, prescribed or not.
+    if i <= nx() && j < ny() {
+        let f = u_face(i, j);
+        var value = f.value;
+        if !f.fixed {
+            let l = u_lattice(trace(u_pos(i, j), -params.dt));
+            value = blend(l.w, u_hat(l));
+        }
+        vel_tmp[u_idx(i, j)] = value;
     }
-    if i < nx() && j <= ny() && !v_face(i, j).fixed {
-        let l = v_lattice(trace(v_pos(i, j), -params.dt));
-        vel_tmp[v_off() + v_idx(i, j)] = blend(l.w, v_hat(l.k));
+    if i < nx() && j <= ny() {
+        let f = v_face(i, j);
+        var value = f.value;
+        if !f.fixed {
+            let l = v_lattice(trace(v_pos(i, j), -params.dt));
+            value = blend(l.w, v_hat(l));
+        }
+        vel_tmp[v_off() + v_idx(i, j)] = value;
     }
 }
 
@@ -209,11 +253,11 @@ fn velocity_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     if i <= nx() && j < ny() && !u_face(i, j).fixed {
         let k = u_idx(i, j);
         let l = u_lattice(trace(u_pos(i, j), params.dt));
-        u_out[k] = correct_one(s, 1.0, u_out[k], u[k], vel_tmp[k], l.w, u_n(l.k), u_bar(l.k));
+        u_out[k] = correct_one(s, 1.0, u_out[k], u[k], vel_tmp[k], l.w, u_n(l), u_bar(l));
     }
     if i < nx() && j <= ny() && !v_face(i, j).fixed {
         let k = v_idx(i, j);
         let l = v_lattice(trace(v_pos(i, j), params.dt));
-        v_out[k] = correct_one(s, 1.0, v_out[k], v[k], vel_tmp[v_off() + k], l.w, v_n(l.k), v_bar(l.k));
+        v_out[k] = correct_one(s, 1.0, v_out[k], v[k], vel_tmp[v_off() + k], l.w, v_n(l), v_bar(l));
     }
 }

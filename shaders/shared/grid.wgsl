@@ -53,7 +53,8 @@ struct Splat {
     ink_r: f32,
     ink_g: f32,
     ink_b: f32,
-    _pad0: f32,
+    // emitters (mode 1): relaxation rate toward the values at the centre, 1/s
+    rate: f32,
     _pad1: f32,
 }
 
@@ -125,6 +126,8 @@ struct Level {
 @group(0) @binding(30) var<storage, read_write> density_tmp: array<f32>;
 // u part (ny (nx + 1) values), then v part (nx (ny + 1) values).
 @group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+// Slot 32: implicit viscosity's Chebyshev sweep state [k, ω] (viscosity.wgsl).
+@group(0) @binding(32) var<storage, read_write> visc_state: array<f32>;
 
 const SIDE_LEFT: u32 = 0u;
 const SIDE_RIGHT: u32 = 1u;

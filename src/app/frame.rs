@@ -58,7 +58,7 @@ impl Running {
         let gpu = Gpu::with_adapter(instance, adapter)?;
         let caps = surface.get_capabilities(&gpu.adapter);
         // the field shader writes gamma-encoded colour, as egui does: prefer a non-sRGB format
-        let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
+        let format = crate::gpu::surface_format(&caps.formats)?;
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))

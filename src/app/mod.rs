@@ -62,6 +62,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
         );
     }
+    crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let mut app = App::new(scene, source, state, ui::view::config_dir());
     app.wake = Some(event_loop.create_proxy());
@@ -291,6 +292,12 @@ impl App {
             self.stats.ink_total = Some(s.ink_total);
         }
         self.stats.step = now;
+        self.stats.substeps = r.sim.last_plan.substeps;
+        if let Some(w) = r.sim.take_warning() {
+            // over the field, not in the panel, which must not jump
+            self.panel.message = Some(w.clone());
+            self.stats.warning = Some(w);
+        }
         self.stats.time = r.sim.time;
         lap(&mut self.frame_log, "poll");
     }

@@ -27,9 +27,29 @@ pub fn load(source: &Source, file: &str, what: &str) -> Result<Mask> {
             names.join(", ")
         );
     };
-    let image = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .map_err(|e| crate::error!("{what}: mask file {label} is not a PNG image: {e}"))?
-        .to_rgba8();
+    decode(&bytes, &label, what)
+}
+
+/// Largest mask side in pixels: the picture is decoded whole (RGBA), so a file that declares
+/// 100000 x 100000 is refused from its header, before any pixel memory is taken.
+pub const MAX_MASK_SIDE: u32 = 4096;
+
+/// Decodes the bytes of a PNG mask (`label` names the file in errors, `what` the obstacle).
+pub fn decode(bytes: &[u8], label: &str, what: &str) -> Result<Mask> {
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_MASK_SIDE);
+    limits.max_image_height = Some(MAX_MASK_SIDE);
+    // the decoded RGBA picture and one converted copy
+    limits.max_alloc = Some(2 * 4 * (MAX_MASK_SIDE as u64) * (MAX_MASK_SIDE as u64));
+    reader.limits(limits);
+    let image = reader.decode().map_err(|e| match e {
+        image::ImageError::Limits(_) => {
+            crate::error!("{what}: mask file {label} is too large: expected at most {MAX_MASK_SIDE} x {MAX_MASK_SIDE} pixels")
+        }
+        e => crate::error!("{what}: mask file {label} is not a PNG image: {e}"),
+    })?;
+    let image = image.to_rgba8();
     if image.width() == 0 || image.height() == 0 {
         crate::fail!("{what}: mask file {label} is empty");
     }

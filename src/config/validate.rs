@@ -17,6 +17,12 @@ impl Scene {
         }
         positive("grid.cell_size", g.cell_size, "metres")?;
         positive("time.dt", self.time.dt, "seconds")?;
+        if !(self.time.max_cfl.is_finite() && (0.0..=100.0).contains(&self.time.max_cfl)) {
+            crate::fail!("time.max_cfl = {}: expected a number of cells from 0 (no sub-steps) to 100", self.time.max_cfl);
+        }
+        if !(1..=1000).contains(&self.time.max_substeps) {
+            crate::fail!("time.max_substeps = {}: expected a whole number from 1 to 1000", self.time.max_substeps);
+        }
         positive("fluid.density", self.fluid.density, "kg/m³")?;
         non_negative("fluid.viscosity", self.fluid.viscosity, "m²/s")?;
         non_negative("fluid.ink_dissipation", self.fluid.ink_dissipation, "1/s")?;
@@ -88,6 +94,12 @@ impl Scene {
             positive(&format!("emitters[{n}].radius"), e.radius, "metres")?;
             finite_all(&format!("emitters[{n}].position"), &e.position)?;
             finite_all(&format!("emitters[{n}].velocity"), &e.velocity)?;
+            bounded_all(&format!("emitters[{n}].velocity"), &e.velocity, MAX_SPEED, "m/s")?;
+            bounded_all(&format!("emitters[{n}].ink"), &e.ink, MAX_AMOUNT, "")?;
+            bounded_all(&format!("emitters[{n}].density"), &[e.density], MAX_AMOUNT, "kg/m³")?;
+            if !(e.rate.is_finite() && (0.0..=MAX_AMOUNT).contains(&e.rate)) {
+                crate::fail!("emitters[{n}].rate = {}: expected a number from 0 to {MAX_AMOUNT:e} per second", e.rate);
+            }
         }
         for (n, l) in self.layers.iter().enumerate() {
             finite_all(&format!("layers[{n}]"), &[l.bottom, l.top, l.density, l.amplitude, l.waves, l.ink[0], l.ink[1], l.ink[2]])?;
@@ -95,6 +107,10 @@ impl Scene {
         for (n, bl) in self.blobs.iter().enumerate() {
             positive(&format!("blobs[{n}].radius"), bl.radius, "metres")?;
             finite_all(&format!("blobs[{n}].center"), &bl.center)?;
+            bounded_all(&format!("blobs[{n}].ink"), &bl.ink, MAX_AMOUNT, "")?;
+            bounded_all(&format!("blobs[{n}].density"), &[bl.density], MAX_AMOUNT, "kg/m³")?;
+            bounded_all(&format!("blobs[{n}].velocity"), &bl.velocity, MAX_SPEED, "m/s")?;
+            bounded_all(&format!("blobs[{n}].swirl"), &[bl.swirl], MAX_SPEED, "1/s")?;
         }
         Ok(())
     }
@@ -140,6 +156,20 @@ fn non_negative(key: &str, x: f32, unit: &str) -> Result<()> {
 fn non_negative_or_any(key: &str, x: f32) -> Result<()> {
     if !x.is_finite() {
         crate::fail!("{key} = {x}: expected a finite number");
+    }
+    Ok(())
+}
+
+/// Largest |velocity| (m/s) and |swirl| (1/s) a blob or emitter may set: far beyond any smoke,
+/// well inside f32, so energies and their sums stay finite.
+const MAX_SPEED: f32 = 1e4;
+/// Largest |ink|, |density| (kg/m³) and emitter rate (1/s).
+const MAX_AMOUNT: f32 = 1e6;
+
+fn bounded_all(key: &str, xs: &[f32], limit: f32, unit: &str) -> Result<()> {
+    if xs.iter().any(|x| !(x.is_finite() && x.abs() <= limit)) {
+        let shown = if xs.len() == 1 { format!("{}", xs[0]) } else { format!("{xs:?}") };
+        return Err(Error(format!("{key} = {shown}: expected finite numbers of at most {limit:e} in size {unit}").trim_end().to_string()));
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use super::params::{MAX_SPLATS, Params, Splat};
 /// shaders/stats.wgsl.
 pub const STATS_GROUPS: u32 = 64;
 /// Floats in the stats buffer.
-pub const STATS_LEN: usize = 4;
+pub const STATS_LEN: usize = 5;
 
 pub struct Buffers {
     pub params: wgpu::Buffer,
@@ -87,7 +87,7 @@ impl Buffers {
             ink_out: storage(device, "ink_out", 3 * cells),
             density_out: storage(device, "density_out", cells),
             splats: storage(device, "splats", MAX_SPLATS * std::mem::size_of::<Splat>() / 4),
-            partials: storage(device, "partials", 4 * STATS_GROUPS as usize),
+            partials: storage(device, "partials", 5 * STATS_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),

@@ -83,6 +83,7 @@ pub fn emitter_splats(scene: &Scene) -> Vec<Splat> {
             ink_r: e.ink[0],
             ink_g: e.ink[1],
             ink_b: e.ink[2],
+            rate: e.rate,
             ..Splat::default()
         })
         .collect()

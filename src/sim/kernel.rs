@@ -41,7 +41,9 @@ pub mod slot {
     pub const INK_TMP: u32 = 29;
     pub const DENSITY_TMP: u32 = 30;
     pub const VEL_TMP: u32 = 31;
-    pub const COUNT: usize = 32;
+    // 32 implicit viscosity's Chebyshev sweep state
+    pub const VISC_STATE: u32 = 32;
+    pub const COUNT: usize = 33;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -77,6 +79,7 @@ pub mod slot {
         "ink_tmp",
         "density_tmp",
         "vel_tmp",
+        "visc_state",
     ];
 }
 

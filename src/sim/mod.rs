@@ -19,6 +19,7 @@ pub mod solver_check;
 pub mod sources;
 pub mod stage;
 pub mod stats;
+pub mod substeps;
 pub mod viscosity;
 pub mod vorticity;
 
@@ -84,7 +85,8 @@ pub struct Simulation {
     pub solver: SolverConfig,
     /// Velocity stays as it is; ink and density are still carried by it (`advection.freeze_velocity`).
     pub freeze_velocity: bool,
-    /// Jacobi sweeps of implicit viscosity per step, used only when ν > 0 (`fluid.viscosity_iterations`).
+    /// At most this many Chebyshev sweeps of implicit viscosity a step (fewer once its error bound
+    /// is met), used only when ν > 0 (`fluid.viscosity_iterations`).
     pub viscosity_iterations: u32,
     /// Emitters from the scene: blended in every step.
     pub emitters: Vec<Splat>,
@@ -99,6 +101,17 @@ pub struct Simulation {
     pub readback: StatsReadback,
     /// Divergence right after the correction, when the overlay asks (`enable_div_after`).
     pub div_after: Option<div_after::DivergenceAfter>,
+    /// CFL limit of a sub-step, cells moved by the fastest fluid (0: no sub-steps; `time.max_cfl`).
+    pub max_cfl: f32,
+    /// Most sub-steps a step may take; beyond, the step is shortened (`time.max_substeps`).
+    pub max_substeps: u32,
+    /// Fastest |u|, |v| known: of the initial state, then from the statistics a step late.
+    pub max_speed: f32,
+    /// How the last step was taken.
+    pub last_plan: substeps::Plan,
+    /// A one-line warning the first time a step was shortened (taken by `take_warning`).
+    warning: Option<String>,
+    warned: bool,
 }
 
 impl Simulation {
@@ -140,6 +153,12 @@ impl Simulation {
             stages,
             readback,
             div_after: None,
+            max_cfl: 0.0,
+            max_substeps: 1,
+            max_speed: cpu::stats::max_speed(fields) as f32,
+            last_plan: substeps::Plan { substeps: 1, dt: params.dt, clamped: false },
+            warning: None,
+            warned: false,
         })
     }
 
@@ -161,6 +180,8 @@ impl Simulation {
         self.freeze_velocity = scene.advection.freeze_velocity;
         self.viscosity_iterations = scene.fluid.viscosity_iterations as u32;
         self.emitters = init::emitter_splats(scene);
+        self.max_cfl = scene.time.max_cfl;
+        self.max_substeps = scene.time.max_substeps as u32;
         Ok(())
     }
 
@@ -181,9 +202,17 @@ impl Simulation {
         }
     }
 
-    pub fn upload(&self, fields: &Fields) {
+    pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
         self.stages.projection.solvers.mark_dirty();
+        self.max_speed = cpu::stats::max_speed(fields) as f32;
+        // figures of the state before this one no longer apply
+        let _ = self.readback.take_latest();
+    }
+
+    /// The warning of the first step that had to be shortened, once.
+    pub fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
     }
 
     /// Reads the whole state back (blocking; dumps and tests only).
@@ -191,38 +220,96 @@ impl Simulation {
         self.buffers.download(&self.device, &self.queue, self.nx, self.ny)
     }
 
-    /// Writes this step's constants and splats; call before encoding a step.
-    fn prepare(&mut self) {
+    /// This step's splats: the emitters, then the dabs queued since the last step.
+    fn take_splats(&mut self) -> Vec<Splat> {
         let mut splats: Vec<Splat> = self.emitters.clone();
         splats.append(&mut self.pending_splats);
         splats.truncate(MAX_SPLATS);
+        splats
+    }
+
+    /// Records this (sub-)step's constants and splats into the command stream, ahead of its
+    /// passes. They travel in a small upload buffer of their own and are copied in order, so every
+    /// step of one submission sees its own values (`queue.write_buffer` would give all of them
+    /// the last write).
+    fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, splats: &[Splat]) {
+        use wgpu::util::DeviceExt;
         self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
-        self.queue.write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
+        // one small buffer a step: the constants, then the splat list
+        let head = std::mem::size_of::<Params>();
+        let mut bytes = bytemuck::bytes_of(&self.params).to_vec();
+        bytes.extend_from_slice(bytemuck::cast_slice(splats));
+        let upload = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("step inputs"),
+            contents: &bytes,
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
         self.stages.projection.solvers.prepare(&self.queue, self.solver.tolerance);
         if self.edits_solids {
             self.stages.projection.solvers.mark_dirty();
         }
         if !splats.is_empty() {
-            self.queue.write_buffer(&self.buffers.splats, 0, bytemuck::cast_slice(&splats));
+            encoder.copy_buffer_to_buffer(&upload, head as u64, &self.buffers.splats, 0, (bytes.len() - head) as u64);
         }
     }
 
-    /// Records one full step (DESIGN.md §2). With `stats`, the GPU also reduces the step's
-    /// statistics into the stats buffer (copy it out with `readback.encode_copy`).
+    /// Records one full step (DESIGN.md §2), split into sub-steps when its dt would break the CFL
+    /// limit (`max_cfl`, from `max_speed`). With `stats`, the GPU also reduces the (last
+    /// sub-)step's statistics into the stats buffer (copy it out with `readback.encode_copy`).
     pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, stats: bool, profiler: Option<&wgpu_profiler::GpuProfiler>) {
-        self.prepare();
+        if let Some(s) = self.readback.take_latest() {
+            self.max_speed = s.max_speed;
+        }
+        let splats = self.take_splats();
+        let dt = self.params.dt;
+        let speed = substeps::speed_with_splats(self.max_speed, &splats);
+        let plan = substeps::plan(dt, speed, self.params.h, self.max_cfl, self.max_substeps);
+        if plan.clamped && !self.warned {
+            self.warned = true;
+            self.warning = Some(format!(
+                "time.dt = {dt} s would need {:.0} sub-steps at {speed:.3} m/s (time.max_cfl = {}); taking {} of {:.3e} s instead, so the simulation runs slower than asked (raise time.max_substeps or lower time.dt)",
+                (dt * speed / (self.params.h * self.max_cfl)).ceil(),
+                self.max_cfl,
+                plan.substeps,
+                plan.dt
+            ));
+        }
+        self.params.dt = plan.dt;
+        for k in 0..plan.substeps {
+            // the dabs land once, in the first sub-step; emitters act in every one
+            let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
+            self.encode_substep(encoder, &these, stats && k + 1 == plan.substeps, profiler);
+        }
+        self.params.dt = dt;
+        self.last_plan = plan;
+        self.step_index += 1;
+    }
+
+    fn encode_substep(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        splats: &[Splat],
+        stats: bool,
+        profiler: Option<&wgpu_profiler::GpuProfiler>,
+    ) {
+        self.prepare(encoder, splats);
         let s = &self.stages;
         let b = &self.buffers;
         let freeze = self.freeze_velocity;
         if self.params.splat_count > 0 {
             s.sources.encode(encoder, profiler, self.edits_solids);
         }
-        if !freeze {
-            s.encode_forces(encoder, profiler, self.params.vorticity != 0.0);
-            if self.params.viscosity > 0.0 {
-                s.viscosity.encode(encoder, profiler, b, self.viscosity_iterations);
+        // a frozen flow stays as it is, but velocity painted into it is projected like any other
+        let painted = freeze && substeps::speed_with_splats(0.0, splats) > 0.0;
+        if !freeze || painted {
+            if !freeze {
+                s.encode_forces(encoder, profiler, self.params.vorticity != 0.0);
+                if self.params.viscosity > 0.0 {
+                    s.viscosity.encode(encoder, profiler, b, &self.params, self.viscosity_iterations);
+                }
             }
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.projection.encode_divergence(pass);
@@ -244,7 +331,7 @@ impl Simulation {
         s.advection.encode(encoder, profiler, b, freeze, self.params.schemes);
         if stats {
             timed_pass(encoder, profiler, "stats", |pass| {
-                if freeze {
+                if freeze && !painted {
                     // no solve this step: both figures are the divergence of the frozen field
                     s.projection.encode_divergence(pass);
                     s.stats.encode_div_before(pass);
@@ -253,7 +340,6 @@ impl Simulation {
                 s.stats.encode_totals(pass);
             });
         }
-        self.step_index += 1;
         self.time += self.params.dt as f64;
     }
 
@@ -288,23 +374,36 @@ impl Simulation {
         Ok(())
     }
 
-    /// Steps `n` times and waits for the GPU; returns each step's statistics when `stats`.
+    /// Steps `n` times and waits for the GPU; returns each step's statistics when `stats`. With a
+    /// CFL limit, every step's statistics are reduced and awaited, so the next step's sub-steps
+    /// follow this one's speed deterministically (a dumped state continues bit for bit).
     pub fn run_blocking(&mut self, n: u64, stats: bool) -> Vec<StepStats> {
         let mut out = Vec::new();
+        let reduce = stats || self.max_cfl > 0.0;
         for _ in 0..n {
             let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("step") });
-            self.encode_step(&mut encoder, stats, None);
-            if stats {
+            self.encode_step(&mut encoder, reduce, None);
+            if reduce {
                 let stats_buffer = &self.buffers.stats;
                 self.readback.encode_copy(&mut encoder, stats_buffer, self.step_index, self.time);
             }
             self.queue.submit([encoder.finish()]);
             self.after_submit();
             // every step waits, so the solver's count read-back arrives before the next step
-            // (a headless run repeats bit for bit)
+            // and the next step's sub-steps follow this one's speed (a headless run repeats bit
+            // for bit)
             self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
-            if stats {
-                out.extend(self.readback.collect());
+            if reduce {
+                let mut got = self.readback.collect();
+                if let Some(s) = got.last() {
+                    self.max_speed = s.max_speed;
+                }
+                if stats {
+                    for s in &mut got {
+                        s.substeps = self.last_plan.substeps;
+                    }
+                    out.extend(got);
+                }
             }
         }
         out
@@ -312,8 +411,9 @@ impl Simulation {
 
     /// Runs one named pass alone on the current state (for tests against the CPU reference).
     pub fn run_pass(&mut self, name: &str) {
-        self.prepare();
+        let splats = self.take_splats();
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(name) });
+        self.prepare(&mut encoder, &splats);
         let s = &self.stages;
         let b = &self.buffers;
         match name {
@@ -321,7 +421,7 @@ impl Simulation {
             "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),
-            "viscosity" => s.viscosity.encode(&mut encoder, None, b, self.viscosity_iterations),
+            "viscosity" => s.viscosity.encode(&mut encoder, None, b, &self.params, self.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
             "pressure" => {
                 let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };

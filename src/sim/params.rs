@@ -72,7 +72,8 @@ pub struct Splat {
     pub ink_r: f32,
     pub ink_g: f32,
     pub ink_b: f32,
-    pub _pad0: f32,
+    /// Emitters (mode 1): relaxation rate toward the values at the centre, 1/s.
+    pub rate: f32,
     pub _pad1: f32,
 }
 

@@ -19,11 +19,24 @@ pub struct StepStats {
     pub div_max_after: f32,
     pub ink_total: f32,
     pub kinetic_energy: f32,
+    /// max |u|, |v| over all faces after the step (m/s): what the CFL limit reads, a step late.
+    pub max_speed: f32,
+    /// Sub-steps the step was split into by the CFL limit (1: none).
+    pub substeps: u32,
 }
 
 impl StepStats {
     pub fn from_raw(step: u64, time: f64, raw: &[f32]) -> StepStats {
-        StepStats { step, time, div_max_before: raw[0], div_max_after: raw[1], ink_total: raw[2], kinetic_energy: raw[3] }
+        StepStats {
+            step,
+            time,
+            div_max_before: raw[0],
+            div_max_after: raw[1],
+            ink_total: raw[2],
+            kinetic_energy: raw[3],
+            max_speed: raw[4],
+            substeps: 1,
+        }
     }
 }
 
@@ -38,6 +51,9 @@ struct Slot {
 /// A ring of staging buffers for the stats of recent steps.
 pub struct StatsReadback {
     slots: Vec<Slot>,
+    /// The newest figures collected and not yet taken (the simulation sizes sub-steps by their
+    /// speed).
+    latest: Option<StepStats>,
 }
 
 impl StatsReadback {
@@ -55,7 +71,7 @@ impl StatsReadback {
                 mapped: Arc::new(AtomicBool::new(false)),
             })
             .collect();
-        StatsReadback { slots }
+        StatsReadback { slots, latest: None }
     }
 
     /// Copies the stats buffer into a free slot; false when every slot is still in flight
@@ -95,7 +111,15 @@ impl StatsReadback {
             }
         }
         out.sort_by_key(|s| s.step);
+        if let Some(s) = out.last() {
+            self.latest = Some(*s);
+        }
         out
+    }
+
+    /// The newest figures collected since the last call, once.
+    pub fn take_latest(&mut self) -> Option<StepStats> {
+        self.latest.take()
     }
 }
 

@@ -105,6 +105,10 @@ pub struct LiveStats {
     pub steps_achieved: u32,
     /// Why fewer steps ran than were asked for, when they did.
     pub step_limit: Option<String>,
+    /// Sub-steps of the last step (the CFL limit splits a step whose dt is too long).
+    pub substeps: u32,
+    /// The simulation's last warning (a step it had to shorten).
+    pub warning: Option<String>,
     pub step: u64,
     /// Simulated seconds.
     pub time: f64,

@@ -164,6 +164,8 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool) {
         ui.small(s.step_limit.as_deref().unwrap_or("")).on_hover_text("Why fewer steps run than asked for");
         ui.end_row();
         row(ui, "step", format!("{} ({:.2} s)", s.step, s.time), "Steps since the start and simulated time");
+        let tip = s.warning.clone().unwrap_or_else(|| "A step whose dt exceeds the CFL limit is split into sub-steps".into());
+        row(ui, "sub-steps", format!("{} a step", s.substeps.max(1)), &tip);
         row(ui, "max |div| before", known(s.div_before, &|v| format!("{v:.3e} 1/s")), "Largest divergence the pressure solve started from");
         row(ui, "max |div| after", known(s.div_after, &|v| format!("{v:.3e} 1/s")), "Largest divergence left after the projection");
         let ratio = match (s.div_before, s.div_after) {

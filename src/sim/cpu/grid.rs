@@ -42,6 +42,31 @@ pub struct Face {
     pub value: f32,
 }
 
+/// One point of a bilinear lattice: array index, weight, and the ghost map `value * scale + offset`
+/// (identity inside the domain).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatticePoint {
+    pub k: usize,
+    pub w: f32,
+    pub scale: f32,
+    pub offset: f32,
+}
+
+impl LatticePoint {
+    /// This point's value of a field stored `stride` values a point, channel `ch`.
+    pub fn value(&self, a: &[f32], stride: usize, ch: usize) -> f32 {
+        a[stride * self.k + ch] * self.scale + self.offset
+    }
+    /// The value at the side itself, midway between a ghost and its inside point (the wall's or
+    /// inflow's own speed; the value itself inside): what the MacCormack limiter bounds by.
+    pub fn at_side(&self, a: &[f32], stride: usize, ch: usize) -> f32 {
+        0.5 * (a[stride * self.k + ch] * (1.0 + self.scale) + self.offset)
+    }
+}
+
+/// Four lattice points around a sample (order: (i0, j0), (i1, j0), (i0, j1), (i1, j1)).
+pub type Lattice = [LatticePoint; 4];
+
 pub struct Span {
     pub i0: i32,
     pub i1: i32,
@@ -214,6 +239,57 @@ impl<'a> Grid<'a> {
             return self.tangential_ghost(SIDE_RIGHT, field[self.vi(self.nx() - 1, j)], self.p.inflow_v[SIDE_RIGHT]);
         }
         field[self.vi(i, j)]
+    }
+
+    /// Ghost map `(scale, offset)` of tangential lattice line `r` of `n` (u rows, v columns):
+    /// identity inside, the wall or inflow ghost of [`Self::tangential_ghost`] beyond `low`/`high`.
+    fn line_ghost(&self, r: i32, n: i32, low: usize, high: usize, tangential: &[f32; 4]) -> (f32, f32) {
+        let side = if r < 0 {
+            low
+        } else if r >= n {
+            high
+        } else {
+            return (1.0, 0.0);
+        };
+        let offset = self.tangential_ghost(side, 0.0, tangential[side]);
+        let scale = self.tangential_ghost(side, 1.0, tangential[side]) - offset;
+        (scale, offset)
+    }
+
+    /// The four u-lattice points around (x, y) with their weights and ghost maps, reaching half
+    /// a cell beyond the bottom and top into the ghost rows as [`Self::sample_u_in`] does
+    /// (grid points are `ui`, rows clamped; the ghost map turns the row's value into the ghost's).
+    pub fn u_lattice(&self, x: f32, y: f32) -> Lattice {
+        let h = self.p.h;
+        let (gx, gy) = (x / h, y / h - 0.5);
+        let sx = if self.px() { span_wrapped(gx, self.nx()) } else { span_clamped(gx, self.nx()) };
+        let sy = if self.py() { span_wrapped(gy, self.ny()) } else { span_ghosted(gy, self.ny() - 1) };
+        let row = |r: i32| (r.clamp(0, self.ny() - 1), self.line_ghost(r, self.ny(), SIDE_BOTTOM, SIDE_TOP, &self.p.inflow_u));
+        let ((r0, g0), (r1, g1)) = (row(sy.i0), row(sy.i1));
+        let point = |i: i32, r: i32, w: f32, g: (f32, f32)| LatticePoint { k: self.ui(i, r), w, scale: g.0, offset: g.1 };
+        [
+            point(sx.i0, r0, (1.0 - sx.t) * (1.0 - sy.t), g0),
+            point(sx.i1, r0, sx.t * (1.0 - sy.t), g0),
+            point(sx.i0, r1, (1.0 - sx.t) * sy.t, g1),
+            point(sx.i1, r1, sx.t * sy.t, g1),
+        ]
+    }
+
+    /// The four v-lattice points around (x, y), with ghost columns beyond the left and right.
+    pub fn v_lattice(&self, x: f32, y: f32) -> Lattice {
+        let h = self.p.h;
+        let (gx, gy) = (x / h - 0.5, y / h);
+        let sx = if self.px() { span_wrapped(gx, self.nx()) } else { span_ghosted(gx, self.nx() - 1) };
+        let sy = if self.py() { span_wrapped(gy, self.ny()) } else { span_clamped(gy, self.ny()) };
+        let col = |c: i32| (c.clamp(0, self.nx() - 1), self.line_ghost(c, self.nx(), SIDE_LEFT, SIDE_RIGHT, &self.p.inflow_v));
+        let ((c0, g0), (c1, g1)) = (col(sx.i0), col(sx.i1));
+        let point = |c: i32, j: i32, w: f32, g: (f32, f32)| LatticePoint { k: self.vi(c, j), w, scale: g.0, offset: g.1 };
+        [
+            point(c0, sy.i0, (1.0 - sx.t) * (1.0 - sy.t), g0),
+            point(c1, sy.i0, sx.t * (1.0 - sy.t), g1),
+            point(c0, sy.i1, (1.0 - sx.t) * sy.t, g0),
+            point(c1, sy.i1, sx.t * sy.t, g1),
+        ]
     }
 
     /// Bilinear sample on the u lattice; within half a cell of the bottom or top side it blends

@@ -16,8 +16,14 @@ fn offset(p: &Params, x: f32, y: f32, s: &Splat) -> f32 {
     (dx * dx + dy * dy).sqrt()
 }
 
-fn apply(value: f32, target: f32, w: f32, mode: u32) -> f32 {
-    if mode == SPLAT_ADD { value + w * target } else { value * (1.0 - w) + target * w }
+/// A dab adds its values times w once; an emitter relaxes toward them at `rate` w per second.
+fn apply(value: f32, target: f32, w: f32, s: &Splat, dt: f32) -> f32 {
+    if s.mode == SPLAT_ADD {
+        value + w * target
+    } else {
+        let b = 1.0 - (-s.rate * dt * w).exp();
+        value * (1.0 - b) + target * b
+    }
 }
 
 /// The obstacle brush (`paint_solid` in sources.wgsl), then the velocity/ink sources.
@@ -36,7 +42,7 @@ pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
             for s in splats {
                 let w = falloff(offset(p, x, y, s), s.radius);
                 if w > 0.0 {
-                    value = apply(value, s.vx, w, s.mode);
+                    value = apply(value, s.vx, w, s, p.dt);
                 }
             }
             let face = g.u_face(i, j);
@@ -51,7 +57,7 @@ pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
             for s in splats {
                 let w = falloff(offset(p, x, y, s), s.radius);
                 if w > 0.0 {
-                    value = apply(value, s.vy, w, s.mode);
+                    value = apply(value, s.vy, w, s, p.dt);
                 }
             }
             let face = g.v_face(i, j);
@@ -69,9 +75,9 @@ pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
                 let w = falloff(offset(p, x, y, s), s.radius);
                 if w > 0.0 {
                     for (k, target) in [s.ink_r, s.ink_g, s.ink_b].into_iter().enumerate() {
-                        f.ink[3 * c + k] = apply(f.ink[3 * c + k], target, w, s.mode);
+                        f.ink[3 * c + k] = apply(f.ink[3 * c + k], target, w, s, p.dt);
                     }
-                    f.density[c] = apply(f.density[c], s.density, w, s.mode);
+                    f.density[c] = apply(f.density[c], s.density, w, s, p.dt);
                 }
             }
         }

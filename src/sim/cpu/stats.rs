@@ -36,3 +36,8 @@ pub fn kinetic_energy(f: &Fields, p: &Params) -> f64 {
     }
     0.5 * p.rho as f64 * (p.h as f64).powi(2) * e
 }
+
+/// max |u|, |v| over all faces (the CFL speed of shaders/stats.wgsl).
+pub fn max_speed(f: &Fields) -> f64 {
+    f.u.iter().chain(&f.v).fold(0.0f64, |m, &x| m.max(x.abs() as f64))
+}

@@ -1,4 +1,5 @@
-//! CPU reference of shaders/viscosity.wgsl: `iterations` Jacobi sweeps of (I − νΔt∇²) u = u*.
+//! CPU reference of shaders/viscosity.wgsl: Chebyshev-accelerated Jacobi sweeps of
+//! (I − νΔt∇²) u = u*, as many as `sim::viscosity::sweeps` says, with the same f32 weights.
 
 use super::grid::{Face, Grid, wrap};
 use crate::sim::fields::Fields;
@@ -80,23 +81,31 @@ fn viscous_v(g: &Grid, rhs: &[f32], i: i32, j: i32) -> f32 {
     acc.sum / acc.diag
 }
 
-/// `iterations` Jacobi sweeps of implicit viscosity on u and v, in place.
-pub fn viscosity(f: &mut Fields, p: &Params, iterations: u32) {
+/// The sweeps of `sim::viscosity::sweeps` (at most `max_sweeps`) on u and v, in place.
+pub fn viscosity(f: &mut Fields, p: &Params, max_sweeps: u32) {
     let (rhs_u, rhs_v) = (f.u.clone(), f.v.clone());
-    for _ in 0..iterations {
-        let old = f.clone();
-        let g = Grid::new(&old, p);
+    let a = p.viscosity * p.dt / (p.h * p.h);
+    let r2 = (4.0 * a / (1.0 + 4.0 * a)) * (4.0 * a / (1.0 + 4.0 * a));
+    // x_{k−1}; the first sweep ignores it
+    let mut before = f.clone();
+    let mut w = 1.0f32;
+    for k in 0..crate::sim::viscosity::sweeps(p, max_sweeps) {
+        let now = f.clone();
+        let g = Grid::new(&now, p);
+        let next = |jacobi: f32, prev: f32| if k == 0 { jacobi } else { prev + w * (jacobi - prev) };
         for j in 0..g.ny() {
             for i in 0..=g.nx() {
                 let k = g.ui(i, j);
-                f.u[k] = if g.u_face(i, j).fixed { rhs_u[k] } else { viscous_u(&g, &rhs_u, i, j) };
+                f.u[k] = if g.u_face(i, j).fixed { rhs_u[k] } else { next(viscous_u(&g, &rhs_u, i, j), before.u[k]) };
             }
         }
         for j in 0..=g.ny() {
             for i in 0..g.nx() {
                 let k = g.vi(i, j);
-                f.v[k] = if g.v_face(i, j).fixed { rhs_v[k] } else { viscous_v(&g, &rhs_v, i, j) };
+                f.v[k] = if g.v_face(i, j).fixed { rhs_v[k] } else { next(viscous_v(&g, &rhs_v, i, j), before.v[k]) };
             }
         }
+        before = now;
+        w = if k == 0 { 2.0 / (2.0 - r2) } else { 1.0 / (1.0 - 0.25 * r2 * w) };
     }
 }

@@ -1,7 +1,7 @@
 //! CPU reference of shaders/advect/maccormack.wgsl: the MacCormack and BFECC corrections on top of
 //! the semi-Lagrangian step, for cells (ink, density) and edge velocities.
 
-use crate::sim::cpu::grid::{Grid, Span, span_clamped, span_wrapped};
+use crate::sim::cpu::grid::{Grid, Lattice, LatticePoint};
 use crate::sim::fields::Fields;
 use crate::sim::params::*;
 
@@ -16,39 +16,21 @@ fn trace(g: &Grid, x: f32, y: f32, dt: f32) -> (f32, f32) {
     g.clamp_to_domain(bx, by)
 }
 
-/// Four array indices and bilinear weights.
-type Lattice = [(usize, f32); 4];
-
 fn blend(l: &Lattice, a: &[f32], stride: usize, ch: usize) -> f32 {
-    l[0].1 * a[stride * l[0].0 + ch]
-        + l[1].1 * a[stride * l[1].0 + ch]
-        + l[2].1 * a[stride * l[2].0 + ch]
-        + l[3].1 * a[stride * l[3].0 + ch]
+    l[0].w * l[0].value(a, stride, ch)
+        + l[1].w * l[1].value(a, stride, ch)
+        + l[2].w * l[2].value(a, stride, ch)
+        + l[3].w * l[3].value(a, stride, ch)
 }
 
 fn limit(x: f32, l: &Lattice, a: &[f32], stride: usize, ch: usize, scale: f32) -> f32 {
-    let open = l.iter().filter(|e| e.1 > 0.0).map(|e| scale * a[stride * e.0 + ch]);
+    let open = l.iter().filter(|e| e.w > 0.0).map(|e| scale * e.at_side(a, stride, ch));
     let (lo, hi) = open.fold((3.0e38f32, -3.0e38f32), |(lo, hi), x| (lo.min(x), hi.max(x)));
     if lo > hi { x } else { x.clamp(lo, hi) }
 }
 
 fn cells_of(g: &Grid, x: f32, y: f32) -> Lattice {
-    g.cell_stencil(x, y).map(|(a, b, w)| (g.cell(a, b), w))
-}
-
-fn spans(g: &Grid, gx: f32, gy: f32, last_x: i32, last_y: i32) -> (Span, Span) {
-    let sx = if g.px() { span_wrapped(gx, g.nx()) } else { span_clamped(gx, last_x) };
-    let sy = if g.py() { span_wrapped(gy, g.ny()) } else { span_clamped(gy, last_y) };
-    (sx, sy)
-}
-
-fn lattice(sx: Span, sy: Span, idx: impl Fn(i32, i32) -> usize) -> Lattice {
-    [
-        (idx(sx.i0, sy.i0), (1.0 - sx.t) * (1.0 - sy.t)),
-        (idx(sx.i1, sy.i0), sx.t * (1.0 - sy.t)),
-        (idx(sx.i0, sy.i1), (1.0 - sx.t) * sy.t),
-        (idx(sx.i1, sy.i1), sx.t * sy.t),
-    ]
+    g.cell_stencil(x, y).map(|(a, b, w)| LatticePoint { k: g.cell(a, b), w, scale: 1.0, offset: 0.0 })
 }
 
 /// One value's correction: MacCormack from φ̂, φ, φ̃ here; BFECC from φ̄ around the back-trace;
@@ -132,16 +114,12 @@ pub fn correct_velocity(f: &mut Fields, old: &Fields, p: &Params) {
     let (nx, ny) = (g.nx(), g.ny());
     let u_pos = |i: i32, j: i32| ((if g.px() && i == nx { 0 } else { i }) as f32 * h, (j as f32 + 0.5) * h);
     let v_pos = |i: i32, j: i32| ((i as f32 + 0.5) * h, (if g.py() && j == ny { 0 } else { j }) as f32 * h);
-    let u_lat = |x: f32, y: f32| {
-        let (sx, sy) = spans(&g, x / h, y / h - 0.5, nx, ny - 1);
-        lattice(sx, sy, |i, j| g.ui(i, j))
-    };
-    let v_lat = |x: f32, y: f32| {
-        let (sx, sy) = spans(&g, x / h - 0.5, y / h, nx - 1, ny);
-        lattice(sx, sy, |i, j| g.vi(i, j))
-    };
-    let mut ut = vec![0.0f32; old.u.len()];
-    let mut vt = vec![0.0f32; old.v.len()];
+    let u_lat = |x: f32, y: f32| g.u_lattice(x, y);
+    let v_lat = |x: f32, y: f32| g.v_lattice(x, y);
+    // φ̃ (φ̄ for BFECC) on every face: prescribed faces hold their value, as the BFECC
+    // correction reads all four lattice points.
+    let mut ut: Vec<f32> = (0..ny).flat_map(|j| (0..=nx).map(move |i| (i, j))).map(|(i, j)| g.u_face(i, j).value).collect();
+    let mut vt: Vec<f32> = (0..=ny).flat_map(|j| (0..nx).map(move |i| (i, j))).map(|(i, j)| g.v_face(i, j).value).collect();
     let u_free: Vec<(i32, i32)> = (0..ny).flat_map(|j| (0..=nx).map(move |i| (i, j))).filter(|&(i, j)| !g.u_face(i, j).fixed).collect();
     let v_free: Vec<(i32, i32)> = (0..=ny).flat_map(|j| (0..nx).map(move |i| (i, j))).filter(|&(i, j)| !g.v_face(i, j).fixed).collect();
     let reverse = |pos: (f32, f32), lat: &dyn Fn(f32, f32) -> Lattice, hat: &[f32], now: f32| {
