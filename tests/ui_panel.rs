@@ -415,6 +415,8 @@ fn the_panel_does_not_jump_when_figures_appear() {
         steps_requested: 16,
         steps_achieved: 3,
         step_limit: Some("frames 80 ms > 33 ms budget".into()),
+        substeps: 3,
+        warning: Some("a step was split: dt over the CFL limit".into()),
         step: 123456,
         time: 1234.5,
         div_before: Some(1.5e-3),

@@ -240,11 +240,17 @@ fn overlays(ui: &mut egui::Ui, view: &mut View) {
         ui.radio_value(&mut o.divergence_after, true, "after projection")
             .on_hover_text("What is left after the correction: the solver's error");
     });
-    let r = egui::Slider::new(&mut o.divergence_range, 1e-4..=100.0).logarithmic(true).text("divergence range (1/s)");
+    let r = egui::Slider::new(&mut o.divergence_range, 1e-4..=100.0)
+        .clamping(egui::SliderClamping::Edits)
+        .logarithmic(true)
+        .text("divergence range (1/s)");
     ui.add(r).on_hover_text("|div| at full tint, 1/s");
     checkbox(ui, &mut o.pressure, "3 pressure", "Colour cells by pressure (key 3)");
     checkbox(ui, &mut o.pressure_auto, "auto pressure range", "Scale the colours to the largest |p| last read back");
-    let r = egui::Slider::new(&mut o.pressure_range, 1e-5..=100.0).logarithmic(true).text("pressure range (Pa)");
+    let r = egui::Slider::new(&mut o.pressure_range, 1e-5..=100.0)
+        .clamping(egui::SliderClamping::Edits)
+        .logarithmic(true)
+        .text("pressure range (Pa)");
     ui.add_enabled(!o.pressure_auto, r).on_hover_text("|p| at full colour, Pa");
     checkbox(ui, &mut o.arrows_mac, "4 velocity on MAC edges", "Arrows for u on vertical edges and v on horizontal edges (key 4)");
     checkbox(ui, &mut o.arrows_centre, "5 velocity at cell centres", "Arrows for the velocity interpolated at cell centres (key 5)");

@@ -15,6 +15,8 @@ pub const SCENE_KEYS: &[(&str, &str)] = &[
     ("grid.ny", "cells up (ny)"),
     ("grid.cell_size", "cell size (m)"),
     ("time.dt", "time step Δt (s)"),
+    ("time.max_cfl", "max CFL (cells a sub-step)"),
+    ("time.max_substeps", "max sub-steps"),
     ("fluid.density", "density ρ (kg/m³)"),
     ("fluid.viscosity", "viscosity ν (m²/s)"),
     ("fluid.viscosity_iterations", "viscosity sweeps"),
@@ -81,20 +83,32 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
     egui::Grid::new("grid").num_columns(2).show(ui, |ui| {
         let tip = "Cells across the domain. Keeping the domain, more cells are finer cells.";
         let l = ui.label("cells across (nx)");
-        if ui.add(egui::DragValue::new(&mut draft.nx).range(2..=4096)).labelled_by(l.id).on_hover_text(tip).changed() && *keep_domain {
+        if ui
+            .add(egui::DragValue::new(&mut draft.nx).range(2..=4096).clamp_existing_to_range(false))
+            .labelled_by(l.id)
+            .on_hover_text(tip)
+            .changed()
+            && *keep_domain
+        {
             draft.cell_size = width / draft.nx as f32;
             draft.ny = ((height / draft.cell_size).round() as i64).max(2);
         }
         ui.end_row();
         let l = ui.label("cells up (ny)");
         let tip = "Cells up the domain. Keeping the domain, more cells are finer cells.";
-        if ui.add(egui::DragValue::new(&mut draft.ny).range(2..=4096)).labelled_by(l.id).on_hover_text(tip).changed() && *keep_domain {
+        if ui
+            .add(egui::DragValue::new(&mut draft.ny).range(2..=4096).clamp_existing_to_range(false))
+            .labelled_by(l.id)
+            .on_hover_text(tip)
+            .changed()
+            && *keep_domain
+        {
             draft.cell_size = height / draft.ny as f32;
             draft.nx = ((width / draft.cell_size).round() as i64).max(2);
         }
         ui.end_row();
         let l = ui.label("cell size (m)");
-        ui.add(egui::DragValue::new(&mut draft.cell_size).range(1e-5..=10.0).speed(1e-4).max_decimals(6))
+        ui.add(egui::DragValue::new(&mut draft.cell_size).range(1e-5..=10.0).clamp_existing_to_range(false).speed(1e-4).max_decimals(6))
             .labelled_by(l.id)
             .on_hover_text("Side of one square cell, metres: the domain is nx·h by ny·h metres.");
         ui.end_row();
@@ -123,6 +137,10 @@ pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
         "time step Δt (s)",
         "Simulated seconds per step. Smaller is more accurate and slower to watch.",
     );
+    let tip = "Cells the fastest fluid may cross in one sub-step: a longer step is split (0: never split).";
+    slider(ui, &mut s.time.max_cfl, 0.0..=10.0, false, "max CFL (cells a sub-step)", tip);
+    let tip = "Most sub-steps one step may be split into; a step that needs more is shortened, with a warning.";
+    slider(ui, &mut s.time.max_substeps, 1..=64, false, "max sub-steps", tip);
     slider(
         ui,
         &mut s.display.steps_per_frame,
@@ -132,12 +150,17 @@ pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
         "Steps asked for each displayed frame; the app takes fewer when frames run long.",
     );
     slider(ui, &mut s.fluid.density, 0.1..=10.0, true, "density ρ (kg/m³)", "Ambient density of the fluid: pressure scales with it.");
-    let nu = egui::Slider::new(&mut s.fluid.viscosity, 0.0..=0.05).logarithmic(true).smallest_positive(1e-7).custom_formatter(small_number);
+    let nu = egui::Slider::new(&mut s.fluid.viscosity, 0.0..=0.05)
+        .clamping(egui::SliderClamping::Edits)
+        .logarithmic(true)
+        .smallest_positive(1e-7)
+        .custom_formatter(small_number);
     ui.add(nu.text("viscosity ν (m²/s)"))
         .on_hover_text("Kinematic viscosity: how fast velocity differences diffuse (0: none; air is 1.5e-5).");
-    let sweeps = egui::Slider::new(&mut s.fluid.viscosity_iterations, 0..=200).text("viscosity sweeps");
+    let sweeps =
+        egui::Slider::new(&mut s.fluid.viscosity_iterations, 0..=5000).clamping(egui::SliderClamping::Edits).text("viscosity sweeps");
     ui.add_enabled(s.fluid.viscosity > 0.0, sweeps)
-        .on_hover_text("Jacobi sweeps of the implicit viscosity solve each step (used when ν > 0).");
+        .on_hover_text("Most sweeps of the implicit viscosity solve each step (used when ν > 0).");
     slider(ui, &mut s.fluid.ink_dissipation, 0.0..=2.0, false, "ink dissipation (1/s)", "Ink fades as exp(−rate·t): 1/s.");
     slider(
         ui,
@@ -186,12 +209,13 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
     };
     slider(ui, &mut c.iterations, 0..=500, false, "iterations", what);
     let tol = egui::Slider::new(&mut c.tolerance, 0.0..=0.1)
+        .clamping(egui::SliderClamping::Edits)
         .logarithmic(true)
         .smallest_positive(1e-6)
         .custom_formatter(small_number)
         .text("tolerance (relative)");
     ui.add(tol).on_hover_text("Stop when max |div| after / before falls below this (dimensionless). 0: run every iteration.");
-    let omega = egui::Slider::new(&mut c.omega, 1.0..=1.99).text("SOR ω");
+    let omega = egui::Slider::new(&mut c.omega, 1.0..=1.99).clamping(egui::SliderClamping::Edits).text("SOR ω");
     ui.add_enabled(c.kind == SolverKind::Sor, omega).on_hover_text("SOR over-relaxation factor, in (0, 2) (dimensionless; used by sor).");
     slider(
         ui,

@@ -2,7 +2,9 @@
 
 use std::ops::RangeInclusive;
 
-/// A labelled slider with a tooltip (meaning and unit); logarithmic where `log`.
+/// A labelled slider with a tooltip (meaning and unit); logarithmic where `log`. A value from a
+/// scene file outside the range stays as it is (only edits are clamped): an untouched control
+/// must not change the config.
 pub fn slider<N: egui::emath::Numeric>(
     ui: &mut egui::Ui,
     value: &mut N,
@@ -11,7 +13,7 @@ pub fn slider<N: egui::emath::Numeric>(
     label: &str,
     tip: &str,
 ) -> egui::Response {
-    ui.add(egui::Slider::new(value, range).logarithmic(log).text(label)).on_hover_text(tip)
+    ui.add(egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits).logarithmic(log).text(label)).on_hover_text(tip)
 }
 
 pub fn checkbox(ui: &mut egui::Ui, value: &mut bool, label: &str, tip: &str) -> egui::Response {
