@@ -110,7 +110,7 @@ const STEP_BYTES_PER_CELL: u64 = 48 + 20 + 16 + 20 + 52 + 48 + 28 + 12;
 /// Estimated bytes of a step: the passes around the solve plus the units the solve ran.
 fn step_bytes(sim: &Simulation, kind: SolverKind, units: f64) -> u64 {
     let cells = sim.nx * sim.ny;
-    let (_, unit_bytes) = sim.stages.projection.solvers.unit_cost(kind, cells);
+    let (_, unit_bytes) = sim.stages.solvers.unit_cost(kind, cells);
     STEP_BYTES_PER_CELL * cells as u64 + (units * unit_bytes as f64) as u64
 }
 
@@ -194,7 +194,7 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
             residual = if s.div_max_before > 0.0 { s.div_max_after / s.div_max_before } else { 0.0 };
         }
         if tolerance > 0.0 {
-            used.push(sim.stages.projection.solvers.report(&sim.device, &sim.queue, kind).iterations as f64);
+            used.push(sim.stages.solvers.report(&sim.device, &sim.queue, kind).iterations as f64);
         }
     }
     let dispatches_per_step = (dispatches() - d0) as f64 / args.steps.max(1) as f64;

@@ -29,7 +29,7 @@ fn params(nx: usize, ny: usize, kinds: [u32; 4]) -> Params {
 /// Reads the GPU's level buffers back into an `Mg`: x of level 0 from `p` and the rest from
 /// `mg_x`, or with `second`, from the smoothers' second buffers `p_out` and `mg_y`.
 fn download_mg(sim: &Simulation, second: bool) -> Mg {
-    let s = &sim.stages.projection.solvers.mg;
+    let s = &sim.stages.solvers.mg;
     let (x0, x) = if second { (&sim.buffers.p_out, &s.mg_y) } else { (&sim.buffers.p, &s.mg_x) };
     let data = read_buffers(&sim.device, &sim.queue, &[x0, x, &s.mg_rhs, &s.mg_stencil]);
     let total = smokebox::sim::multigrid::total_cells(&s.levels);
@@ -40,7 +40,7 @@ fn download_mg(sim: &Simulation, second: bool) -> Mg {
 
 /// Writes an `Mg` into the GPU's level buffers, its x into both of each level's buffers.
 fn upload_mg(sim: &Simulation, mg: &Mg) {
-    let s = &sim.stages.projection.solvers.mg;
+    let s = &sim.stages.solvers.mg;
     let n0 = mg.levels[0].cells();
     for (x0, x) in [(&sim.buffers.p, &s.mg_x), (&sim.buffers.p_out, &s.mg_y)] {
         sim.queue.write_buffer(x0, 0, bytemuck::cast_slice(&mg.x[..n0]));
@@ -64,7 +64,7 @@ fn run(sim: &Simulation, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
 }
 
 fn solve_report(sim: &Simulation) -> SolveReport {
-    sim.stages.projection.solvers.report(&sim.device, &sim.queue, sim.solver.kind)
+    sim.stages.solvers.report(&sim.device, &sim.queue, sim.solver.kind)
 }
 
 fn random_state(nx: usize, ny: usize, kinds: [u32; 4], seed: u64, solids: f32) -> (Fields, Params) {
@@ -106,7 +106,7 @@ fn multigrid_passes_match_cpu() {
         assert_eq!(got.stencil, want.stencil, "{ctx}: packed stencils");
         let n0 = nx * ny;
         assert_close(&format!("{ctx} rhs"), &got.rhs[..n0], &want.rhs[..n0], REL);
-        let s = &sim.stages.projection.solvers;
+        let s = &sim.stages.solvers;
         let mg = &s.mg;
         if nx > 32 {
             assert!(mg.coarse >= 2, "{ctx}: two levels above the coarse solve expected");
@@ -197,7 +197,7 @@ fn multigrid_passes_match_cpu() {
             }
             let mut sim2 = Simulation::new(&gpu, &f, p, settings(SolverKind::Sor, 2, 0.0)).unwrap();
             sim2.solver.warm_start = true;
-            sim2.stages.projection.solvers.mg.tiled = tiled;
+            sim2.stages.solvers.mg.tiled = tiled;
             sim2.run_pass("solve");
             let mut want = f.clone();
             cpu::pressure_sor::pressure_sor(&mut want, &sim2.params);
@@ -215,7 +215,7 @@ fn fused_jacobi_matches_cpu() {
             let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Jacobi, sweeps, 0.0)).unwrap();
             sim.solver.warm_start = true;
             // four sweeps a dispatch through workgroup memory (GPUs), or one (CPU adapters)
-            sim.stages.projection.solvers.jacobi.tiled = tiled;
+            sim.stages.solvers.jacobi.tiled = tiled;
             sim.run_pass("solve");
             let mut want = f.clone();
             for _ in 0..sweeps {
@@ -244,7 +244,7 @@ fn reduce_p_uses_the_difference_form() {
     let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Jacobi, 8, 1e-30)).unwrap();
     sim.run_pass("pressure"); // packs the stencil (one sweep into p_out... and back: p changes)
     sim.upload(&f);
-    let s = &sim.stages.projection.solvers;
+    let s = &sim.stages.solvers;
     run(&sim, |pass| {
         s.check.encode_start(pass);
         s.check.encode_gate(pass, Measure::Jacobi);
@@ -413,7 +413,7 @@ fn predicted_tolerance_path_stops_where_the_gated_one_does() {
         assert!(n >= 2, "{kind:?}: {full:?}");
         for pred in [n - 1, n, n + 1] {
             sim.upload(&f);
-            sim.stages.projection.solvers.set_prediction(Some(pred));
+            sim.stages.solvers.set_prediction(Some(pred));
             sim.run_pass("solve");
             let r = solve_report(&sim);
             let ctx = format!("{kind:?} needs {n} units, predicted {pred}: {r:?} (fully gated {full:?})");
@@ -423,12 +423,12 @@ fn predicted_tolerance_path_stops_where_the_gated_one_does() {
                 assert_close(&ctx, &sim.download().p, &full_p, 1e-5);
             } else {
                 assert_eq!(r.iterations, (n + 1) * unit, "{ctx}");
-                assert!(r.probe.is_some_and(|q| q <= tol), "{ctx}: the probe saw the tolerance met one unit earlier");
+                assert!(r.probe.is_some_and(|q| q <= tol * smokebox::sim::solver::GATE_MARGIN), "{ctx}: the probe saw the tolerance met one unit earlier");
             }
             // the read-back arrives with the next solve: the prediction becomes the units needed
             sim.upload(&f);
             sim.run_pass("solve");
-            assert_eq!(sim.stages.projection.solvers.prediction(), Some(n), "{ctx}");
+            assert_eq!(sim.stages.solvers.prediction(), Some(n), "{ctx}");
         }
     }
 }

@@ -5,15 +5,17 @@ pub mod advect;
 pub mod buffers;
 pub mod cpu;
 pub mod div_after;
+pub mod divergence;
 pub mod fields;
 pub mod forces;
 pub mod init;
 pub mod kernel;
+pub mod levels;
 pub mod multigrid;
 pub mod params;
 pub mod pressure;
 pub mod pressure_sor;
-pub mod projection;
+pub mod project;
 pub mod solver;
 pub mod solver_check;
 pub mod sources;
@@ -31,7 +33,9 @@ use buffers::Buffers;
 use fields::Fields;
 use forces::Forces;
 use params::{MAX_SPLATS, Params, Splat};
-use projection::Projection;
+use divergence::Divergence;
+use project::Project;
+use solver::Solvers;
 use sources::Sources;
 use stage::{Ctx, copy_all, timed_pass};
 use stats::{Stats, StatsReadback, StepStats};
@@ -43,7 +47,10 @@ pub struct Stages {
     pub sources: Sources,
     pub forces: Forces,
     pub vorticity: Vorticity,
-    pub projection: Projection,
+    pub divergence: Divergence,
+    /// The pressure solve: Jacobi, SOR or multigrid, to a tolerance or a fixed count.
+    pub solvers: Solvers,
+    pub project: Project,
     pub advection: Advection,
     pub stats: Stats,
     pub viscosity: Viscosity,
@@ -55,7 +62,9 @@ impl Stages {
             sources: Sources::new(ctx)?,
             forces: Forces::new(ctx)?,
             vorticity: Vorticity::new(ctx)?,
-            projection: Projection::new(ctx)?,
+            divergence: Divergence::new(ctx)?,
+            solvers: Solvers::new(ctx)?,
+            project: Project::new(ctx)?,
             advection: Advection::new(ctx)?,
             stats: Stats::new(ctx)?,
             viscosity: Viscosity::new(ctx)?,
@@ -189,7 +198,7 @@ impl Simulation {
     /// rebuilding pipelines.
     pub fn restore(&mut self, fields: &Fields) {
         self.upload(fields);
-        self.stages.projection.solvers.forget_prediction();
+        self.stages.solvers.forget_prediction();
         self.pending_splats.clear();
         self.step_index = 0;
         self.time = 0.0;
@@ -204,7 +213,7 @@ impl Simulation {
 
     pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
-        self.stages.projection.solvers.mark_dirty();
+        self.stages.solvers.mark_dirty();
         self.max_speed = cpu::stats::max_speed(fields) as f32;
         // figures of the state before this one no longer apply
         let _ = self.readback.take_latest();
@@ -247,9 +256,9 @@ impl Simulation {
             usage: wgpu::BufferUsages::COPY_SRC,
         });
         encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
-        self.stages.projection.solvers.prepare(&self.queue, self.solver.tolerance);
+        self.stages.solvers.prepare(&self.queue, self.solver.tolerance);
         if self.edits_solids {
-            self.stages.projection.solvers.mark_dirty();
+            self.stages.solvers.mark_dirty();
         }
         if !splats.is_empty() {
             encoder.copy_buffer_to_buffer(&upload, head as u64, &self.buffers.splats, 0, (bytes.len() - head) as u64);
@@ -312,14 +321,14 @@ impl Simulation {
                 }
             }
             timed_pass(encoder, profiler, "divergence", |pass| {
-                s.projection.encode_divergence(pass);
+                s.divergence.encode(pass);
                 if stats {
                     s.stats.encode_div_before(pass);
                 }
             });
-            s.projection.solvers.encode_solve(encoder, profiler, b, self.solve_spec(), self.params.bc_kind);
+            s.solvers.encode_solve(encoder, profiler, b, self.solve_spec(), self.params.bc_kind);
             timed_pass(encoder, profiler, "project", |pass| {
-                s.projection.encode_correction(pass);
+                s.project.encode(pass);
                 if stats {
                     s.stats.encode_div_after(pass);
                 }
@@ -333,7 +342,7 @@ impl Simulation {
             timed_pass(encoder, profiler, "stats", |pass| {
                 if freeze && !painted {
                     // no solve this step: both figures are the divergence of the frozen field
-                    s.projection.encode_divergence(pass);
+                    s.divergence.encode(pass);
                     s.stats.encode_div_before(pass);
                     s.stats.encode_div_after(pass);
                 }
@@ -356,18 +365,18 @@ impl Simulation {
 
     /// The units the solve to a tolerance plans for the next step (saved with a dump).
     pub fn solver_units(&self) -> Option<u32> {
-        self.stages.projection.solvers.units_now()
+        self.stages.solvers.units_now()
     }
 
     /// Continues with a dump's planned units (`solver_units`), as the run that wrote it would.
     pub fn resume_solver_units(&self, units: Option<u32>) {
-        self.stages.projection.solvers.resume(self.solve_spec(), units);
+        self.stages.solvers.resume(self.solve_spec(), units);
     }
 
     /// Call after submitting encoded steps: requests the non-blocking read-backs.
     pub fn after_submit(&mut self) {
         self.readback.request_maps();
-        self.stages.projection.solvers.request_feedback();
+        self.stages.solvers.request_feedback();
     }
 
     /// From now on each step also keeps the divergence right after the correction.
@@ -427,20 +436,20 @@ impl Simulation {
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),
             "viscosity" => s.viscosity.encode(&mut encoder, None, b, &self.params, self.viscosity_iterations),
-            "divergence" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_divergence(pass)),
+            "divergence" => timed_pass(&mut encoder, None, name, |pass| s.divergence.encode(pass)),
             "pressure" => {
                 let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };
-                s.projection.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
+                s.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
             }
             // the whole solve with the current settings, on the divergence as it is
-            "solve" => s.projection.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
+            "solve" => s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
             // divergence, solve and correction
             "projection" => {
-                timed_pass(&mut encoder, None, "divergence", |pass| s.projection.encode_divergence(pass));
-                s.projection.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
-                timed_pass(&mut encoder, None, "project", |pass| s.projection.encode_correction(pass));
+                timed_pass(&mut encoder, None, "divergence", |pass| s.divergence.encode(pass));
+                s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
+                timed_pass(&mut encoder, None, "project", |pass| s.project.encode(pass));
             }
-            "project" => timed_pass(&mut encoder, None, name, |pass| s.projection.encode_correction(pass)),
+            "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
             "advect_velocity" => {
                 timed_pass(&mut encoder, None, name, |pass| s.advection.encode_velocity(pass));
                 copy_all(&mut encoder, &b.u_out, &b.u);
@@ -454,7 +463,7 @@ impl Simulation {
             other => panic!("no pass named {other}"),
         }
         self.queue.submit([encoder.finish()]);
-        self.stages.projection.solvers.request_feedback();
+        self.stages.solvers.request_feedback();
         self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
     }
 }

@@ -5,7 +5,7 @@
 //! reductions: src/sim/cpu/solver_check.rs.
 
 use super::kernel::{Kernel, count_dispatch, slot, solver_workgroup};
-use super::multigrid::{LevelDesc, MAX_LEVELS, tile_groups};
+use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
 
