@@ -8,9 +8,9 @@
 //! from timestamp queries (wgpu-profiler) where the adapter has them. After a tolerance row, a
 //! fixed-count row with the cycles it used, to price the gate. Prints a table, writes JSON.
 
+use crate::config::{Scene, SolverKind};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::config::{Scene, SolverKind};
 use crate::sim::Simulation;
 use crate::sim::kernel::dispatches;
 use clap::Args;

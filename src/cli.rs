@@ -23,6 +23,9 @@ pub struct Cli {
     /// Override a scene key by dotted path, e.g. --set fluid.viscosity=0.01 (a TOML value).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Open the window on a state folder written by `run --dump` or the app's Save state.
+    #[arg(long, value_name = "DIR")]
+    pub load: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -87,7 +90,7 @@ pub fn main(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        None => crate::app::run(cli.scene.as_deref(), &cli.set),
+        None => crate::app::run(cli.scene.as_deref(), &cli.set, cli.load.as_deref()),
     }
 }
 

@@ -2,7 +2,10 @@
 //! mouse across the window; a screenshot (ImageMagick `import`) must show the brush's ink along
 //! the drag path and none far from it; pressing `1` hides the ink overlay and the stroke vanishes.
 //! Every built-in scene opens in the window and visibly runs.
+//! Also: a paused app sleeps, the screenshot key and a recording, a saved state reopening.
 //! Needs Xvfb, xdotool and ImageMagick (.ci/run installs them); fails loudly without them.
+//! Over 400 lines: one test binary, so the Xvfb, screenshot and key helpers are shared and the
+//! slow app build is linked once.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -35,23 +38,50 @@ fn shot(display: &str, path: &Path) -> image::RgbImage {
 
 /// The domain's rim (the walls): the bounding box of its grey pixels.
 fn domain(img: &image::RgbImage) -> (u32, u32, u32, u32) {
-    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
-    for (x, y, p) in img.enumerate_pixels() {
-        let [r, g, b] = p.0;
-        if (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b) && x < img.width() * 2 / 3 {
-            x0 = x0.min(x);
-            y0 = y0.min(y);
-            x1 = x1.max(x);
-            y1 = y1.max(y);
+    try_domain(img).expect("no domain rim found in the screenshot")
+}
+
+fn try_domain(img: &image::RgbImage) -> Option<(u32, u32, u32, u32)> {
+    let grey = |x: u32, y: u32| {
+        let [r, g, b] = img.get_pixel(x, y).0;
+        (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b)
+    };
+    // the walls are long straight runs of rim grey; text and knobs in the panel are not
+    let (w, h) = (img.width() * 2 / 3, img.height());
+    let rows: Vec<u32> = (0..h).filter(|&y| (0..w).filter(|&x| grey(x, y)).count() > 200).collect();
+    let cols: Vec<u32> = (0..w).filter(|&x| (0..h).filter(|&y| grey(x, y)).count() > 200).collect();
+    let (y0, y1, x0, x1) = (*rows.first()?, *rows.last()?, *cols.first()?, *cols.last()?);
+    (x0 < x1 && y0 < y1).then_some((x0, y0, x1, y1))
+}
+
+/// Screenshots until the app has drawn its window (a loaded machine takes a while to start;
+/// the bare X screen is black).
+fn wait_for_field(display: &str, path: &Path, app: &mut Kill) -> image::RgbImage {
+    for _ in 0..40 {
+        let img = shot(display, path);
+        let lit = img.pixels().filter(|p| p.0.iter().any(|&c| c > 40)).count();
+        if lit > (img.width() * img.height() / 20) as usize {
+            return img;
         }
+        assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited before drawing (see {})", path.display());
+        sleep(Duration::from_secs(1));
     }
-    assert!(x0 < x1 && y0 < y1, "no domain rim found in the screenshot");
-    (x0, y0, x1, y1)
+    panic!("smokebox drew no field in 40 s (see {})", path.display());
 }
 
 /// Blue brush ink: blue well above red.
 fn inked(p: &image::Rgb<u8>) -> bool {
     p.0[2] as i32 - p.0[0] as i32 > 35
+}
+
+/// The app with a settings folder of the test's own: never the user's, and the same defaults
+/// every run.
+fn smokebox(out: &Path) -> Command {
+    let config = out.join("config");
+    let _ = std::fs::remove_dir_all(&config);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_smokebox"));
+    c.env("SMOKEBOX_CONFIG_DIR", config);
+    c
 }
 
 /// A fresh X server of its own (tests run side by side: `slot` keeps their displays apart).
@@ -73,14 +103,15 @@ fn drag_paints_ink_and_key_toggles_overlay() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb");
     std::fs::create_dir_all(&out).unwrap();
     let mut app = Kill(
-        Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        smokebox(&out)
             .args(["--scene", "box", "--set", "display.background=[0.02,0.02,0.03]"])
             .env("DISPLAY", &display)
             .stderr(Stdio::null())
             .spawn()
             .expect("smokebox starts"),
     );
-    sleep(Duration::from_secs(8));
+    wait_for_field(&display, &out.join("before.png"), &mut app);
+    sleep(Duration::from_secs(2));
     let before = shot(&display, &out.join("before.png"));
     let (x0, y0, x1, y1) = domain(&before);
     let (w, h) = ((x1 - x0) as f32, (y1 - y0) as f32);
@@ -173,7 +204,7 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
         let log = |attempt: u32| out.join(format!("{name}_{attempt}.log"));
         let launch = |attempt: u32| {
             let mut app = Kill(
-                Command::new(env!("CARGO_BIN_EXE_smokebox"))
+                smokebox(&out)
                     .args(["--scene", name])
                     .env("DISPLAY", &display)
                     .stderr(std::fs::File::create(log(attempt)).unwrap())
@@ -197,6 +228,10 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
                 app
             }
         };
+        // a still scene draws its first frame and then nothing changes; give the first frames
+        // (and the help hint fading in) a moment after the field appears
+        wait_for_field(&display, &out.join(format!("{name}_a.png")), &mut app);
+        sleep(Duration::from_secs(2));
         let a = shot(&display, &out.join(format!("{name}_a.png")));
         // the still boxes must show nothing moving; every other scene must visibly evolve. A
         // loaded machine runs few steps a second, so look again for up to 25 s.
@@ -219,4 +254,247 @@ fn every_builtin_scene_opens_and_runs_in_the_window() {
         }
         app.0.kill().ok();
     }
+}
+
+/// CPU seconds (user + system, all threads) a process has used so far.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the app's /proc stat");
+    // fields after the command name (which is in parentheses): utime is the 12th, stime the 13th
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+    let hz = Command::new("getconf").arg("CLK_TCK").output().ok().and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok());
+    ticks / hz.unwrap_or(100.0)
+}
+
+fn focus_and_key(display: &str, key: &str) {
+    let id = Command::new("xdotool").args(["search", "--onlyvisible", "--name", "smokebox"]).env("DISPLAY", display).output().unwrap();
+    let id = String::from_utf8_lossy(&id.stdout).lines().next().expect("the smokebox window is found").trim().to_string();
+    xdo(display, &["windowfocus", "--sync", &id]);
+    sleep(Duration::from_millis(500));
+    xdo(display, &["key", "--clearmodifiers", key]);
+}
+
+/// Presses Space until the field stops moving (a key can go astray while focus settles).
+fn pause(display: &str, out: &Path) {
+    let mut still = usize::MAX;
+    for attempt in 0..3 {
+        focus_and_key(display, "space");
+        sleep(Duration::from_secs(3));
+        let a = shot(display, &out.join(format!("paused_a_{attempt}.png")));
+        sleep(Duration::from_secs(2));
+        let b = shot(display, &out.join(format!("paused_b_{attempt}.png")));
+        still = changed(&a, &b);
+        if still == 0 {
+            return;
+        }
+    }
+    panic!("the field still moves after pressing Space ({still} pixels; see {})", out.display());
+}
+
+#[test]
+fn a_paused_app_waits_for_events_instead_of_drawing() {
+    let (display, _x) = xvfb(2);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut app = Kill(smokebox(&out).args(["--scene", "drops"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    pause(&display, &out);
+    let t0 = cpu_seconds(app.0.id());
+    sleep(Duration::from_secs(10));
+    let used = cpu_seconds(app.0.id()) - t0;
+    println!("a paused app used {used:.2} s of CPU in 10 s");
+    assert!(used < 0.5, "a paused, untouched app used {used:.2} s of CPU in 10 s (over 5 % of a core)");
+    // and it still answers: Space runs it again
+    focus_and_key(&display, "space");
+    sleep(Duration::from_secs(4));
+    let a = shot(&display, &out.join("running_a.png"));
+    sleep(Duration::from_secs(3));
+    let b = shot(&display, &out.join("running_b.png"));
+    assert!(changed(&a, &b) > 100, "the app did not run again after Space (see {})", out.display());
+    // Esc quits
+    focus_and_key(&display, "Escape");
+    for _ in 0..30 {
+        if app.0.try_wait().unwrap().is_some() {
+            return;
+        }
+        sleep(Duration::from_millis(500));
+    }
+    panic!("smokebox still runs 15 s after Esc");
+}
+
+/// Waits up to `secs` for a line of the app's stderr that starts with `prefix`; returns the rest.
+fn wait_for_line(log: &Path, prefix: &str, secs: u64) -> Option<String> {
+    for _ in 0..secs * 4 {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        if let Some(line) = text.lines().find_map(|l| l.strip_prefix(prefix)) {
+            return Some(line.to_string());
+        }
+        sleep(Duration::from_millis(250));
+    }
+    None
+}
+
+/// Presses `key` (up to three times: a key can go astray) until the app writes a line starting
+/// with `prefix`; returns the rest of that line.
+fn key_until_line(display: &str, key: &str, log: &Path, prefix: &str, secs: u64) -> Option<String> {
+    for _ in 0..3 {
+        focus_and_key(display, key);
+        if let Some(line) = wait_for_line(log, prefix, secs) {
+            return Some(line);
+        }
+    }
+    None
+}
+
+#[test]
+fn screenshot_key_saves_the_screen_and_a_recording_has_every_frame() {
+    let (display, _x) = xvfb(3);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_capture");
+    let captures = out.join("captures");
+    let _ = std::fs::remove_dir_all(&captures);
+    std::fs::create_dir_all(&out).unwrap();
+    let log = out.join("app.log");
+    let mut app = Kill(
+        smokebox(&out)
+            .args(["--scene", "drops"])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_CAPTURE_DIR", &captures)
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    pause(&display, &out);
+    // P saves the field as the screen shows it
+    let saved = key_until_line(&display, "p", &log, "smokebox: saved ", 10);
+    let png = PathBuf::from(saved.expect("no 'saved' line after pressing P"));
+    assert!(png.starts_with(&captures) && png.extension().is_some_and(|e| e == "png"), "{}", png.display());
+    assert!(png.file_name().unwrap().to_string_lossy().starts_with("drops_"), "not named by the scene: {}", png.display());
+    sleep(Duration::from_secs(2));
+    let saved = image::open(&png).expect("the screenshot is a PNG").to_rgb8();
+    let screen = shot(&display, &out.join("screen.png"));
+    let (x0, y0, x1, y1) = domain(&screen);
+    let field = image::imageops::crop_imm(&screen, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image();
+    let (w, h) = (field.width(), field.height());
+    assert!(
+        (saved.width() as i32 - w as i32).abs() <= 3 && (saved.height() as i32 - h as i32).abs() <= 3,
+        "screenshot {}x{}, field on screen {w}x{h}",
+        saved.width(),
+        saved.height()
+    );
+    let saved = image::imageops::resize(&saved, w, h, image::imageops::FilterType::Triangle);
+    let diff = mean_difference(&saved, &field);
+    // a flat picture of the field's mean colour is far from it: the comparison can fail
+    let mean = field.pixels().fold([0f64; 3], |m, p| [m[0] + p.0[0] as f64, m[1] + p.0[1] as f64, m[2] + p.0[2] as f64]);
+    let n = (w * h) as f64;
+    let flat = image::RgbImage::from_pixel(w, h, image::Rgb([(mean[0] / n) as u8, (mean[1] / n) as u8, (mean[2] / n) as u8]));
+    let flat_diff = mean_difference(&flat, &field);
+    println!("screenshot vs screen: mean difference {diff:.2} (a flat image: {flat_diff:.2})");
+    assert!(
+        diff < 6.0 && flat_diff > 3.0 * diff,
+        "the screenshot does not match the screen: {diff:.2} vs flat {flat_diff:.2} (see {})",
+        out.display()
+    );
+
+    // G starts a recording of the running scene, G again stops it: the GIF has every frame
+    focus_and_key(&display, "space");
+    let started = key_until_line(&display, "g", &log, "smokebox: recording to ", 5);
+    assert!(started.is_some(), "no recording started after pressing G");
+    sleep(Duration::from_secs(6));
+    let done = key_until_line(&display, "g", &log, "smokebox: recorded ", 20);
+    let done = done.expect("no 'recorded' line after pressing G again");
+    let (n, path) = done.split_once(" frames to ").expect("'N frames to PATH'");
+    let n: usize = n.parse().unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(path).expect("the GIF exists")).expect("a GIF");
+    let (gw, gh) = (decoder.width(), decoder.height());
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a readable frame").is_some() {
+        frames += 1;
+    }
+    println!("recording: {frames} frames of {gw}x{gh} in {path}");
+    assert!(n >= 3, "only {n} frames recorded in 6 s");
+    assert_eq!(frames, n, "the app recorded {n} frames, the GIF holds {frames}");
+    assert!(gw <= 512 && gh <= 512 && gw > 100, "{gw}x{gh}");
+}
+
+/// The field part of a screenshot.
+fn field_of(img: &image::RgbImage) -> image::RgbImage {
+    let (x0, y0, x1, y1) = domain(img);
+    image::imageops::crop_imm(img, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image()
+}
+
+fn mean_difference(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
+    assert_eq!(a.dimensions(), b.dimensions(), "the fields differ in size");
+    let sum: f64 = a.pixels().zip(b.pixels()).map(|(p, q)| p.0.iter().zip(q.0).map(|(&x, y)| x.abs_diff(y) as f64).sum::<f64>()).sum();
+    sum / (3 * a.width() * a.height()) as f64
+}
+
+#[test]
+fn a_saved_state_reopens_with_load_and_its_scene_runs_the_same() {
+    let (display, _x) = xvfb(4);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_files");
+    let saves = out.join("saves");
+    let _ = std::fs::remove_dir_all(&saves);
+    std::fs::create_dir_all(&out).unwrap();
+    let launch = |args: &[&str], log: &Path| {
+        Kill(
+            smokebox(&out)
+                .args(args)
+                .env("DISPLAY", &display)
+                .env("SMOKEBOX_CAPTURE_DIR", &saves)
+                .stderr(std::fs::File::create(log).unwrap())
+                .spawn()
+                .unwrap(),
+        )
+    };
+    let log = out.join("save.log");
+    let mut app = launch(&["--scene", "drops"], &log);
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(3));
+    pause(&display, &out);
+    let before = field_of(&shot(&display, &out.join("before_save.png")));
+    let dir = PathBuf::from(
+        key_until_line(&display, "ctrl+s", &log, "smokebox: saved the state to ", 20).expect("no 'saved the state' line after Ctrl+S"),
+    );
+    for f in ["u.npy", "v.npy", "p.npy", "ink.npy", "density.npy", "solid.npy", "meta.json", "scene.toml"] {
+        assert!(dir.join(f).exists(), "{} lacks {f}", dir.display());
+    }
+    drop(app);
+
+    // --load opens the window on the saved picture (paused, so it stays)
+    let mut app = launch(&["--load", dir.to_str().unwrap()], &out.join("load.log"));
+    wait_for_field(&display, &out.join("loaded_start.png"), &mut app);
+    sleep(Duration::from_secs(3));
+    let after = field_of(&shot(&display, &out.join("after_load.png")));
+    let diff = mean_difference(&before, &after);
+    println!("loaded vs saved field: mean difference {diff:.2}");
+    assert!(diff < 1.0, "the loaded state does not show the saved picture: mean difference {diff:.2} (see {})", out.display());
+    drop(app);
+
+    // the saved settings run as the scene they came from: a few steps from the saved scene and
+    // from the built-in one give the same fields, bit for bit
+    let run = |args: &[&str], to: &Path| {
+        let s = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+            .arg("run")
+            .args(args)
+            .arg("--dump")
+            .arg(to)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(s.success(), "smokebox run {args:?} failed");
+    };
+    let scene = dir.join("scene.toml");
+    run(&["--scene", scene.to_str().unwrap(), "--steps", "3"], &out.join("from_saved_scene"));
+    run(&["--scene", "drops", "--steps", "3"], &out.join("from_builtin"));
+    for f in ["u.npy", "v.npy", "p.npy", "ink.npy", "density.npy"] {
+        let a = std::fs::read(out.join("from_saved_scene").join(f)).unwrap();
+        let b = std::fs::read(out.join("from_builtin").join(f)).unwrap();
+        assert!(a == b, "{f} differs between the saved scene and the built-in one after 3 steps");
+    }
+    // and the state folder continues headless too
+    run(&["--load", dir.to_str().unwrap(), "--steps", "2"], &out.join("continued"));
 }

@@ -8,10 +8,10 @@
 mod common;
 use common::*;
 use smokebox::config::{SolverConfig, SolverKind};
-use smokebox::sim::init::enforce_faces;
 use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::multigrid::Mg;
 use smokebox::sim::fields::Fields;
+use smokebox::sim::init::enforce_faces;
 use smokebox::sim::params::*;
 use smokebox::sim::solver_check::{Launch, Measure, SolveReport};
 use smokebox::sim::{Simulation, cpu};
@@ -122,9 +122,21 @@ fn multigrid_passes_match_cpu() {
         type Step<'a> = (String, Box<dyn Fn(&mut wgpu::ComputePass<'_>) + 'a>, Box<dyn Fn(&mut Mg)>);
         let mut steps: Vec<Step> = Vec::new();
         for l in 0..mg.coarse {
-            steps.push((format!("smooth {l}"), Box::new(move |pass| mg.encode_smooth(pass, launch, l)), Box::new(move |m| m.smooth_pass(l))));
-            steps.push((format!("restrict {l}"), Box::new(move |pass| mg.encode_restrict(pass, launch, l)), Box::new(move |m| m.restrict_pass(l))));
-            steps.push((format!("prolong {l}"), Box::new(move |pass| mg.encode_prolong(pass, launch, l)), Box::new(move |m| m.prolong_pass(l, &p))));
+            steps.push((
+                format!("smooth {l}"),
+                Box::new(move |pass| mg.encode_smooth(pass, launch, l)),
+                Box::new(move |m| m.smooth_pass(l)),
+            ));
+            steps.push((
+                format!("restrict {l}"),
+                Box::new(move |pass| mg.encode_restrict(pass, launch, l)),
+                Box::new(move |m| m.restrict_pass(l)),
+            ));
+            steps.push((
+                format!("prolong {l}"),
+                Box::new(move |pass| mg.encode_prolong(pass, launch, l)),
+                Box::new(move |m| m.prolong_pass(l, &p)),
+            ));
         }
         let first = mg.coarse;
         steps.push(("coarse".into(), Box::new(move |pass| mg.encode_coarse(pass, launch)), Box::new(move |m| m.coarse_pass(first, &p))));
@@ -133,7 +145,11 @@ fn multigrid_passes_match_cpu() {
         let odd_periodic = kinds[0] == BC_PERIODIC && (nx % 2 == 1 || ny % 2 == 1);
         if !odd_periodic {
             for l in 0..mg.coarse {
-                steps.push((format!("plain sweep {l}"), Box::new(move |pass| mg.encode_plain_sweep(pass, launch, l)), Box::new(move |m| m.smooth(l))));
+                steps.push((
+                    format!("plain sweep {l}"),
+                    Box::new(move |pass| mg.encode_plain_sweep(pass, launch, l)),
+                    Box::new(move |m| m.smooth(l)),
+                ));
                 steps.push((
                     format!("plain restrict {l}"),
                     Box::new(move |pass| mg.encode_plain_restrict(pass, launch, l)),
@@ -151,7 +167,11 @@ fn multigrid_passes_match_cpu() {
         }
         if !mg.tiled {
             // the tiled V-cycle too, on any adapter
-            steps.push(("v-cycle (tiled)".into(), Box::new(move |pass| mg.encode_vcycle_tiled(pass, launch)), Box::new(move |m| m.vcycle(&p))));
+            steps.push((
+                "v-cycle (tiled)".into(),
+                Box::new(move |pass| mg.encode_vcycle_tiled(pass, launch)),
+                Box::new(move |m| m.vcycle(&p)),
+            ));
         }
         for (label, gpu_step, cpu_step) in &steps {
             upload_mg(&sim, &state);
@@ -246,7 +266,9 @@ fn reduce_p_uses_the_difference_form() {
             let pc = f.p[c] as f64;
             let mut r = -(p.rho * p.h * p.h * f.divergence[c] / p.dt) as f64 - (st >> 4) as f64 * pc;
             let w = |a: i32, n: i32| (a + n) % n;
-            for (flag, a, b) in [(1, w(i - 1, nx as i32), j), (2, w(i + 1, nx as i32), j), (4, i, w(j - 1, ny as i32)), (8, i, w(j + 1, ny as i32))] {
+            for (flag, a, b) in
+                [(1, w(i - 1, nx as i32), j), (2, w(i + 1, nx as i32), j), (4, i, w(j - 1, ny as i32)), (8, i, w(j + 1, ny as i32))]
+            {
                 if st & flag != 0 {
                     r += f.p[(b * nx as i32 + a) as usize] as f64;
                 }
@@ -370,7 +392,6 @@ fn solvers_agree_on_the_pressure() {
     }
 }
 
-
 /// The predicted path (n direct units, a probe, a check, gated units) against the fully gated
 /// one on the same problem: it stops at the same unit and residual when the prediction is right
 /// or one short, one unit later when it is one over, and the read-back corrects the prediction.
@@ -454,4 +475,3 @@ fn default_projection_is_incompressible_in_every_scene() {
 fn default_projection_at_4x_cells() {
     default_projection_in_every_scene(2);
 }
-

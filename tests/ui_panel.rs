@@ -1,29 +1,164 @@
-//! The egui panel driven by egui_kittest: toggling each overlay, a slider, and the pause, step
-//! and reset buttons change the settings (or return commands) as expected.
+//! The egui panel driven by egui_kittest. The panel reads the applied scene and returns
+//! commands; this harness plays the app's part (applies `Configure` and `SetPaused` after each
+//! frame), so each test sees what the user would: a control changes the config through a
+//! command, never the applied scene directly. Also: every key of the scene format has a control
+//! (viscosity included), controls carry tooltips, and the view settings survive a save and load.
+//! Over 400 lines: every test drives the same harness (the app's part played by `settle`).
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use smokebox::config::Scene;
-use smokebox::ui::{self, Command, LiveStats, Settings};
+use smokebox::config::{BoundaryKind, Scene, Scheme, SolverKind};
+use smokebox::ui::scene_settings::{NOT_IN_PANEL, SCENE_KEYS, SIDES};
+use smokebox::ui::{self, Command, LiveStats, PanelState, Shown, View};
 
 struct State {
-    settings: Settings,
+    /// The config the "simulation" runs with: changed only by applying a command.
+    scene: Scene,
+    view: View,
+    panel: PanelState,
+    stats: LiveStats,
+    paused: bool,
+    /// Commands of the frames since the last `settle`.
     commands: Vec<Command>,
+    /// Every command ever returned.
+    log: Vec<Command>,
 }
 
-fn harness() -> Harness<'static, State> {
-    let (scene, _) = Scene::load("plume", &[]).unwrap();
-    let state = State { settings: Settings::from_scene("plume", &scene), commands: Vec::new() };
-    let mut h = Harness::builder().with_size(egui::vec2(420.0, 2000.0)).build_ui_state(
+fn harness_for(name: &str) -> Harness<'static, State> {
+    let (scene, _) = Scene::load(name, &[]).unwrap();
+    let mut view = View::default();
+    view.open_scene(&scene);
+    let state = State {
+        scene,
+        view,
+        panel: PanelState::default(),
+        stats: LiveStats::default(),
+        paused: false,
+        commands: Vec::new(),
+        log: Vec::new(),
+    };
+    let mut h = Harness::builder().with_size(egui::vec2(460.0, 4000.0)).build_ui_state(
         |ui, s: &mut State| {
-            let stats = LiveStats::default();
-            let out = ui::panel_contents(ui, &mut s.settings, &stats);
+            let capture = ui::CaptureStatus { dir: "/tmp/captures".into(), ..Default::default() };
+            let shown = Shown { scene: &s.scene, label: "plume", stats: &s.stats, paused: s.paused, capture: &capture };
+            let out = ui::panel_contents(ui, &shown, &mut s.view, &mut s.panel);
             s.commands.extend(out);
         },
         state,
     );
-    h.run();
+    settle(&mut h);
     h
+}
+
+fn harness() -> Harness<'static, State> {
+    harness_for("plume")
+}
+
+/// Runs the frames, then applies their commands as the app would.
+fn settle(h: &mut Harness<'static, State>) {
+    h.run();
+    let s = h.state_mut();
+    for c in std::mem::take(&mut s.commands) {
+        s.log.push(c.clone());
+        match c {
+            Command::Configure(scene) => s.scene = *scene,
+            Command::SetPaused(p) => s.paused = p,
+            _ => {}
+        }
+    }
+    h.run();
+}
+
+fn set_slider(h: &mut Harness<'static, State>, label: &str, value: f64) {
+    h.get_all_by_label(label).next().unwrap_or_else(|| panic!("a '{label}' slider")).set_value_accesskit(value);
+    settle(h);
+}
+
+fn open_section(h: &mut Harness<'static, State>, name: &str) {
+    h.get_by_label(name).click();
+    settle(h);
+}
+
+#[test]
+fn an_untouched_panel_returns_no_commands() {
+    let mut h = harness();
+    for _ in 0..5 {
+        settle(&mut h);
+    }
+    assert_eq!(h.state().log, vec![], "frames without input asked for something");
+}
+
+#[test]
+fn viscosity_slider_returns_a_configure_command_and_leaves_the_applied_scene_alone() {
+    let mut h = harness();
+    let before = h.state().scene.clone();
+    h.get_all_by_label("viscosity ν (m²/s)").next().unwrap().set_value_accesskit(0.01);
+    h.run();
+    // the panel's frame is over: the applied config is still the old one, the command has the new
+    assert_eq!(h.state().scene, before, "the panel changed the applied scene itself");
+    let configured: Vec<&Command> = h.state().commands.iter().filter(|c| matches!(c, Command::Configure(_))).collect();
+    let Some(Command::Configure(new)) = configured.last() else { panic!("no Configure command: {:?}", h.state().commands) };
+    assert!((new.fluid.viscosity - 0.01).abs() < 1e-9, "viscosity in the command {}", new.fluid.viscosity);
+    let mut expected = before.clone();
+    expected.fluid.viscosity = new.fluid.viscosity;
+    assert_eq!(**new, expected, "the command changed more than the viscosity");
+}
+
+#[test]
+fn every_scene_setting_has_a_control() {
+    // every key of the format, from a scene with every optional key present
+    let mut scene = Scene::default();
+    scene.advection.density = Some(Scheme::Bfecc);
+    let table = toml::Value::try_from(&scene).unwrap();
+    let mut keys = Vec::new();
+    fn walk(prefix: &str, v: &toml::Value, out: &mut Vec<String>) {
+        match v {
+            toml::Value::Table(t) => {
+                for (k, v) in t {
+                    let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    walk(&key, v, out);
+                }
+            }
+            _ => out.push(prefix.to_string()),
+        }
+    }
+    walk("", &table, &mut keys);
+    assert!(keys.len() > 30, "{keys:?}");
+    for key in &keys {
+        let mut parts: Vec<&str> = key.split('.').collect();
+        if parts[0] == "boundary" {
+            parts[1] = "{side}";
+        }
+        let key = parts.join(".");
+        let in_panel = SCENE_KEYS.iter().any(|(k, _)| *k == key);
+        let left_out = NOT_IN_PANEL.iter().any(|(k, _)| *k == parts[0]);
+        assert!(in_panel || left_out, "scene key {key} has no control in the panel (add it to SCENE_KEYS) nor a reason (NOT_IN_PANEL)");
+    }
+
+    let mut h = harness();
+    open_section(&mut h, "Grid");
+    open_section(&mut h, "Boundaries");
+    for (key, label) in SCENE_KEYS {
+        let sides: Vec<&str> = if label.contains("{side}") { SIDES.to_vec() } else { vec![""] };
+        for side in sides {
+            if !side.is_empty() {
+                // a side shows the controls of its kind
+                let kind = match key.rsplit('.').next().unwrap() {
+                    "slip" | "speed" => BoundaryKind::Wall,
+                    "velocity" | "ink" | "density" => BoundaryKind::Inflow,
+                    _ => BoundaryKind::Outflow,
+                };
+                let s = h.state_mut();
+                let b = &mut s.scene.boundary;
+                for side_config in [&mut b.left, &mut b.right, &mut b.bottom, &mut b.top] {
+                    side_config.kind = kind;
+                }
+                settle(&mut h);
+            }
+            let label = label.replace("{side}", side);
+            assert!(h.query_all_by_label(&label).next().is_some(), "no control labelled '{label}' for {key}");
+        }
+    }
 }
 
 #[test]
@@ -39,10 +174,10 @@ fn each_overlay_checkbox_toggles_its_setting() {
         "7 numbers in large cells",
     ];
     for (n, label) in labels.iter().enumerate() {
-        let before = h.state().settings.overlays.clone();
+        let before = h.state().view.overlays.clone();
         h.get_by_label(label).click();
-        h.run();
-        let after = h.state().settings.overlays.clone();
+        settle(&mut h);
+        let after = h.state().view.overlays.clone();
         assert_ne!(before, after, "{label} changed nothing");
         // the same change as the number key
         let mut expected = before.clone();
@@ -52,52 +187,54 @@ fn each_overlay_checkbox_toggles_its_setting() {
 }
 
 #[test]
-fn slider_sets_brush_radius() {
+fn slider_sets_brush_radius_in_metres() {
     let mut h = harness();
-    let before = h.state().settings.brush.radius;
-    h.get_all_by_label("radius (m)").next().expect("a radius slider").set_value_accesskit(0.1);
-    h.run();
-    let after = h.state().settings.brush.radius;
-    assert!((after - 0.1).abs() < 1e-6 && before != after, "radius {before} -> {after}");
+    set_slider(&mut h, "radius (m)", 0.1);
+    let s = h.state();
+    let after = s.view.brush.radius(&s.scene);
+    assert!((after - 0.1).abs() < 1e-6, "radius {after}");
 }
 
 #[test]
-fn pause_step_reset() {
+fn pause_step_reset_are_commands() {
     let mut h = harness();
-    assert!(!h.state().settings.paused);
     h.get_by_label("Pause").click();
-    h.run();
-    assert!(h.state().settings.paused);
+    settle(&mut h);
+    assert!(h.state().paused);
     h.get_by_label("Step").click();
-    h.run();
+    settle(&mut h);
     h.get_by_label("Reset").click();
-    h.run();
-    assert_eq!(h.state().commands, vec![Command::Step, Command::Reset]);
+    settle(&mut h);
+    h.get_by_label("Clear ink").click();
+    settle(&mut h);
     h.get_by_label("Run").click();
-    h.run();
-    assert!(!h.state().settings.paused);
+    settle(&mut h);
+    assert!(!h.state().paused);
+    let want = [Command::SetPaused(true), Command::Step, Command::Reset, Command::ClearInk, Command::SetPaused(false)];
+    assert_eq!(h.state().log, want);
 }
 
 #[test]
 fn solver_kind_and_brush_density_sign() {
-    use smokebox::config::SolverKind;
     let mut h = harness();
-    assert_eq!(h.state().settings.solver, SolverKind::Jacobi);
+    h.get_by_label("jacobi").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene.solver.kind, SolverKind::Jacobi);
     h.get_by_label("multigrid").click();
-    h.run();
-    assert_eq!(h.state().settings.solver, SolverKind::Multigrid);
+    settle(&mut h);
+    assert_eq!(h.state().scene.solver.kind, SolverKind::Multigrid);
     h.get_by_label("sor").click();
-    h.run();
-    assert_eq!(h.state().settings.solver, SolverKind::Sor);
+    settle(&mut h);
+    assert_eq!(h.state().scene.solver.kind, SolverKind::Sor);
     h.get_by_label("light (rises)").click();
-    h.run();
-    assert!(h.state().settings.brush.density < 0.0, "light brush density {}", h.state().settings.brush.density);
+    settle(&mut h);
+    assert!(h.state().view.brush.density < 0.0, "light brush density {}", h.state().view.brush.density);
     h.get_by_label("heavy (sinks)").click();
-    h.run();
-    assert!(h.state().settings.brush.density > 0.0, "heavy brush density {}", h.state().settings.brush.density);
+    settle(&mut h);
+    assert!(h.state().view.brush.density > 0.0, "heavy brush density {}", h.state().view.brush.density);
     h.get_by_label("freeze flow").click();
-    h.run();
-    assert!(h.state().settings.freeze_velocity);
+    settle(&mut h);
+    assert!(h.state().scene.advection.freeze_velocity);
 }
 
 #[test]
@@ -111,28 +248,232 @@ fn sliders_set_every_constant() {
         ("Jacobi weight", 0.6),
         ("ink dissipation (1/s)", 0.5),
         ("density drain (1/s)", 0.125),
+        ("viscosity ν (m²/s)", 0.001),
+        ("time step Δt (s)", 0.005),
+        ("density ρ (kg/m³)", 2.0),
+        ("steps per frame", 4.0),
     ] {
-        h.get_all_by_label(label).next().unwrap_or_else(|| panic!("a {label} slider")).set_value_accesskit(value);
-        h.run();
+        set_slider(&mut h, label, value);
     }
-    let s = &h.state().settings;
-    assert_eq!((s.vorticity, s.gravity[0], s.damping, s.tolerance), (0.5, 2.0, 0.25, 0.01));
-    assert_eq!((s.jacobi_weight, s.ink_dissipation, s.density_drain), (0.6, 0.5, 0.125));
+    let s = &h.state().scene;
+    assert_eq!((s.forces.vorticity, s.forces.gravity[0], s.forces.damping, s.solver.tolerance), (0.5, 2.0, 0.25, 0.01));
+    assert_eq!((s.solver.jacobi_weight, s.fluid.ink_dissipation, s.fluid.density_drain), (0.6, 0.5, 0.125));
+    assert_eq!((s.fluid.viscosity, s.time.dt, s.fluid.density, s.display.steps_per_frame), (0.001, 0.005, 2.0, 4));
 }
 
 #[test]
 fn scheme_pickers_offer_conservative_only_for_ink_and_density() {
-    use smokebox::config::Scheme;
     let mut h = harness();
     h.get_by_label("velocity scheme").click();
-    h.run();
+    settle(&mut h);
     assert!(h.query_by_label("conservative").is_none(), "velocity offers the flux form");
     h.get_by_label("maccormack").click();
-    h.run();
-    assert_eq!(h.state().settings.schemes[0], Scheme::Maccormack);
+    settle(&mut h);
+    assert_eq!(h.state().scene.advection.velocity, Scheme::Maccormack);
     h.get_by_label("ink scheme").click();
-    h.run();
+    settle(&mut h);
     h.get_by_label("conservative").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene.advection.ink, Scheme::Conservative);
+    h.get_by_label("density scheme").click();
+    settle(&mut h);
+    h.get_by_label("bfecc").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene.advection.density, Some(Scheme::Bfecc));
+}
+
+#[test]
+fn a_periodic_side_takes_its_opposite_along() {
+    let mut h = harness();
+    open_section(&mut h, "Boundaries");
+    h.get_by_label("left side").click();
+    settle(&mut h);
+    h.get_by_label("periodic").click();
+    settle(&mut h);
+    let b = &h.state().scene.boundary;
+    assert_eq!((b.left.kind, b.right.kind), (BoundaryKind::Periodic, BoundaryKind::Periodic));
+    assert_eq!(b.bottom.kind, BoundaryKind::Wall);
+}
+
+#[test]
+fn grid_changes_wait_for_apply_and_keep_the_domain() {
+    let mut h = harness();
+    open_section(&mut h, "Grid");
+    let before = h.state().scene.grid.clone();
+    let nx = h.get_all_by_label("cells across (nx)").find(|n| n.value().is_some()).expect("an nx field");
+    nx.set_value_accesskit(256.0);
+    settle(&mut h);
+    assert_eq!(h.state().scene.grid, before, "the grid changed before Apply");
+    h.get_by_label("Apply grid").click();
+    settle(&mut h);
+    let g = &h.state().scene.grid;
+    assert_eq!((g.nx, g.ny), (256, 256), "plume is square: ny follows nx");
+    assert!((g.nx as f32 * g.cell_size - before.nx as f32 * before.cell_size).abs() < 1e-5, "the domain width changed: {g:?}");
+}
+
+#[test]
+fn controls_have_tooltips() {
+    let mut h = harness();
+    for (label, tip) in [("viscosity ν (m²/s)", "Kinematic viscosity"), ("Reset", "initial state"), ("1 ink", "Show the ink")] {
+        h.get_all_by_label(label).next().unwrap().hover();
+        h.run();
+        let found = h.query_all_by_label_contains(tip).next().is_some();
+        assert!(found, "hovering '{label}' shows no tooltip containing '{tip}'");
+    }
+}
+
+#[test]
+fn view_settings_survive_a_save_and_load() {
+    let dir = std::env::temp_dir().join(format!("smokebox_view_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut v = View::default();
+    v.brush.radius_share = 0.123;
+    v.brush.colour = [0.9, 0.1, 0.3];
+    v.brush.mode = ui::BrushMode::Wall;
+    v.overlays.pressure = true;
+    v.overlays.arrow_scale = 7.5;
+    v.show_panel = false;
+    v.save(&dir).unwrap();
+    assert_eq!(View::load(&dir), v);
+    // a file from an older or newer version: unknown keys ignored, missing ones defaulted
+    std::fs::write(dir.join(ui::view::VIEW_FILE), "show_panel = false\nfuture_key = 3\n[brush]\nstrength = 2.5\n").unwrap();
+    let old = View::load(&dir);
+    assert_eq!((old.show_panel, old.brush.strength, old.brush.radius_share), (false, 2.5, View::default().brush.radius_share));
+    // a broken file: the defaults, not a failure
+    std::fs::write(dir.join(ui::view::VIEW_FILE), "show_panel = [").unwrap();
+    assert_eq!(View::load(&dir), View::default());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The non-ASCII characters of every string literal of the app and panel sources.
+fn glyphs_in_sources() -> Vec<char> {
+    let sources = [
+        include_str!("../src/ui/mod.rs"),
+        include_str!("../src/ui/panel.rs"),
+        include_str!("../src/ui/scene_settings.rs"),
+        include_str!("../src/ui/help.rs"),
+        include_str!("../src/app/frame.rs"),
+        include_str!("../src/app/stepper.rs"),
+        include_str!("../src/app/mod.rs"),
+        include_str!("../src/app/commands.rs"),
+        include_str!("../src/app/rebuild.rs"),
+        include_str!("../src/app/capture.rs"),
+        include_str!("../src/app/files.rs"),
+        include_str!("../src/ui/view.rs"),
+    ];
+    let mut out = Vec::new();
+    for text in sources {
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            // the odd-numbered pieces between quotes are the literals (no escaped quotes in these files)
+            for literal in line.split('"').skip(1).step_by(2) {
+                out.extend(literal.chars().filter(|c| !c.is_ascii()));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn fonts_have_every_glyph_the_ui_uses() {
+    let glyphs = glyphs_in_sources();
+    for c in ['→', 'ν', 'ρ', 'Δ', 'ε', 'ω', '²', '³', '–', '−'] {
+        assert!(glyphs.contains(&c), "the sources no longer use {c}: the scan is broken ({glyphs:?})");
+    }
+    let missing = |defs: egui::FontDefinitions| {
+        let ctx = egui::Context::default();
+        ctx.set_fonts(defs);
+        let _ = ctx.run_ui(Default::default(), |_| {});
+        let mut missing = Vec::new();
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            let font = egui::FontId::new(14.0, family);
+            missing.extend(glyphs.iter().filter(|&&c| !ctx.fonts_mut(|f| f.has_glyph(&font, c))).map(|c| (c, font.family.clone())));
+        }
+        missing
+    };
+    // egui's own fonts lack some (why the fallback exists)...
+    assert!(missing(egui::FontDefinitions::default()).iter().any(|(c, _)| **c == '→'));
+    // ...and with it, none is missing
+    assert_eq!(missing(ui::fonts::definitions()), vec![], "glyphs without a font: they render as empty boxes");
+}
+
+#[test]
+fn the_panel_does_not_jump_when_figures_appear() {
+    let mut h = harness();
+    let places = |h: &Harness<'static, State>| -> Vec<egui::Rect> {
+        ["time step Δt (s)", "multigrid", "velocity scheme", "1 ink"]
+            .iter()
+            .map(|l| h.get_all_by_label(l).next().unwrap_or_else(|| panic!("{l}")).rect())
+            .collect()
+    };
+    let empty = places(&h);
+    let s = h.state_mut();
+    s.stats = LiveStats {
+        fps: 59.0,
+        frame_ms: 16.9,
+        steps_requested: 16,
+        steps_achieved: 3,
+        step_limit: Some("frames 80 ms > 33 ms budget".into()),
+        substeps: 3,
+        warning: Some("a step was split: dt over the CFL limit".into()),
+        step: 123456,
+        time: 1234.5,
+        div_before: Some(1.5e-3),
+        div_after: Some(2.5e-7),
+        ink_total: Some(1234.5678),
+        pressure_range: Some((-1.25e-3, 3.5e-2)),
+        passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
+        adapter: "llvmpipe".into(),
+    };
+    settle(&mut h);
+    assert_eq!(places(&h), empty, "controls moved when the statistics filled in");
+    h.state_mut().stats.forget_state();
+    settle(&mut h);
+    assert_eq!(places(&h), empty, "controls moved when the statistics were forgotten");
+    let s = &h.state().stats;
+    assert_eq!((s.ink_total, s.div_before, s.pressure_range, s.step), (None, None, None, 0), "forget_state kept the old state's figures");
+    assert_eq!(s.adapter, "llvmpipe");
+}
+
+#[test]
+fn a_costly_grid_is_applied_only_after_apply_anyway() {
+    let (scene, _) = Scene::load("plume", &[]).unwrap();
+    let mut big = scene.clone();
+    (big.grid.nx, big.grid.ny) = (2048, 2048);
+    let confirm = ui::Confirm { scene: Box::new(big.clone()), text: "about 4608 ms a step".into() };
+    let state = (PanelState { confirm: Some(confirm), ..PanelState::default() }, Vec::<Command>::new());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(800.0, 600.0))
+        .build_ui_state(|ui, (panel, out): &mut (PanelState, Vec<Command>)| out.extend(ui::confirm_window(ui.ctx(), panel)), state);
     h.run();
-    assert_eq!(h.state().settings.schemes[1], Scheme::Conservative);
+    assert!(h.query_by_label_contains("4608 ms").is_some(), "the cost is not shown");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.state().0.confirm.is_none() && h.state().1.is_empty(), "Cancel applied something or kept asking");
+    h.state_mut().0.confirm = Some(ui::Confirm { scene: Box::new(big.clone()), text: "about 4608 ms a step".into() });
+    h.run();
+    h.get_by_label("Apply anyway").click();
+    h.run();
+    assert_eq!(h.state().1, vec![Command::ConfigureAnyway(Box::new(big))]);
+    assert!(h.state().0.confirm.is_none());
+}
+
+#[test]
+fn capture_and_file_buttons_are_commands() {
+    let mut h = harness();
+    for label in ["Screenshot", "Record GIF", "Open scene…", "Open state…", "Save state", "Save scene"] {
+        h.get_by_label(label).click();
+        settle(&mut h);
+    }
+    let want = [
+        Command::Screenshot,
+        Command::ToggleRecording,
+        Command::OpenDialog(false),
+        Command::OpenDialog(true),
+        Command::SaveState,
+        Command::SaveScene,
+    ];
+    assert_eq!(h.state().log, want);
+    assert!(h.query_by_label_contains("folder: /tmp/captures").is_some(), "the panel does not say where files go");
 }

@@ -9,8 +9,10 @@ use bytemuck::{Pod, Zeroable};
 
 pub mod cached;
 pub use cached::CachedField;
+pub mod offscreen;
 pub mod palette;
 pub mod readback;
+pub use offscreen::Offscreen;
 
 /// shaders/render_field.wgsl as written; it is loaded through [`shader_source`].
 pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
@@ -28,8 +30,10 @@ pub fn shader_source() -> String {
 /// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
 pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
-/// What to draw on top of (or instead of) the ink. Plain data: the panel edits it.
-#[derive(Clone, Debug, PartialEq)]
+/// What to draw on top of (or instead of) the ink. Plain data: the panel edits it, and the app
+/// saves it with the view settings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Overlays {
     pub ink: bool,
     pub divergence: bool,
@@ -395,47 +399,12 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
     let vp = Viewport::fit(sim.nx, sim.ny, area, 0.0);
     let pressure_range = overlays.pressure_range;
     renderer.prepare(&sim.queue, &RenderParams::new(sim, overlays, background, vp.pixels_per_cell(sim.nx), pressure_range));
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("headless frame"),
-        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: HEADLESS_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&Default::default());
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless render") });
-    {
-        let mut pass = begin_clear_pass(&mut encoder, &view, CLEAR);
-        renderer.draw(&mut pass, vp);
-    }
-    let row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("headless staging"),
-        size: (row * height) as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
-        texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &staging,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(height) },
-        },
-        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-    );
+    let image = Offscreen::draw(device, &mut encoder, &renderer, vp, [width, height]);
     sim.queue.submit([encoder.finish()]);
-    staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping the headless frame"));
+    image.staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping the headless frame"));
     device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
-    let data = staging.slice(..).get_mapped_range().expect("mapped");
-    let mut out = Vec::with_capacity((width * height * 4) as usize);
-    for y in 0..height {
-        let start = (y * row) as usize;
-        out.extend_from_slice(&data[start..start + (width * 4) as usize]);
-    }
-    out
+    image.rows()
 }
 
 /// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` of `module`) into `format`.

@@ -367,7 +367,12 @@ impl Simulation {
     /// The pressure solve's settings.
     pub fn solve_spec(&self) -> solver::SolveSpec {
         let s = &self.solver;
-        solver::SolveSpec { kind: s.kind, iterations: s.iterations.clamp(0, u32::MAX as i64) as u32, tolerance: s.tolerance, warm_start: s.warm_start }
+        solver::SolveSpec {
+            kind: s.kind,
+            iterations: s.iterations.clamp(0, u32::MAX as i64) as u32,
+            tolerance: s.tolerance,
+            warm_start: s.warm_start,
+        }
     }
 
     /// The units the solve to a tolerance plans for the next step (saved with a dump).

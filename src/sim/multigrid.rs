@@ -83,7 +83,11 @@ pub struct Multigrid {
 impl Multigrid {
     /// Builds the hierarchy; `control` is the solver control buffer, bound to every level, and
     /// `with_tables` receives the per-level binding tables (level 0's first) for other passes.
-    pub fn new(ctx: &Ctx, control: &wgpu::Buffer, with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<()>) -> Result<Multigrid> {
+    pub fn new(
+        ctx: &Ctx,
+        control: &wgpu::Buffer,
+        with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<()>,
+    ) -> Result<Multigrid> {
         let d = ctx.device;
         let levels = levels(ctx.nx, ctx.ny);
         let total = total_cells(&levels);
@@ -288,7 +292,8 @@ impl Multigrid {
         for l in 0..self.coarse {
             let n = self.levels[l].cells() as f64;
             let nc = self.levels[l + 1].cells() as f64;
-            bytes += if self.tiled { 2.0 * (12.0 * n * halo + 4.0 * n) + 4.0 * nc * halo } else { sweeps * 2.0 * 14.0 * n + 8.0 * n + 4.0 * nc };
+            bytes +=
+                if self.tiled { 2.0 * (12.0 * n * halo + 4.0 * n) + 4.0 * nc * halo } else { sweeps * 2.0 * 14.0 * n + 8.0 * n + 4.0 * nc };
             bytes += 12.0 * n + 12.0 * nc; // restriction
         }
         let coarse: usize = self.levels[self.coarse..].iter().map(LevelDesc::cells).sum();

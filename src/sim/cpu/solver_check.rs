@@ -20,7 +20,12 @@ pub fn reduce_p(f: &Fields, p: &Params, stencil: &[u32]) -> f32 {
             }
             let pc = f.p[c];
             let (mut d, mut fluid) = (0.0f32, 0.0f32);
-            let nbs = [(1, super::grid::wrap(i - 1, w), j), (2, super::grid::wrap(i + 1, w), j), (4, i, super::grid::wrap(j - 1, h)), (8, i, super::grid::wrap(j + 1, h))];
+            let nbs = [
+                (1, super::grid::wrap(i - 1, w), j),
+                (2, super::grid::wrap(i + 1, w), j),
+                (4, i, super::grid::wrap(j - 1, h)),
+                (8, i, super::grid::wrap(j + 1, h)),
+            ];
             for (flag, a, b) in nbs {
                 if s & flag != 0 {
                     d += f.p[(b * w + a) as usize] - pc;

@@ -1,0 +1,333 @@
+//! What each command does. The scene config is the one source of simulation settings: a
+//! changed config is validated, then applied to the running simulation in one call; only a new
+//! grid re-creates the state (and its pipelines). Reset and a scene of the same grid size
+//! re-upload the initial fields into the buffers that exist.
+
+use super::{App, capture, files, rebuild};
+use crate::config::{Scene, Source};
+use crate::error::Result;
+use crate::sim::Simulation;
+use crate::sim::fields::Fields;
+use crate::state_io::Meta;
+use crate::ui::Command;
+use std::path::Path;
+
+impl App {
+    /// Applies a command; one that fails leaves things as they were and says why in the panel.
+    pub(super) fn apply(&mut self, c: Command) {
+        let result = match c {
+            Command::SetPaused(p) => {
+                self.stepper.set_paused(p);
+                Ok(())
+            }
+            Command::Step => {
+                self.stepper.single_step();
+                Ok(())
+            }
+            Command::Reset => {
+                self.building = None;
+                self.reset()
+            }
+            Command::ClearInk => {
+                self.clear_ink();
+                Ok(())
+            }
+            Command::Open(name) => {
+                self.building = None;
+                self.open(&name)
+            }
+            Command::OpenDialog(state) => {
+                if self.dialog.is_none() {
+                    let wake = self.wake.clone();
+                    let start = capture::capture_dir();
+                    let start = if start.exists() { start } else { std::env::current_dir().unwrap_or_default() };
+                    self.dialog = Some(files::ask_for_path(state, start, move || {
+                        if let Some(w) = wake {
+                            let _ = w.send_event(());
+                        }
+                    }));
+                }
+                Ok(())
+            }
+            Command::SaveState => self.save_state(),
+            Command::SaveScene => self.save_scene(),
+            Command::Screenshot => {
+                if let Some(r) = self.running.as_mut() {
+                    r.capture.screenshot(&self.source.label());
+                }
+                Ok(())
+            }
+            Command::ToggleRecording => match self.running.as_mut() {
+                Some(r) => r.capture.toggle_recording(&self.source.label()),
+                None => Ok(()),
+            },
+            Command::Quit => {
+                self.quit = true;
+                Ok(())
+            }
+            Command::Configure(scene) => self.configure(*scene, false),
+            Command::ConfigureAnyway(scene) => self.configure(*scene, true),
+        };
+        match result {
+            Err(e) => {
+                eprintln!("smokebox: {e}");
+                self.panel.message = Some(e.to_string());
+            }
+            Ok(()) if self.building.is_none() => self.panel.message = self.note.take(),
+            Ok(()) => {}
+        }
+    }
+
+    /// Opens what the file dialog chose, once it has answered.
+    pub(super) fn take_dialog_answer(&mut self) {
+        let Some(answer) = self.dialog.as_ref().and_then(|rx| rx.try_recv().ok()) else { return };
+        self.dialog = None;
+        match answer {
+            Some(path) => self.apply(Command::Open(path.display().to_string())),
+            None => {
+                self.panel.message = Some(
+                    "no file chosen (a file dialog needs the XDG desktop portal or zenity on Linux; dropping a file on the window opens it too)"
+                        .into(),
+                )
+            }
+        }
+    }
+
+    /// Swaps in a state the worker has finished, with the settings applied since it started.
+    pub(super) fn take_built_state(&mut self) {
+        let Some(done) = self.building.as_ref().and_then(|b| b.poll()) else { return };
+        let built = self.building.take().expect("polled above");
+        match (done, self.running.as_mut()) {
+            (Ok(mut sim), Some(r)) => {
+                let mut scene = self.scene.clone();
+                scene.grid = built.scene.grid;
+                if let Err(e) = sim.configure(&scene) {
+                    self.panel.message = Some(e.to_string());
+                    return;
+                }
+                r.replace_sim(sim);
+                self.scene = scene;
+                self.panel.message = None;
+                self.after_new_state();
+            }
+            (Err(e), _) => self.panel.message = Some(e.to_string()),
+            (Ok(_), None) => {}
+        }
+    }
+
+    /// Runs with `scene` from now on: the same grid applies in place, a new one is built on a
+    /// worker thread (asking first, unless `confirmed`, when it would not run interactively).
+    fn configure(&mut self, scene: Scene, confirmed: bool) -> Result<()> {
+        scene.validate(&self.source)?;
+        if scene.boundary != self.scene.boundary {
+            scene.validate_geometry(&self.source)?;
+        }
+        let Some(r) = self.running.as_mut() else {
+            self.scene = scene;
+            return Ok(());
+        };
+        let (nx, ny) = (scene.grid.nx as usize, scene.grid.ny as usize);
+        if (nx, ny) != (r.sim.nx, r.sim.ny) {
+            crate::sim::check_dye_fits(&r.gpu.device.limits(), nx, ny, scene.dye_scale())?;
+            let bytes = crate::sim::buffers::bytes_for(nx, ny, scene.dye_scale());
+            if !confirmed && let Some(text) = rebuild::cost_question(self.stepper.step_ms, r.sim.nx * r.sim.ny, nx * ny, bytes) {
+                self.panel.confirm = Some(crate::ui::Confirm { scene: Box::new(scene), text });
+                return Ok(());
+            }
+            self.panel.message = Some(format!("building the {nx}×{ny} grid…"));
+            self.building = Some(rebuild::Building::start(&r.gpu, scene, self.source.clone()));
+            return Ok(());
+        } else if scene.grid.cell_size != self.scene.grid.cell_size {
+            // same buffers, another scale: the scene restarts with its geometry in the new cells
+            restart(&mut r.sim, &scene, &self.source)?;
+            self.after_new_state();
+        } else {
+            r.sim.configure(&scene)?;
+        }
+        self.scene = scene;
+        Ok(())
+    }
+
+    /// Back to time zero of the current scene config, in the buffers that exist.
+    fn reset(&mut self) -> Result<()> {
+        if let Some(r) = self.running.as_mut() {
+            restart(&mut r.sim, &self.scene, &self.source)?;
+        }
+        self.after_new_state();
+        Ok(())
+    }
+
+    /// Opens a built-in scene or a scene file: its settings replace the current ones.
+    fn open(&mut self, name: &str) -> Result<()> {
+        let path = Path::new(name);
+        if files::is_state_folder(path)? {
+            let (scene, source, fields, meta) = files::load_state(path)?;
+            return self.start_from(scene, source, Some((fields, meta)));
+        }
+        let (scene, source) = Scene::load(name, &[])?;
+        scene.validate_geometry(&source)?;
+        self.start_from(scene, source, None)
+    }
+
+    /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
+    /// same size reuses the buffers and pipelines.
+    fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
+        if let Some(r) = self.running.as_mut() {
+            let same = (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64);
+            match (&state, same) {
+                (None, true) => restart(&mut r.sim, &scene, &source)?,
+                (None, false) => r.replace_sim(rebuild::new_sim(&r.gpu, &scene, &source)?),
+                (Some((fields, _)), true) => {
+                    r.sim.configure(&scene)?;
+                    r.sim.restore(fields);
+                }
+                (Some((fields, _)), false) => r.replace_sim(rebuild::sim_from_fields(&r.gpu, &scene, fields)?),
+            }
+            if let Some((_, m)) = &state {
+                (r.sim.step_index, r.sim.time) = (m.step, m.time);
+                r.sim.resume_solver_units(m.solver_units);
+            }
+        }
+        self.view.open_scene(&scene);
+        self.scene = scene;
+        self.source = source;
+        self.after_new_state();
+        if let Some((_, m)) = &state {
+            // a saved state opens paused: the saved picture stays until Space
+            self.stale_stats_until = m.step;
+            self.stepper.set_paused(true);
+        }
+        if let Some(r) = &self.running {
+            r.window.set_title(&self.title());
+        }
+        Ok(())
+    }
+
+    /// Saves the state (as --dump does) with the settings beside it, into the files folder.
+    fn save_state(&mut self) -> Result<()> {
+        let Some(r) = &self.running else { return Ok(()) };
+        let dir = capture::capture_dir()
+            .join(capture::file_name(&self.source.label(), "state", std::time::SystemTime::now()).replace(".state", "_state"));
+        let g = &self.scene.grid;
+        let meta = Meta {
+            nx: r.sim.nx,
+            ny: r.sim.ny,
+            cell_size: g.cell_size,
+            step: r.sim.step_index,
+            time: r.sim.time,
+            dt: self.scene.time.dt,
+            scene: String::new(),
+            dye_scale: r.sim.dye_scale,
+            overrides: Vec::new(),
+            solver_units: r.sim.solver_units(),
+        };
+        let dir = files::save_state(&dir, &r.sim.download(), meta, &self.scene_as_shown(), &self.source)?;
+        self.said(format!("saved the state to {}", dir.display()));
+        Ok(())
+    }
+
+    /// Saves the current settings as a scene file, into the files folder.
+    fn save_scene(&mut self) -> Result<()> {
+        let path = capture::capture_dir().join(capture::file_name(&self.source.label(), "toml", std::time::SystemTime::now()));
+        files::save_scene(&path, &self.scene_as_shown(), &self.source)?;
+        self.said(format!("saved the scene to {}", path.display()));
+        Ok(())
+    }
+
+    /// The scene with the display the window shows (overlays), as a saved scene should open.
+    fn scene_as_shown(&self) -> Scene {
+        let mut s = self.scene.clone();
+        let o = &self.view.overlays;
+        (s.display.ink, s.display.divergence, s.display.pressure, s.display.velocity) = (o.ink, o.divergence, o.pressure, o.arrows_centre);
+        s
+    }
+
+    /// A line for the user: on stderr and over the field.
+    fn said(&mut self, line: String) {
+        eprintln!("smokebox: {line}");
+        if let Some(r) = self.running.as_mut() {
+            r.capture.status.last = line.rsplit(" to ").next().map(str::to_string);
+        }
+        self.note = Some(line);
+    }
+
+    fn clear_ink(&mut self) {
+        if let Some(r) = &self.running {
+            let mut enc = r.gpu.device.create_command_encoder(&Default::default());
+            enc.clear_buffer(&r.sim.buffers.ink, 0, None);
+            enc.clear_buffer(&r.sim.buffers.density, 0, None);
+            r.gpu.queue.submit([enc.finish()]);
+            self.stale_stats_until = r.sim.step_index;
+        }
+        self.stats.forget_state();
+        self.field_dirty = true;
+    }
+
+    /// The state was replaced: figures of the old one no longer hold.
+    fn after_new_state(&mut self) {
+        self.stats.forget_state();
+        self.pressure_auto = None;
+        self.stale_stats_until = 0;
+        self.pointer.last = None;
+        self.field_dirty = true;
+        if let Some(r) = self.running.as_mut() {
+            r.values.latest = None;
+        }
+    }
+}
+
+/// Time zero of `scene` in the simulation's own buffers (same grid), with its settings.
+fn restart(sim: &mut Simulation, scene: &Scene, source: &Source) -> Result<()> {
+    let fields = crate::sim::init::initial_fields(scene, source)?;
+    sim.configure(scene)?;
+    sim.restore(&fields);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::App;
+    use crate::config::Scene;
+    use crate::ui::{Command, LiveStats};
+
+    #[test]
+    fn the_view_is_restored_on_start_and_saved_when_it_changed() {
+        let dir = std::env::temp_dir().join(format!("smokebox_app_view_{}", std::process::id()));
+        let mut saved = crate::ui::View::default();
+        (saved.brush.strength, saved.show_panel, saved.overlays.arrow_scale) = (3.5, false, 9.0);
+        saved.save(&dir).unwrap();
+        let (scene, source) = Scene::load("plume", &[]).unwrap();
+        let mut app = App::new(scene, source, None, Some(dir.clone()));
+        assert_eq!((app.view.brush.strength, app.view.show_panel, app.view.overlays.arrow_scale), (3.5, false, 9.0));
+        app.view.brush.strength = 1.25;
+        app.save_view(true);
+        assert_eq!(crate::ui::View::load(&dir).brush.strength, 1.25);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn clear_reset_and_another_scene_forget_the_old_figures() {
+        let (scene, source) = Scene::load("plume", &[]).unwrap();
+        let mut app = App::new(scene, source, None, None);
+        for c in [Command::ClearInk, Command::Reset, Command::Open("drops".into())] {
+            app.stats = LiveStats {
+                step: 500,
+                ink_total: Some(12.0),
+                div_before: Some(1.0),
+                div_after: Some(0.1),
+                pressure_range: Some((-1.0, 1.0)),
+                adapter: "gpu".into(),
+                ..LiveStats::default()
+            };
+            app.apply(c.clone());
+            let s = &app.stats;
+            assert_eq!((s.ink_total, s.div_before, s.div_after, s.pressure_range), (None, None, None, None), "{c:?} kept figures");
+            assert_eq!(s.adapter, "gpu", "{c:?} forgot the adapter");
+        }
+        assert_eq!(app.scene.name, "drops");
+        // a bad scene name changes nothing and says why
+        app.apply(Command::Open("no-such-scene".into()));
+        assert_eq!(app.scene.name, "drops");
+        assert!(app.panel.message.as_deref().is_some_and(|m| m.contains("unknown scene")), "{:?}", app.panel.message);
+    }
+}

@@ -1,0 +1,270 @@
+//! The frame: the GPU objects that live while the window does, the egui pass (panel, help,
+//! brush outline, cell numbers), then one encoder with the frame's steps, the field image and
+//! egui on top, submitted and presented. Nothing here waits for the GPU.
+
+use super::capture::Capture;
+use super::numbers;
+use super::profile::{FrameLog, lap};
+use crate::error::{Error, Result};
+use crate::gpu::{Gpu, NO_ADAPTER_HELP, instance_descriptor};
+use crate::render::readback::FieldReadback;
+use crate::render::{self, CachedField, RenderParams, Viewport};
+use crate::sim::Simulation;
+use crate::ui::{self, Command, PanelState, Shown, View};
+use std::sync::Arc;
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+/// Frames between field read-backs (pressure range, numbers).
+const READBACK_EVERY: u32 = 6;
+
+/// GPU objects that exist while the window does.
+pub struct Running {
+    pub window: Arc<Window>,
+    pub surface: wgpu::Surface<'static>,
+    pub config: wgpu::SurfaceConfiguration,
+    pub gpu: Gpu,
+    pub egui_state: egui_winit::State,
+    pub egui_renderer: egui_wgpu::Renderer,
+    pub field: CachedField,
+    pub values: FieldReadback,
+    pub sim: Simulation,
+    pub profiler: Option<wgpu_profiler::GpuProfiler>,
+    /// Whether the field values (pressure, divergence) are being read back: what the panel's
+    /// pressure range and the numbers come from.
+    pub reading_values: bool,
+    pub capture: Capture,
+}
+
+impl Running {
+    /// Opens the window and the device, then makes the simulation with `make_sim`.
+    pub fn start(event_loop: &ActiveEventLoop, title: &str, make_sim: impl FnOnce(&Gpu) -> Result<Simulation>) -> Result<Running> {
+        let attrs = Window::default_attributes()
+            .with_title(title)
+            .with_inner_size(winit::dpi::LogicalSize::new(1100.0, 760.0))
+            .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 360.0));
+        let window = Arc::new(event_loop.create_window(attrs).map_err(|e| crate::error!("cannot create the window: {e}"))?);
+        let mut desc = instance_descriptor();
+        desc.display = Some(Box::new(event_loop.owned_display_handle()));
+        let instance = wgpu::Instance::new(desc);
+        let surface = instance.create_surface(window.clone()).map_err(|e| crate::error!("cannot draw into the window: {e}"))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: Some(&surface),
+            ..Default::default()
+        }))
+        .map_err(|_| Error(NO_ADAPTER_HELP.into()))?;
+        let gpu = Gpu::with_adapter(instance, adapter)?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        // the field shader writes gamma-encoded colour, as egui does: prefer a non-sRGB format
+        let format = crate::gpu::surface_format(&caps.formats)?;
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| crate::error!("this GPU adapter cannot draw into the window"))?;
+        config.format = format;
+        // vsync keeps the simulation's pace (steps per frame) sane on fast GPUs; on lavapipe the
+        // present mode made no measurable difference (the frame time is raster work)
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        config.desired_maximum_frame_latency = 2;
+        surface.configure(&gpu.device, &config);
+        let egui_ctx = egui::Context::default();
+        ui::fonts::install(&egui_ctx);
+        let egui_state =
+            egui_winit::State::new(egui_ctx, egui::ViewportId::ROOT, &window, Some(window.scale_factor() as f32), window.theme(), None);
+        let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let sim = make_sim(&gpu)?;
+        let mut field = CachedField::new(&gpu.device, format);
+        field.attach(&sim);
+        let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
+        let capture = Capture::new(&gpu.device, &sim);
+        let profiler = if gpu.has_timestamps() {
+            wgpu_profiler::GpuProfiler::new(&gpu.device, wgpu_profiler::GpuProfilerSettings::default()).ok()
+        } else {
+            None
+        };
+        Ok(Running {
+            window,
+            surface,
+            config,
+            gpu,
+            egui_state,
+            egui_renderer,
+            field,
+            values,
+            sim,
+            profiler,
+            reading_values: false,
+            capture,
+        })
+    }
+
+    /// Takes a new simulation (another grid or scene): the field image and read-back follow it.
+    pub fn replace_sim(&mut self, sim: Simulation) {
+        self.field.attach(&sim);
+        self.capture.attach(&sim);
+        self.values = FieldReadback::new(&sim.device, sim.nx, sim.ny);
+        self.sim = sim;
+    }
+
+    pub fn resize(&mut self, width: u32, height: u32) {
+        self.config.width = width;
+        self.config.height = height;
+        if width > 0 && height > 0 {
+            self.surface.configure(&self.gpu.device, &self.config);
+        }
+    }
+}
+
+/// The egui pass's results.
+pub struct UiFrame {
+    pub full: egui::FullOutput,
+    /// The area left for the field, points.
+    pub central: egui::Rect,
+    pub commands: Vec<Command>,
+    /// When egui wants its next frame (an animation, a tooltip delay), if at all.
+    pub repaint_after: Option<std::time::Duration>,
+}
+
+/// Everything the egui pass reads or edits besides the window.
+pub struct UiInputs<'a> {
+    pub shown: Shown<'a>,
+    pub view: &'a mut View,
+    pub panel: &'a mut PanelState,
+    /// The brush disk under the cursor: (centre, radius), points.
+    pub outline: Option<(egui::Pos2, f32)>,
+    pub numbers: Vec<(egui::Pos2, String, f32)>,
+}
+
+/// Runs egui: the panel, the help window, the brush outline, the numbers and the hint.
+pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
+    let raw = r.egui_state.take_egui_input(&r.window);
+    let ctx = r.egui_state.egui_ctx().clone();
+    let mut commands = Vec::new();
+    let mut central = egui::Rect::NOTHING;
+    let UiInputs { shown, view, panel, outline, numbers } = u;
+    let mut full = ctx.run_ui(raw, |ui| {
+        for (pos, text, size) in &numbers {
+            numbers::paint(ui.painter(), *pos, text, *size);
+        }
+        commands = ui::side_panel(ui, &shown, view, panel);
+        central = ui.available_rect_before_wrap();
+        if let Some((centre, radius)) = outline
+            && central.contains(centre)
+        {
+            let painter = ui.painter().with_clip_rect(central);
+            painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
+        }
+        ui::help_window(ui.ctx(), &mut panel.show_help);
+        commands.extend(ui::confirm_window(ui.ctx(), panel));
+        let at = central.left_top() + egui::vec2(12.0, 10.0);
+        if !panel.show_help && shown.stats.step < 400 {
+            ui.painter().text(at, egui::Align2::LEFT_TOP, ui::help::HINT, egui::FontId::proportional(15.0), egui::Color32::from_gray(200));
+        }
+        if let Some(n) = shown.capture.recording {
+            let at = central.right_top() + egui::vec2(-12.0, 10.0);
+            let red = egui::Color32::from_rgb(235, 60, 50);
+            ui.painter().text(at, egui::Align2::RIGHT_TOP, format!("● REC {n}"), egui::FontId::proportional(16.0), red);
+        }
+        if let Some(m) = &panel.message {
+            // wrapped and clipped to the field: a long path must not run under the panel
+            let colour = egui::Color32::from_rgb(255, 170, 90);
+            let painter = ui.painter().with_clip_rect(central);
+            let galley = painter.layout(m.clone(), egui::FontId::proportional(15.0), colour, (central.width() - 24.0).max(50.0));
+            painter.galley(at + egui::vec2(0.0, 22.0), galley, colour);
+        }
+    });
+    r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut full.platform_output));
+    let repaint_after =
+        full.viewport_output.get(&egui::ViewportId::ROOT).map(|v| v.repaint_delay).filter(|d| *d < std::time::Duration::from_secs(3600));
+    UiFrame { full, central, commands, repaint_after }
+}
+
+/// What to draw this frame.
+pub struct Drawing<'a> {
+    pub steps: u32,
+    pub overlays: &'a render::Overlays,
+    pub background: [f32; 3],
+    pub viewport: Viewport,
+    /// Pressure |p| at full colour (manual or auto range).
+    pub pressure_range: f32,
+    /// Redraw the field image even without a step (the state changed otherwise).
+    pub field_dirty: bool,
+    /// Captures show the overlays (else ink only).
+    pub capture_overlays: bool,
+}
+
+impl Running {
+    /// Encodes the steps and the drawing, submits and presents. False when there was nothing to
+    /// draw into (an outdated surface: the next frame tries again).
+    pub fn draw(&mut self, ui: UiFrame, d: Drawing, log: &mut Option<FrameLog>) -> bool {
+        let frame = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(&self.gpu.device, &self.config);
+                return false;
+            }
+            _ => return false,
+        };
+        lap(log, "acquire");
+        let view = frame.texture.create_view(&Default::default());
+        let device = self.gpu.device.clone();
+        let queue = self.gpu.queue.clone();
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let sim = &mut self.sim;
+        for k in 0..d.steps {
+            let last = k + 1 == d.steps;
+            sim.encode_step(&mut encoder, last, self.profiler.as_ref());
+            if last {
+                let (step, time) = (sim.step_index, sim.time);
+                sim.readback.encode_copy(&mut encoder, &sim.buffers.stats, step, time);
+            }
+        }
+        lap(log, "encode steps");
+        let o = d.overlays;
+        let ppp = ui.full.pixels_per_point;
+        let ppc = d.viewport.pixels_per_cell(sim.nx);
+        self.reading_values = (o.pressure && o.pressure_auto) || numbers::wanted(o, ppc, ppp);
+        if self.reading_values {
+            let div = match (&sim.div_after, o.divergence_after) {
+                (Some(a), true) => &a.buffer,
+                _ => &sim.buffers.divergence,
+            };
+            self.values.encode(&mut encoder, &sim.buffers.p, div, READBACK_EVERY);
+        }
+        let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range);
+        self.field.update(&device, &queue, &mut encoder, &params, d.viewport, d.steps > 0 || d.field_dirty);
+        let c = &mut self.capture;
+        c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.pressure_range, d.viewport);
+        let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: ppp };
+        let paint = self.egui_state.egui_ctx().tessellate(ui.full.shapes, ppp);
+        for (id, deltas) in &ui.full.textures_delta.set {
+            for delta in deltas {
+                self.egui_renderer.update_texture(&device, &queue, *id, delta);
+            }
+        }
+        lap(log, "tessellate");
+        let user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
+        {
+            let mut pass = render::begin_clear_pass(&mut encoder, &view, render::CLEAR).forget_lifetime();
+            self.field.draw(&mut pass, d.viewport);
+            pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
+            self.egui_renderer.render(&mut pass, &paint, &screen);
+        }
+        for id in &ui.full.textures_delta.free {
+            self.egui_renderer.free_texture(id);
+        }
+        if let Some(p) = self.profiler.as_mut() {
+            p.resolve_queries(&mut encoder);
+        }
+        lap(log, "encode draw");
+        queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
+        self.capture.after_submit();
+        lap(log, "submit");
+        self.window.pre_present_notify();
+        queue.present(frame);
+        lap(log, "present");
+        true
+    }
+}

@@ -1,0 +1,329 @@
+//! The desktop app: a winit `ApplicationHandler` that owns the window, the simulation and egui.
+//! Each frame: egui builds the panel (which returns commands), the commands are applied, the
+//! brush adds its dabs, the step controller picks the frame's steps, and one encoder carries the
+//! steps, the field and egui to the screen. Statistics and timings come back through
+//! non-blocking map requests; nothing on this path waits for the GPU.
+//!
+//! Rooms: window.rs (winit events), input.rs (keys, brush strokes), stepper.rs (running / paused / single step and the
+//! step budget), frame.rs (GPU objects, encode, present), commands.rs (what a command does to
+//! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
+//! numbers.rs (the numbers overlay).
+
+mod capture;
+mod commands;
+mod files;
+mod frame;
+pub mod input;
+mod numbers;
+mod profile;
+mod rebuild;
+pub mod stepper;
+mod window;
+
+use crate::config::{Scene, Source};
+use crate::error::{Error, Result};
+use crate::render::Viewport;
+use crate::ui::{self, LiveStats, PanelState, Shown, View};
+use frame::{Drawing, Running, UiInputs};
+use input::Pointer;
+use profile::{FrameClock, FrameLog, lap};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use stepper::StepController;
+use winit::event_loop::EventLoop;
+
+/// The scene the window opens on when none is given: something alive from the first frame.
+pub const DEFAULT_SCENE: &str = "plume";
+
+/// The view settings are written at most this often while they change (and on exit).
+const SAVE_EVERY: Duration = Duration::from_secs(2);
+/// Frames drawn after the last step or change, so the statistics and field values read back
+/// from it reach the panel before the app goes idle.
+const SETTLE_FRAMES: u32 = 10;
+
+/// Opens the window on a scene, or on a saved state (`load`), and runs until it is closed.
+pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::Path>) -> Result<()> {
+    let (scene, source, state) = match load {
+        Some(dir) => {
+            if scene.is_some() || !overrides.is_empty() {
+                crate::fail!("--load {}: the state brings its own scene and settings; leave out --scene and --set", dir.display());
+            }
+            let (scene, source, fields, meta) = files::load_state(dir)?;
+            (scene, source, Some((fields, meta)))
+        }
+        None => {
+            let (scene, source) = Scene::load(scene.unwrap_or(DEFAULT_SCENE), overrides)?;
+            (scene, source, None)
+        }
+    };
+    scene.validate_geometry(&source)?;
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        crate::fail!(
+            "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
+        );
+    }
+    crate::gpu::quiet_window_system_probe();
+    let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
+    let mut app = App::new(scene, source, state, ui::view::config_dir());
+    app.wake = Some(event_loop.create_proxy());
+    event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
+    app.save_view(true);
+    let error = app.error.take();
+    if let Some(r) = &app.running {
+        // the driver's own teardown at process exit can take a moment (2 s on lavapipe): the
+        // window goes now
+        r.window.set_visible(false);
+    }
+    // Closing must not wait for GPU work still queued (a slow step of a huge grid) nor for a
+    // grid still being built: the process ends now and the OS frees the device.
+    std::mem::forget(app);
+    match error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+pub struct App {
+    /// The scene config the simulation runs with: the one source of simulation settings.
+    scene: Scene,
+    source: Source,
+    view: View,
+    /// Where the view is saved (None: not saved), the last saved copy and when.
+    config_dir: Option<PathBuf>,
+    saved_view: (View, Instant),
+    panel: PanelState,
+    stats: LiveStats,
+    stepper: StepController,
+    clock: FrameClock,
+    pointer: Pointer,
+    viewport: Viewport,
+    running: Option<Running>,
+    error: Option<Error>,
+    frame_log: Option<FrameLog>,
+    /// The state changed outside a step (clear, reset): redraw the field image.
+    field_dirty: bool,
+    /// Step statistics up to this step describe a state since replaced (clear, reset): ignore.
+    stale_stats_until: u64,
+    pressure_auto: Option<(f32, f32)>,
+    /// Ctrl (Cmd on macOS) is held.
+    ctrl: bool,
+    /// A Quit command was applied: leave the event loop.
+    quit: bool,
+    /// Frames still to draw before a paused, unchanged app may wait for events.
+    settle_frames: u32,
+    /// When egui asked for its next frame.
+    repaint_at: Option<Instant>,
+    /// The window is hidden (minimised, covered): nothing is drawn or stepped.
+    occluded: bool,
+    /// A new grid being built on a worker thread.
+    building: Option<rebuild::Building>,
+    /// The saved state the window opens on (`--load`), until the window exists.
+    initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>,
+    /// A line about what the last command did, shown over the field.
+    note: Option<String>,
+    /// A file dialog's answer, when one is open.
+    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    /// Wakes the event loop from another thread (a file dialog's answer).
+    wake: Option<winit::event_loop::EventLoopProxy<()>>,
+}
+
+impl App {
+    /// The app before its window exists; `config_dir` is where the view settings live (None:
+    /// defaults, never saved).
+    fn new(
+        scene: Scene,
+        source: Source,
+        initial_state: Option<(crate::sim::fields::Fields, crate::state_io::Meta)>,
+        config_dir: Option<PathBuf>,
+    ) -> App {
+        let mut view = config_dir.as_deref().map(View::load).unwrap_or_default();
+        view.open_scene(&scene);
+        let mut stepper = StepController::new(scene.display.steps_per_frame as u32);
+        // a saved state opens paused: the saved picture stays until Space
+        stepper.set_paused(initial_state.is_some());
+        App {
+            stepper,
+            saved_view: (view.clone(), Instant::now()),
+            scene,
+            source,
+            view,
+            config_dir,
+            panel: PanelState::default(),
+            stats: LiveStats::default(),
+            clock: FrameClock::default(),
+            pointer: Pointer::default(),
+            viewport: Viewport { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
+            running: None,
+            error: None,
+            frame_log: FrameLog::from_env(),
+            field_dirty: true,
+            stale_stats_until: 0,
+            pressure_auto: None,
+            ctrl: false,
+            quit: false,
+            settle_frames: SETTLE_FRAMES,
+            repaint_at: None,
+            occluded: false,
+            building: None,
+            initial_state,
+            note: None,
+            dialog: None,
+            wake: None,
+        }
+    }
+
+    fn title(&self) -> String {
+        format!("smokebox — {}", self.source.label())
+    }
+
+    /// Writes the view settings when they changed (at most every `SAVE_EVERY` unless `now`).
+    fn save_view(&mut self, now: bool) {
+        let Some(dir) = &self.config_dir else { return };
+        if self.view == self.saved_view.0 || (!now && self.saved_view.1.elapsed() < SAVE_EVERY) {
+            return;
+        }
+        if let Err(e) = self.view.save(dir) {
+            eprintln!("smokebox: {e}");
+        }
+        self.saved_view = (self.view.clone(), Instant::now());
+    }
+
+    fn frame(&mut self) {
+        let frame_dt = self.clock.tick();
+        let Some(r) = self.running.as_mut() else { return };
+        if r.config.width == 0 || r.config.height == 0 {
+            return;
+        }
+        if let Some(l) = &mut self.frame_log {
+            l.start();
+        }
+        self.stats.fps = self.clock.fps;
+        self.stats.frame_ms = self.clock.mean_ms;
+        let ppp = r.egui_state.egui_ctx().pixels_per_point();
+        // the brush disk under the cursor, in points (from last frame's viewport)
+        let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
+        let outline = self.pointer.pos.map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
+        let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
+        let label = self.source.label();
+        let capture = r.capture.status.clone();
+        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
+        let mut ui_frame = frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers });
+        lap(&mut self.frame_log, "egui");
+        let central = ui_frame.central;
+        self.viewport = Viewport::fit(
+            r.sim.nx,
+            r.sim.ny,
+            Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp },
+            8.0,
+        );
+        self.repaint_at = ui_frame.repaint_after.map(|d| Instant::now() + d);
+        let commands = std::mem::take(&mut ui_frame.commands);
+        if !commands.is_empty() {
+            self.settle_frames = SETTLE_FRAMES;
+        }
+        for c in commands {
+            self.apply(c);
+        }
+        self.save_view(false);
+        self.take_built_state();
+        self.enable_div_after_if_shown();
+        let radius = self.view.brush.radius(&self.scene);
+        let splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
+        let Some(r) = self.running.as_mut() else { return };
+        for s in splats {
+            r.sim.add_splat(s);
+        }
+        let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
+        (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
+        let o = &self.view.overlays;
+        let pressure_range = match (o.pressure_auto, self.pressure_auto) {
+            (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
+            _ => o.pressure_range,
+        };
+        let drawing = Drawing {
+            steps: plan.steps,
+            overlays: o,
+            background: self.scene.display.background,
+            viewport: self.viewport,
+            pressure_range,
+            field_dirty: self.field_dirty,
+            capture_overlays: self.view.capture_overlays,
+        };
+        if r.draw(ui_frame, drawing, &mut self.frame_log) {
+            self.field_dirty = false;
+        }
+        self.settle_frames = if plan.steps > 0 { SETTLE_FRAMES } else { self.settle_frames.saturating_sub(1) };
+        self.collect();
+        if let Some(l) = &mut self.frame_log {
+            l.end_frame(plan.steps);
+        }
+    }
+
+    /// Picks up what the GPU has finished: pass timings, step statistics, field values.
+    fn collect(&mut self) {
+        let Some(r) = self.running.as_mut() else { return };
+        if let Some(p) = r.profiler.as_mut() {
+            let _ = p.end_frame();
+            if let Some(results) = p.process_finished_frame(r.gpu.queue.get_timestamp_period()) {
+                let t = profile::pass_times(results);
+                if let Some(ms) = t.step_ms {
+                    self.stepper.step_ms = ms;
+                }
+                if !t.passes.is_empty() {
+                    self.stats.passes = t.passes;
+                }
+            }
+        }
+        r.sim.after_submit();
+        r.values.request_map();
+        let _ = r.gpu.device.poll(wgpu::PollType::Poll);
+        if let Some(line) = r.capture.collect() {
+            self.panel.message = Some(line);
+        }
+        if r.values.collect() {
+            self.pressure_auto = r.values.latest.as_ref().and_then(|s| s.pressure_range());
+        }
+        // the range is shown only while something keeps it fresh
+        self.stats.pressure_range = if r.reading_values { self.pressure_auto } else { None };
+        let now = r.sim.step_index;
+        if let Some(s) = r.sim.readback.collect().into_iter().rfind(|s| s.step > self.stale_stats_until && s.step <= now) {
+            self.stats.div_before = Some(s.div_max_before);
+            self.stats.div_after = Some(s.div_max_after);
+            self.stats.ink_total = Some(s.ink_total);
+        }
+        self.stats.step = now;
+        self.stats.substeps = r.sim.last_plan.substeps;
+        if let Some(w) = r.sim.take_warning() {
+            // over the field, not in the panel, which must not jump
+            self.panel.message = Some(w.clone());
+            self.stats.warning = Some(w);
+        }
+        self.stats.time = r.sim.time;
+        lap(&mut self.frame_log, "poll");
+    }
+
+    /// Whether the next frame must come without waiting for an event: the simulation runs, a
+    /// stroke is being painted, or something changed and has not settled on screen.
+    fn wants_frames(&self) -> bool {
+        !self.occluded
+            && (self.stepper.has_work()
+                || self.pointer.left
+                || self.pointer.right
+                || self.field_dirty
+                || self.settle_frames > 0
+                || self.building.is_some()
+                || self.running.as_ref().is_some_and(|r| r.capture.busy()))
+    }
+
+    /// The divergence overlay "after projection" needs a spare buffer the step fills.
+    fn enable_div_after_if_shown(&mut self) {
+        let Some(r) = self.running.as_mut() else { return };
+        let o = &self.view.overlays;
+        if o.divergence && o.divergence_after && r.sim.div_after.is_none() {
+            match r.sim.enable_div_after() {
+                Ok(()) => r.field.attach(&r.sim),
+                Err(e) => eprintln!("smokebox: {e}"),
+            }
+        }
+    }
+}

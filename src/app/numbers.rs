@@ -1,0 +1,48 @@
+//! The numbers overlay: the value of the shown field (pressure, else divergence) printed in each
+//! cell when cells are large on screen, from the last non-blocking field read-back.
+
+use crate::render::readback::Snapshot;
+use crate::render::{Overlays, Viewport};
+
+/// Cells at least this many points wide get their value printed.
+pub const NUMBERS_MIN_POINTS: f32 = 34.0;
+
+/// Whether the numbers overlay draws anything for cells `pixels_per_cell` wide at `ppp`.
+pub fn wanted(o: &Overlays, pixels_per_cell: f32, ppp: f32) -> bool {
+    o.numbers && pixels_per_cell / ppp >= NUMBERS_MIN_POINTS && (o.pressure || o.divergence)
+}
+
+/// (centre in points, text, font size) for each cell.
+pub fn cell_numbers(o: &Overlays, snap: Option<&Snapshot>, vp: Viewport, ppp: f32) -> Vec<(egui::Pos2, String, f32)> {
+    let Some(snap) = snap else { return Vec::new() };
+    if !wanted(o, vp.pixels_per_cell(snap.nx), ppp) || snap.nx * snap.ny > 4096 {
+        return Vec::new();
+    }
+    let values = if o.pressure { &snap.p } else { &snap.divergence };
+    let cell_points = vp.pixels_per_cell(snap.nx) / ppp;
+    let size = (cell_points * 0.2).min(13.0);
+    let mut out = Vec::with_capacity(values.len());
+    for j in 0..snap.ny {
+        for i in 0..snap.nx {
+            let px = vp.from_cells([i as f32 + 0.5, j as f32 + 0.5], snap.nx, snap.ny);
+            out.push((egui::pos2(px[0] / ppp, px[1] / ppp), compact(values[j * snap.nx + i]), size));
+        }
+    }
+    out
+}
+
+/// A number in at most ~6 characters: 0.00 style for ordinary magnitudes, else 1.2e-5.
+pub fn compact(v: f32) -> String {
+    if v == 0.0 || (0.01..1000.0).contains(&v.abs()) { format!("{v:.2}") } else { format!("{v:.1e}") }
+}
+
+/// Light text in a dark halo: it reads on the near-black background, on pale ink and on both
+/// ends of the tints (black text vanished on a dark tint).
+pub fn paint(painter: &egui::Painter, pos: egui::Pos2, text: &str, size: f32) {
+    let font = egui::FontId::monospace(size);
+    let halo = egui::Color32::from_black_alpha(220);
+    for (dx, dy) in [(-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)] {
+        painter.text(pos + egui::vec2(dx, dy), egui::Align2::CENTER_CENTER, text, font.clone(), halo);
+    }
+    painter.text(pos, egui::Align2::CENTER_CENTER, text, font, egui::Color32::from_gray(245));
+}

@@ -1,0 +1,111 @@
+//! Timings: the frame clock (frame time, frames a second), GPU time per pass from the profiler's
+//! timestamp queries, and the CPU frame log printed when SMOKEBOX_FRAME_LOG is set.
+
+use std::time::Instant;
+
+/// Wall-clock frame times.
+pub struct FrameClock {
+    last: Option<Instant>,
+    /// Mean frame time, ms (exponential, about the last ten frames).
+    pub mean_ms: f32,
+    pub fps: f32,
+    window: (Instant, u32),
+}
+
+impl Default for FrameClock {
+    fn default() -> Self {
+        FrameClock { last: None, mean_ms: 16.0, fps: 0.0, window: (Instant::now(), 0) }
+    }
+}
+
+impl FrameClock {
+    /// Marks the start of a frame; returns the seconds since the last one.
+    pub fn tick(&mut self) -> f32 {
+        let now = Instant::now();
+        let dt = self.last.map_or(1.0 / 60.0, |t| now.duration_since(t).as_secs_f32());
+        self.last = Some(now);
+        self.mean_ms = 0.9 * self.mean_ms + 0.1 * dt * 1e3;
+        self.window.1 += 1;
+        let since = now.duration_since(self.window.0).as_secs_f32();
+        if since >= 0.5 {
+            self.fps = self.window.1 as f32 / since;
+            self.window = (now, 0);
+        }
+        dt
+    }
+
+    /// After an idle wait (a paused app draws nothing): the gap is not a frame time.
+    pub fn forget_last(&mut self) {
+        self.last = None;
+    }
+}
+
+/// GPU milliseconds per pass label summed over a frame, and the mean GPU time of one step.
+pub struct PassTimes {
+    pub passes: Vec<(String, f32)>,
+    /// None when the timed frame ran no step.
+    pub step_ms: Option<f32>,
+}
+
+/// Sums a finished frame's timer queries by label. Every step advects once: that counts the
+/// steps in the frame.
+pub fn pass_times(results: Vec<wgpu_profiler::GpuTimerQueryResult>) -> PassTimes {
+    let steps = results.iter().filter(|q| q.label == "advect").count();
+    let mut passes: Vec<(String, f32)> = Vec::new();
+    for q in results {
+        let Some(t) = q.time else { continue };
+        let ms = ((t.end - t.start) * 1e3) as f32;
+        match passes.iter_mut().find(|(n, _)| *n == q.label) {
+            Some(e) => e.1 += ms,
+            None => passes.push((q.label, ms)),
+        }
+    }
+    let step_ms = (steps > 0).then(|| passes.iter().map(|(_, ms)| ms).sum::<f32>() / steps as f32);
+    PassTimes { passes, step_ms }
+}
+
+/// CPU milliseconds spent in each part of the frame, summed and printed every 60 frames.
+#[derive(Default)]
+pub struct FrameLog {
+    parts: Vec<(&'static str, f64)>,
+    frames: u32,
+    mark: Option<Instant>,
+}
+
+impl FrameLog {
+    /// A log when SMOKEBOX_FRAME_LOG is set.
+    pub fn from_env() -> Option<FrameLog> {
+        std::env::var_os("SMOKEBOX_FRAME_LOG").map(|_| FrameLog::default())
+    }
+
+    pub fn start(&mut self) {
+        self.mark = Some(Instant::now());
+    }
+
+    pub fn lap(&mut self, name: &'static str) {
+        let now = Instant::now();
+        let ms = self.mark.map_or(0.0, |m| now.duration_since(m).as_secs_f64() * 1e3);
+        self.mark = Some(now);
+        match self.parts.iter_mut().find(|(n, _)| *n == name) {
+            Some(p) => p.1 += ms,
+            None => self.parts.push((name, ms)),
+        }
+    }
+
+    pub fn end_frame(&mut self, steps: u32) {
+        self.frames += 1;
+        if self.frames == 60 {
+            let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
+            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps}", parts.join(", "));
+            self.parts.clear();
+            self.frames = 0;
+        }
+    }
+}
+
+/// Laps the log if there is one.
+pub fn lap(log: &mut Option<FrameLog>, name: &'static str) {
+    if let Some(l) = log {
+        l.lap(name);
+    }
+}

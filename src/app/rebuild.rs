@@ -1,0 +1,94 @@
+//! A new grid: the cost asked about first when it would not run interactively, and the state
+//! built on a worker thread, so a long build (initial fields, buffers, pipelines of a huge grid)
+//! never holds the window: it keeps drawing the old state and closes at once when asked.
+
+use crate::config::{Scene, Source};
+use crate::error::Result;
+use crate::gpu::Gpu;
+use crate::sim::Simulation;
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+/// A step slower than this (estimated) is not interactive: ask first.
+pub const SLOW_STEP_MS: f32 = 250.0;
+/// State larger than this (GPU memory) is asked about too.
+pub const BIG_STATE_BYTES: u64 = 1 << 30;
+
+/// What a grid of `new_cells` would cost, when that is worth asking about: `step_ms` is the
+/// measured GPU time a step on `old_cells` (0 when unknown; the time then goes unestimated).
+pub fn cost_question(step_ms: f32, old_cells: usize, new_cells: usize, bytes: u64) -> Option<String> {
+    let estimate = step_ms * new_cells as f32 / old_cells.max(1) as f32;
+    let slow = step_ms > 0.0 && estimate > SLOW_STEP_MS;
+    if !slow && bytes <= BIG_STATE_BYTES {
+        return None;
+    }
+    let memory = if bytes >= 1 << 30 { format!("{:.2} GB", bytes as f64 / (1u64 << 30) as f64) } else { format!("{} MB", bytes >> 20) };
+    let time = if step_ms > 0.0 {
+        format!(
+            "about {estimate:.0} ms a step on this GPU (now {step_ms:.1} ms), so a frame every {:.1} s at one step a frame",
+            estimate.max(1.0) / 1e3
+        )
+    } else {
+        "a step time this GPU cannot estimate (no timestamp queries)".to_string()
+    };
+    Some(format!(
+        "{:.0}× the cells of the running grid: {time}; {memory} of GPU memory for the state.",
+        new_cells as f32 / old_cells.max(1) as f32
+    ))
+}
+
+/// A fresh simulation of `scene` (new buffers and pipelines: for a new grid).
+pub fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
+    crate::sim::check_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize)?;
+    Simulation::from_scene(gpu, scene, source)
+}
+
+/// A simulation of `scene` starting from `fields` (a saved state).
+pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fields) -> Result<Simulation> {
+    crate::sim::check_fits(&gpu.device.limits(), fields.nx, fields.ny)?;
+    let mut sim = Simulation::new(gpu, fields, crate::sim::params::Params::from_scene(scene), scene.solver.clone())?;
+    sim.configure(scene)?;
+    Ok(sim)
+}
+
+/// A state being built on a worker thread.
+pub struct Building {
+    rx: Receiver<Result<Simulation>>,
+    pub scene: Scene,
+}
+
+impl Building {
+    pub fn start(gpu: &Gpu, scene: Scene, source: Source) -> Building {
+        let gpu =
+            Gpu { instance: gpu.instance.clone(), adapter: gpu.adapter.clone(), device: gpu.device.clone(), queue: gpu.queue.clone() };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let s = scene.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(new_sim(&gpu, &s, &source));
+        });
+        Building { rx, scene }
+    }
+
+    /// The finished state, if it is ready.
+    pub fn poll(&self) -> Option<Result<Simulation>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err(crate::error!("building the new grid failed (its worker stopped)"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::rebuild::*;
+
+    #[test]
+    fn cheap_grids_pass_and_costly_ones_are_asked_about_with_figures() {
+        assert_eq!(cost_question(2.0, 128 * 128, 256 * 256, 50 << 20), None);
+        let q = cost_question(18.0, 128 * 128, 2048 * 2048, 3 << 30).expect("a 2048² grid at 18 ms / 128² is asked about");
+        assert!(q.contains("256×") && q.contains("4608 ms") && q.contains("3.00 GB"), "{q}");
+        // no timing: only memory can tell
+        assert_eq!(cost_question(0.0, 128 * 128, 1024 * 1024, 500 << 20), None);
+        assert!(cost_question(0.0, 128 * 128, 4096 * 4096, 2 << 30).is_some_and(|q| q.contains("cannot estimate")));
+    }
+}

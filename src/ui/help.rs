@@ -1,0 +1,42 @@
+//! The help window (F1 or ?) and the first-minute hint over the field.
+
+/// Keys and mouse actions, for the help window and the README.
+pub const HELP: &[(&str, &str)] = &[
+    ("left drag", "stir and paint ink"),
+    ("right drag", "stir without ink"),
+    ("wheel", "brush radius"),
+    ("Space", "pause / run"),
+    ("→ or S", "single step"),
+    ("R", "reset the scene"),
+    ("C", "clear the ink"),
+    ("H", "hide / show the panel"),
+    ("P", "save a PNG of the field"),
+    ("G", "start / stop recording a GIF"),
+    ("Ctrl+S", "save the state and settings"),
+    ("drop a file", "open a scene .toml or a state folder"),
+    ("F1 or ?", "this help"),
+    ("Esc or Ctrl+Q", "quit (Esc first closes this help)"),
+    ("1", "ink"),
+    ("2", "divergence tint"),
+    ("3", "pressure"),
+    ("4", "velocity arrows on MAC edges"),
+    ("5", "velocity arrows at cell centres"),
+    ("6", "grid lines"),
+    ("7", "numbers in cells"),
+];
+
+/// The hint shown over the field for the first steps.
+pub const HINT: &str = "Drag with the mouse to paint smoke; right-drag stirs. F1: help.";
+
+/// The help window; `open` is cleared when its close button is pressed.
+pub fn help_window(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Help").open(open).collapsible(false).show(ctx, |ui| {
+        egui::Grid::new("keys").striped(true).show(ui, |ui| {
+            for (k, what) in HELP {
+                ui.strong(*k);
+                ui.label(*what);
+                ui.end_row();
+            }
+        });
+    });
+}

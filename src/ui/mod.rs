@@ -1,0 +1,188 @@
+//! The egui side of the app: the side panel (panel.rs, with the scene's sections in
+//! scene_settings.rs), the help window (help.rs) and the saved view and brush settings
+//! (view.rs). The panel edits a copy of the scene config and the view, and returns `Command`s
+//! the app applies after the frame; it never touches GPU objects, so egui_kittest can drive it.
+
+pub mod fonts;
+pub mod help;
+pub mod panel;
+pub mod scene_settings;
+pub mod view;
+mod widgets;
+
+pub use help::{HELP, help_window};
+pub use panel::{Shown, panel_contents};
+pub use view::{Brush, BrushMode, View};
+
+use crate::config::{GridConfig, Scene};
+use crate::render::Overlays;
+
+/// What the panel (and the keys) ask the app to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Run (false) or pause (true).
+    SetPaused(bool),
+    /// One simulation step (while paused).
+    Step,
+    /// Back to the scene's initial state with the current settings.
+    Reset,
+    ClearInk,
+    /// Open a built-in scene by name (or a scene file by path).
+    Open(String),
+    /// Close the window (Esc, Ctrl+Q).
+    Quit,
+    /// Run with this scene config from now on: the panel's edited copy. A new grid re-creates
+    /// the state; anything else applies to the running simulation.
+    Configure(Box<Scene>),
+    /// Ask for a file to open with a dialog: a saved state folder (true) or a scene .toml.
+    OpenDialog(bool),
+    /// Save the state (the .npy fields and meta.json, as --dump) with the settings beside it.
+    SaveState,
+    /// Save the settings as a scene .toml.
+    SaveScene,
+    /// Save a PNG of the field (P).
+    Screenshot,
+    /// Start or stop recording an animated GIF (G).
+    ToggleRecording,
+    /// The same, for a grid the app asked about first (too slow or too big to be interactive).
+    ConfigureAnyway(Box<Scene>),
+}
+
+/// A grid change the app asks about before applying it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm {
+    pub scene: Box<Scene>,
+    /// What it would cost: the estimated time a step and the memory.
+    pub text: String,
+}
+
+/// What the panel shows about capturing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaptureStatus {
+    /// The folder captures go to.
+    pub dir: String,
+    /// Frames recorded so far, while recording.
+    pub recording: Option<u32>,
+    /// The last file written.
+    pub last: Option<String>,
+}
+
+/// The panel's own state between frames (not saved).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PanelState {
+    /// The grid being edited, applied by its button.
+    pub grid: GridConfig,
+    /// The running grid the draft started from (a new one replaces the draft).
+    pub grid_of: GridConfig,
+    pub keep_domain: bool,
+    pub show_help: bool,
+    /// A grid change waiting for the user's yes or no.
+    pub confirm: Option<Confirm>,
+    /// The last rejected command or failed action, shown over the field (not in the panel, which
+    /// must not jump) until the next succeeds.
+    pub message: Option<String>,
+}
+
+impl Default for PanelState {
+    fn default() -> Self {
+        PanelState {
+            grid: GridConfig::default(),
+            grid_of: GridConfig::default(),
+            keep_domain: true,
+            show_help: false,
+            confirm: None,
+            message: None,
+        }
+    }
+}
+
+/// Live figures shown in the panel. `None`: not known yet (shown as a dash).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiveStats {
+    pub fps: f32,
+    pub frame_ms: f32,
+    pub steps_requested: u32,
+    pub steps_achieved: u32,
+    /// Why fewer steps ran than were asked for, when they did.
+    pub step_limit: Option<String>,
+    /// Sub-steps of the last step (the CFL limit splits a step whose dt is too long).
+    pub substeps: u32,
+    /// The simulation's last warning (a step it had to shorten).
+    pub warning: Option<String>,
+    pub step: u64,
+    /// Simulated seconds.
+    pub time: f64,
+    pub div_before: Option<f32>,
+    pub div_after: Option<f32>,
+    pub ink_total: Option<f32>,
+    pub pressure_range: Option<(f32, f32)>,
+    /// (pass label, milliseconds on the GPU), when timestamps are available.
+    pub passes: Vec<(String, f32)>,
+    pub adapter: String,
+}
+
+impl LiveStats {
+    /// Forgets every figure that describes the state (a new scene, Reset, Clear): what is shown
+    /// next comes from the new state.
+    pub fn forget_state(&mut self) {
+        *self = LiveStats {
+            fps: self.fps,
+            frame_ms: self.frame_ms,
+            passes: std::mem::take(&mut self.passes),
+            adapter: std::mem::take(&mut self.adapter),
+            ..LiveStats::default()
+        };
+    }
+}
+
+/// Toggles overlay `n` (the number keys 1-7).
+pub fn toggle_overlay(o: &mut Overlays, n: u32) {
+    match n {
+        1 => o.ink ^= true,
+        2 => o.divergence ^= true,
+        3 => o.pressure ^= true,
+        4 => o.arrows_mac ^= true,
+        5 => o.arrows_centre ^= true,
+        6 => o.grid_lines ^= true,
+        7 => o.numbers ^= true,
+        _ => {}
+    }
+}
+
+/// The side panel around `panel_contents`: resizable, scrolling, hidden with H.
+pub fn side_panel(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut PanelState) -> Vec<Command> {
+    if !view.show_panel {
+        return Vec::new();
+    }
+    egui::Panel::right("settings")
+        .resizable(true)
+        .default_size(320.0)
+        .min_size(220.0)
+        .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| panel_contents(ui, shown, view, state)).inner)
+        .inner
+}
+
+/// Asks about a grid change that would not run interactively; returns the command to apply it.
+pub fn confirm_window(ctx: &egui::Context, state: &mut PanelState) -> Option<Command> {
+    let c = state.confirm.as_ref()?;
+    let (nx, ny) = (c.scene.grid.nx, c.scene.grid.ny);
+    let mut out = None;
+    let mut cancel = false;
+    egui::Window::new(format!("Apply a {nx}×{ny} grid?"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.label(&c.text);
+            ui.horizontal(|ui| {
+                if ui.button("Apply anyway").on_hover_text("Build it; close the window if it turns out too slow").clicked() {
+                    out = Some(Command::ConfigureAnyway(c.scene.clone()));
+                }
+                cancel = ui.button("Cancel").on_hover_text("Keep the running grid").clicked();
+            });
+        });
+    if out.is_some() || cancel {
+        state.confirm = None;
+    }
+    out
+}

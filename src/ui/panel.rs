@@ -1,0 +1,261 @@
+//! The side panel: run controls, the scene, live statistics, the scene's settings, the brush and
+//! the overlays. It reads the applied scene and edits a copy of it; a changed copy comes back as
+//! `Command::Configure`, so the panel never reaches the simulation.
+
+use super::scene_settings as sections;
+use super::view::{BrushMode, View};
+use super::widgets::{checkbox, colour, slider};
+use super::{CaptureStatus, Command, LiveStats, PanelState};
+use crate::config::{BUILTIN, Scene};
+
+/// What the panel shows but does not edit.
+pub struct Shown<'a> {
+    /// The scene config the simulation runs with.
+    pub scene: &'a Scene,
+    /// The scene's name or file.
+    pub label: &'a str,
+    pub stats: &'a LiveStats,
+    pub paused: bool,
+    pub capture: &'a CaptureStatus,
+}
+
+/// Draws the panel into `ui` and returns what the user asked for.
+pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut PanelState) -> Vec<Command> {
+    let mut out = Vec::new();
+    run_controls(ui, shown.paused, &mut out);
+    let builtin = BUILTIN.iter().map(|(n, _)| *n).find(|n| *n == shown.label);
+    egui::ComboBox::from_label("Scene")
+        .selected_text(short_label(shown.label))
+        .width(180.0)
+        .show_ui(ui, |ui| {
+            for (name, _) in BUILTIN {
+                if ui.selectable_label(builtin == Some(*name), *name).clicked() && builtin != Some(*name) {
+                    out.push(Command::Open(name.to_string()));
+                }
+            }
+        })
+        .response
+        .on_hover_text(format!("{}\n\nOpen a built-in scene (its settings replace the current ones)", shown.label));
+    if !shown.scene.description.is_empty() {
+        ui.small(&shown.scene.description);
+    }
+
+    egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats, shown.paused));
+    egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
+
+    // the copy of the scene config that the sections edit
+    let mut scene = shown.scene.clone();
+    if state.grid_of != shown.scene.grid {
+        // a new scene or grid arrived: drop the stale draft
+        state.grid = shown.scene.grid.clone();
+        state.grid_of = shown.scene.grid.clone();
+    }
+    egui::CollapsingHeader::new("Grid").default_open(false).show(ui, |ui| {
+        if sections::grid(ui, &mut state.grid, &shown.scene.grid, &mut state.keep_domain) {
+            scene.grid = state.grid.clone();
+        }
+    });
+    egui::CollapsingHeader::new("Simulation").default_open(true).show(ui, |ui| sections::physics(ui, &mut scene));
+    egui::CollapsingHeader::new("Pressure solver").default_open(true).show(ui, |ui| sections::solver(ui, &mut scene));
+    egui::CollapsingHeader::new("Advection").default_open(true).show(ui, |ui| sections::advection(ui, &mut scene));
+    egui::CollapsingHeader::new("Boundaries").default_open(false).show(ui, |ui| sections::boundaries(ui, &mut scene));
+    egui::CollapsingHeader::new("Brush").default_open(true).show(ui, |ui| brush(ui, view, shown.scene));
+    egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
+        overlays(ui, view);
+        sections::display(ui, &mut scene);
+    });
+    if scene != *shown.scene {
+        out.push(Command::Configure(Box::new(scene)));
+    }
+    ui.small(super::help::HINT);
+    out
+}
+
+/// A scene's name for the picker: a built-in's name, a file's name, a saved state's folder.
+fn short_label(label: &str) -> String {
+    let path = std::path::Path::new(label);
+    let name = |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().to_string());
+    match name(path) {
+        Some(n) if n == "scene.toml" => path.parent().and_then(name).unwrap_or(n),
+        Some(n) => n,
+        None => label.to_string(),
+    }
+}
+
+fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        if ui.button("Screenshot").on_hover_text("Save a PNG of the field at display resolution (P)").clicked() {
+            out.push(Command::Screenshot);
+        }
+        let (label, tip) = match c.recording {
+            Some(_) => ("Stop recording", "Finish the animated GIF (G)"),
+            None => ("Record GIF", "Record the field as an animated GIF, up to 25 frames a second (G)"),
+        };
+        if ui.button(label).on_hover_text(tip).clicked() {
+            out.push(Command::ToggleRecording);
+        }
+        checkbox(ui, &mut view.capture_overlays, "with overlays", "Captures show the tints, arrows and grid lines; else the ink alone");
+    });
+    let state = match (c.recording, &c.last) {
+        (Some(n), _) => format!("● recording: {n} frames"),
+        (None, Some(last)) => {
+            format!("last: {}", std::path::Path::new(last).file_name().map_or(last.clone(), |f| f.to_string_lossy().to_string()))
+        }
+        (None, None) => "nothing saved yet".to_string(),
+    };
+    ui.small(state).on_hover_text(c.last.clone().unwrap_or_default());
+    ui.horizontal(|ui| {
+        if ui.button("Open scene…").on_hover_text("Open a scene .toml with a file dialog (or drop it on the window)").clicked() {
+            out.push(Command::OpenDialog(false));
+        }
+        if ui.button("Open state…").on_hover_text("Open a saved state folder with a file dialog (or drop it on the window)").clicked() {
+            out.push(Command::OpenDialog(true));
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Save state").on_hover_text("The fields (.npy) and meta.json, as --dump writes them, with the settings as scene.toml beside them; reopen with smokebox --load DIR or by dropping the folder on the window (Ctrl+S)").clicked() {
+            out.push(Command::SaveState);
+        }
+        if ui.button("Save scene").on_hover_text("The current settings as a scene .toml (open it with smokebox --scene FILE or drop it on the window)").clicked() {
+            out.push(Command::SaveScene);
+        }
+    });
+    ui.small(format!("folder: {}", c.dir)).on_hover_text("Screenshots, recordings and saves go here; set SMOKEBOX_CAPTURE_DIR to use another folder. Drop a scene .toml or a state folder on the window to open it.");
+}
+
+fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        let (label, tip) = if paused { ("Run", "Run the simulation (Space)") } else { ("Pause", "Pause the simulation (Space)") };
+        if ui.button(label).on_hover_text(tip).clicked() {
+            out.push(Command::SetPaused(!paused));
+        }
+        if ui.button("Step").on_hover_text("One step while paused (S or →)").clicked() {
+            out.push(Command::Step);
+        }
+        if ui.button("Reset").on_hover_text("Back to the scene's initial state, keeping these settings (R)").clicked() {
+            out.push(Command::Reset);
+        }
+        if ui.button("Clear ink").on_hover_text("Remove all ink and density (C)").clicked() {
+            out.push(Command::ClearInk);
+        }
+    });
+}
+
+/// Figures in a fixed layout: every line is always there ("–" until known), so the panel does
+/// not jump under the mouse.
+fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool) {
+    let known = |v: Option<f32>, f: &dyn Fn(f32) -> String| v.map_or("–".to_string(), f);
+    egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+        let row = |ui: &mut egui::Ui, name: &str, value: String, tip: &str| {
+            ui.label(name).on_hover_text(tip);
+            ui.monospace(value);
+            ui.end_row();
+        };
+        // paused, the window draws only on input: a rate would be stale
+        let frames = if paused { "on input (paused)".to_string() } else { format!("{:.0}/s, {:.1} ms", s.fps, s.frame_ms) };
+        row(ui, "frames", frames, "Frames drawn a second and the mean frame time; paused, the window draws only when something changes");
+        row(
+            ui,
+            "steps a frame",
+            format!("{} of {}", s.steps_achieved, s.steps_requested),
+            "Steps taken in the last frame, of those asked for",
+        );
+        ui.label("");
+        ui.small(s.step_limit.as_deref().unwrap_or("")).on_hover_text("Why fewer steps run than asked for");
+        ui.end_row();
+        row(ui, "step", format!("{} ({:.2} s)", s.step, s.time), "Steps since the start and simulated time");
+        let tip = s.warning.clone().unwrap_or_else(|| "A step whose dt exceeds the CFL limit is split into sub-steps".into());
+        row(ui, "sub-steps", format!("{} a step", s.substeps.max(1)), &tip);
+        row(ui, "max |div| before", known(s.div_before, &|v| format!("{v:.3e} 1/s")), "Largest divergence the pressure solve started from");
+        row(ui, "max |div| after", known(s.div_after, &|v| format!("{v:.3e} 1/s")), "Largest divergence left after the projection");
+        let ratio = match (s.div_before, s.div_after) {
+            (Some(b), Some(a)) if b > 0.0 => Some(a / b),
+            _ => None,
+        };
+        row(ui, "residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
+        row(ui, "total ink", known(s.ink_total, &|v| format!("{v:.4}")), "Sum of ink over the cells (all three colours)");
+        let p = s.pressure_range.map_or("–".to_string(), |(lo, hi)| format!("{lo:.2e}..{hi:.2e} Pa"));
+        row(ui, "pressure", p, "Pressure minimum and maximum, read back while the pressure overlay (auto range) or the numbers are shown");
+    });
+    egui::CollapsingHeader::new("GPU time per pass").default_open(false).show(ui, |ui| {
+        if s.passes.is_empty() {
+            ui.label("– (this adapter has no timestamp queries)");
+        }
+        for (name, ms) in &s.passes {
+            ui.monospace(format!("{name:>16} {ms:8.3} ms"));
+        }
+    });
+    ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
+}
+
+fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
+    let b = &mut view.brush;
+    let mut radius = b.radius(scene);
+    if slider(ui, &mut radius, 0.002..=0.5, true, "radius (m)", "Brush radius, metres (also the mouse wheel)").changed() {
+        b.set_radius(scene, radius);
+    }
+    slider(ui, &mut b.strength, 0.0..=5.0, false, "strength", "Velocity added per m/s of mouse movement (dimensionless)");
+    slider(ui, &mut b.amount, 0.0..=3.0, false, "ink amount", "Ink concentration added by each dab");
+    slider(
+        ui,
+        &mut b.density,
+        -1.0..=1.0,
+        false,
+        "density (kg/m³)",
+        "Density deviation added by each dab, kg/m³: negative rises, positive sinks under gravity",
+    );
+    ui.horizontal(|ui| {
+        let d = b.density.abs().max(0.05);
+        if ui.selectable_label(b.density < 0.0, "light (rises)").on_hover_text("Paint fluid lighter than ambient").clicked() {
+            b.density = -d;
+        }
+        if ui.selectable_label(b.density == 0.0, "neutral").on_hover_text("Paint fluid of ambient density").clicked() {
+            b.density = 0.0;
+        }
+        if ui.selectable_label(b.density > 0.0, "heavy (sinks)").on_hover_text("Paint fluid heavier than ambient").clicked() {
+            b.density = d;
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("colour");
+        colour(ui, &mut b.colour, "Colour of the painted ink");
+        for (mode, name, tip) in [
+            (BrushMode::Paint, "paint", "Left drag stirs and paints ink"),
+            (BrushMode::Stir, "stir", "Left drag stirs without ink"),
+            (BrushMode::Ink, "ink", "Left drag paints ink without stirring"),
+            (BrushMode::Wall, "wall", "Left drag paints obstacles, right drag erases them"),
+        ] {
+            ui.radio_value(&mut b.mode, mode, name).on_hover_text(tip);
+        }
+    });
+}
+
+fn overlays(ui: &mut egui::Ui, view: &mut View) {
+    let o = &mut view.overlays;
+    checkbox(ui, &mut o.ink, "1 ink", "Show the ink (key 1)");
+    checkbox(ui, &mut o.divergence, "2 divergence tint", "Tint cells by their divergence: red out, blue in (key 2)");
+    ui.horizontal(|ui| {
+        ui.add_space(16.0);
+        ui.radio_value(&mut o.divergence_after, false, "before projection").on_hover_text("The divergence the pressure solve started from");
+        ui.radio_value(&mut o.divergence_after, true, "after projection")
+            .on_hover_text("What is left after the correction: the solver's error");
+    });
+    let r = egui::Slider::new(&mut o.divergence_range, 1e-4..=100.0)
+        .clamping(egui::SliderClamping::Edits)
+        .logarithmic(true)
+        .text("divergence range (1/s)");
+    ui.add(r).on_hover_text("|div| at full tint, 1/s");
+    checkbox(ui, &mut o.pressure, "3 pressure", "Colour cells by pressure (key 3)");
+    checkbox(ui, &mut o.pressure_auto, "auto pressure range", "Scale the colours to the largest |p| last read back");
+    let r = egui::Slider::new(&mut o.pressure_range, 1e-5..=100.0)
+        .clamping(egui::SliderClamping::Edits)
+        .logarithmic(true)
+        .text("pressure range (Pa)");
+    ui.add_enabled(!o.pressure_auto, r).on_hover_text("|p| at full colour, Pa");
+    checkbox(ui, &mut o.arrows_mac, "4 velocity on MAC edges", "Arrows for u on vertical edges and v on horizontal edges (key 4)");
+    checkbox(ui, &mut o.arrows_centre, "5 velocity at cell centres", "Arrows for the velocity interpolated at cell centres (key 5)");
+    slider(ui, &mut o.arrow_spacing, 1..=32, false, "arrow spacing (cells)", "An arrow every this many cells");
+    slider(ui, &mut o.arrow_scale, 0.1..=50.0, true, "arrow scale (cells per m/s)", "Arrow length, cells per m/s");
+    checkbox(ui, &mut o.grid_lines, "6 grid lines", "Cell outlines, where cells are at least 12 pixels wide (key 6)");
+    checkbox(ui, &mut o.numbers, "7 numbers in large cells", "Pressure (else divergence) printed in cells at least 34 points wide (key 7)");
+}
