@@ -127,7 +127,7 @@ impl App {
             return Ok(());
         };
         let (nx, ny) = (scene.grid.nx as usize, scene.grid.ny as usize);
-        if (nx, ny) != (r.sim.nx, r.sim.ny) {
+        if (nx, ny) != (r.sim.nx, r.sim.ny) || scene.dye_scale() != r.sim.dye_scale {
             crate::sim::check_dye_fits(&r.gpu.device.limits(), nx, ny, scene.dye_scale())?;
             let bytes = crate::sim::buffers::bytes_for(nx, ny, scene.dye_scale());
             if !confirmed && let Some(text) = rebuild::cost_question(self.stepper.step_ms, r.sim.nx * r.sim.ny, nx * ny, bytes) {

@@ -22,6 +22,7 @@ pub fn load_state(dir: &Path) -> Result<(Scene, Source, Fields, Meta)> {
     let (mut scene, source) = Scene::load(&name, &meta.overrides)?;
     // the state defines the grid
     (scene.grid.nx, scene.grid.ny, scene.grid.cell_size) = (meta.nx as i64, meta.ny as i64, meta.cell_size);
+    scene.grid.dye_scale = crate::config::DyeScale::Scale(meta.dye_scale as i64);
     scene.validate(&source)?;
     let fields = state_io::load_fields(dir, &meta)?;
     Ok((scene, source, fields, meta))

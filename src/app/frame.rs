@@ -7,7 +7,7 @@ use super::numbers;
 use super::profile::{FrameLog, lap};
 use crate::error::{Error, Result};
 use crate::gpu::{Gpu, NO_ADAPTER_HELP, instance_descriptor};
-use crate::render::readback::FieldReadback;
+use crate::render::readback::{CellProbe, FieldReadback};
 use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::sim::Simulation;
 use crate::ui::{self, Command, PanelState, Shown, View};
@@ -28,6 +28,8 @@ pub struct Running {
     pub egui_renderer: egui_wgpu::Renderer,
     pub field: CachedField,
     pub values: FieldReadback,
+    /// The hover readout's values of the cell under the cursor.
+    pub probe: CellProbe,
     pub sim: Simulation,
     pub profiler: Option<wgpu_profiler::GpuProfiler>,
     /// Whether the field values (pressure, divergence) are being read back: what the panel's
@@ -78,6 +80,7 @@ impl Running {
         let mut field = CachedField::new(&gpu.device, format);
         field.attach(&sim);
         let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
+        let probe = CellProbe::new(&gpu.device);
         let capture = Capture::new(&gpu.device, &sim);
         let profiler = if gpu.has_timestamps() {
             wgpu_profiler::GpuProfiler::new(&gpu.device, wgpu_profiler::GpuProfilerSettings::default()).ok()
@@ -93,6 +96,7 @@ impl Running {
             egui_renderer,
             field,
             values,
+            probe,
             sim,
             profiler,
             reading_values: false,
@@ -105,6 +109,7 @@ impl Running {
         self.field.attach(&sim);
         self.capture.attach(&sim);
         self.values = FieldReadback::new(&sim.device, sim.nx, sim.ny);
+        self.probe = CellProbe::new(&sim.device);
         self.sim = sim;
     }
 
@@ -135,6 +140,8 @@ pub struct UiInputs<'a> {
     /// The brush disk under the cursor: (centre, radius), points.
     pub outline: Option<(egui::Pos2, f32)>,
     pub numbers: Vec<(egui::Pos2, String, f32)>,
+    /// The hover readout's line, if the cursor is over the field.
+    pub hover: Option<String>,
 }
 
 /// Runs egui: the panel, the help window, the brush outline, the numbers and the hint.
@@ -143,7 +150,7 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
     let ctx = r.egui_state.egui_ctx().clone();
     let mut commands = Vec::new();
     let mut central = egui::Rect::NOTHING;
-    let UiInputs { shown, view, panel, outline, numbers } = u;
+    let UiInputs { shown, view, panel, outline, numbers, hover } = u;
     let mut full = ctx.run_ui(raw, |ui| {
         for (pos, text, size) in &numbers {
             numbers::paint(ui.painter(), *pos, text, *size);
@@ -166,6 +173,15 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
             let at = central.right_top() + egui::vec2(-12.0, 10.0);
             let red = egui::Color32::from_rgb(235, 60, 50);
             ui.painter().text(at, egui::Align2::RIGHT_TOP, format!("● REC {n}"), egui::FontId::proportional(16.0), red);
+        }
+        if let Some(line) = &hover {
+            let at = central.left_bottom() + egui::vec2(12.0, -10.0);
+            let painter = ui.painter().with_clip_rect(central);
+            let font = egui::FontId::monospace(12.0);
+            let galley = painter.layout_no_wrap(line.clone(), font, egui::Color32::from_gray(235));
+            let rect = egui::Rect::from_min_size(at - egui::vec2(4.0, galley.size().y + 2.0), galley.size() + egui::vec2(8.0, 4.0));
+            painter.rect_filled(rect, 3.0, egui::Color32::from_black_alpha(170));
+            painter.galley(rect.min + egui::vec2(4.0, 2.0), galley, egui::Color32::from_gray(235));
         }
         if let Some(m) = &panel.message {
             // wrapped and clipped to the field: a long path must not run under the panel
@@ -193,6 +209,8 @@ pub struct Drawing<'a> {
     pub field_dirty: bool,
     /// Captures show the overlays (else ink only).
     pub capture_overlays: bool,
+    /// The cursor over the field, metres: its cell is read back for the hover readout.
+    pub hover: Option<[f32; 2]>,
 }
 
 impl Running {
@@ -232,6 +250,15 @@ impl Running {
                 _ => &sim.buffers.divergence,
             };
             self.values.encode(&mut encoder, &sim.buffers.p, div, READBACK_EVERY);
+        }
+        if let Some([x, y]) = d.hover {
+            let h = sim.params.h;
+            let dh = h / sim.dye_scale as f32;
+            let div = match (&sim.div_after, o.divergence_after) {
+                (Some(a), true) => &a.buffer,
+                _ => &sim.buffers.divergence,
+            };
+            self.probe.encode(&mut encoder, sim, div, [(x / h) as usize, (y / h) as usize], [(x / dh) as usize, (y / dh) as usize]);
         }
         let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range);
         self.field.update(&device, &queue, &mut encoder, &params, d.viewport, d.steps > 0 || d.field_dirty);

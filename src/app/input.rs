@@ -2,6 +2,7 @@
 //! resampled into dabs evenly spaced along the path the cursor took since the last frame, so a
 //! fast stroke is a continuous line, not a dotted one.
 
+use crate::render::palette::ColourMode;
 use crate::sim::params::{SPLAT_ADD, SPLAT_ERASE_SOLID, SPLAT_PAINT_SOLID, Splat};
 use crate::ui::{self, Brush, BrushMode, Command, PanelState, View};
 use winit::keyboard::{Key, NamedKey};
@@ -21,6 +22,10 @@ pub struct Pointer {
     pub path: Vec<[f32; 2]>,
     /// Last position painted, metres.
     pub last: Option<[f32; 2]>,
+    /// Strokes begun so far: the per-stroke colour's index.
+    pub strokes: u64,
+    /// A button was held at the last frame (the stroke goes on).
+    pub in_stroke: bool,
 }
 
 /// What a key asks for: a command for the app, or a change of the view or panel made here.
@@ -113,19 +118,29 @@ impl Pointer {
         if !(self.left || self.right) {
             self.path.clear();
             self.last = None;
+            self.in_stroke = false;
             return Vec::new();
+        }
+        if !self.in_stroke {
+            self.strokes += 1;
+            self.in_stroke = true;
         }
         let path = std::mem::take(&mut self.path);
         let dabs = stroke(self.last, &path, radius.max(1e-6), frame_dt);
         if let Some(&end) = path.last() {
             self.last = Some(end);
         }
-        dabs.iter().map(|d| splat(brush, self.right, radius, d)).collect()
+        let colour = match brush.colour_mode {
+            ColourMode::Fixed => brush.colour,
+            ColourMode::PerStroke => crate::render::palette::stroke_colour(self.strokes),
+        };
+        dabs.iter().map(|d| splat(brush, colour, self.right, radius, d)).collect()
     }
 }
 
-/// The splat of one dab: right button stirs (or erases walls), the mode decides the rest.
-fn splat(b: &Brush, right: bool, radius: f32, d: &Dab) -> Splat {
+/// The splat of one dab in ink `colour`: right button stirs (or erases walls), the mode decides
+/// the rest.
+fn splat(b: &Brush, colour: [f32; 3], right: bool, radius: f32, d: &Dab) -> Splat {
     let [x, y] = d.at;
     if b.mode == BrushMode::Wall {
         let mode = if right { SPLAT_ERASE_SOLID } else { SPLAT_PAINT_SOLID };
@@ -142,9 +157,9 @@ fn splat(b: &Brush, right: bool, radius: f32, d: &Dab) -> Splat {
         vx: d.velocity[0] * push,
         vy: d.velocity[1] * push,
         density: if stir_only { 0.0 } else { b.density * d.weight },
-        ink_r: ink * b.colour[0],
-        ink_g: ink * b.colour[1],
-        ink_b: ink * b.colour[2],
+        ink_r: ink * colour[0],
+        ink_g: ink * colour[1],
+        ink_b: ink * colour[2],
         ..Splat::default()
     }
 }

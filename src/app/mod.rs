@@ -206,8 +206,11 @@ impl App {
         let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let label = self.source.label();
         let capture = r.capture.status.clone();
+        self.panel.canvas = Some((self.viewport.pixels_per_cell(r.sim.nx), r.sim.nx * r.sim.ny));
         let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
-        let mut ui_frame = frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers });
+        let hover_line = r.probe.latest.as_ref().filter(|_| self.pointer.pos.is_some()).map(|c| c.text());
+        let mut ui_frame =
+            frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, hover: hover_line });
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
         self.viewport = Viewport::fit(
@@ -240,6 +243,11 @@ impl App {
             (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
             _ => o.pressure_range,
         };
+        // the cursor over the field, metres, for the hover readout
+        let (nx, ny, h) = (r.sim.nx, r.sim.ny, r.sim.params.h);
+        let hover = self.pointer.pos.map(|p| self.viewport.to_metres(p, nx, ny, h)).filter(|m| {
+            (0.0..nx as f32 * h).contains(&m[0]) && (0.0..ny as f32 * h).contains(&m[1])
+        });
         let drawing = Drawing {
             steps: plan.steps,
             overlays: o,
@@ -248,6 +256,7 @@ impl App {
             pressure_range,
             field_dirty: self.field_dirty,
             capture_overlays: self.view.capture_overlays,
+            hover,
         };
         if r.draw(ui_frame, drawing, &mut self.frame_log) {
             self.field_dirty = false;
@@ -276,7 +285,9 @@ impl App {
         }
         r.sim.after_submit();
         r.values.request_map();
+        r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
+        r.probe.collect();
         if let Some(line) = r.capture.collect() {
             self.panel.message = Some(line);
         }

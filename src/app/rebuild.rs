@@ -38,13 +38,13 @@ pub fn cost_question(step_ms: f32, old_cells: usize, new_cells: usize, bytes: u6
 
 /// A fresh simulation of `scene` (new buffers and pipelines: for a new grid).
 pub fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
-    crate::sim::check_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize)?;
+    crate::sim::check_dye_fits(&gpu.device.limits(), scene.grid.nx as usize, scene.grid.ny as usize, scene.dye_scale())?;
     Simulation::from_scene(gpu, scene, source)
 }
 
 /// A simulation of `scene` starting from `fields` (a saved state).
 pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fields) -> Result<Simulation> {
-    crate::sim::check_fits(&gpu.device.limits(), fields.nx, fields.ny)?;
+    crate::sim::check_dye_fits(&gpu.device.limits(), fields.nx, fields.ny, fields.dye_scale)?;
     let mut sim = Simulation::new(gpu, fields, crate::sim::params::Params::from_scene(scene), scene.solver.clone())?;
     sim.configure(scene)?;
     Ok(sim)

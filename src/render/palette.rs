@@ -1,7 +1,7 @@
 //! Colours for the brush: the fixed colour, or a fresh bright one for every stroke.
 
 /// How the brush picks its ink colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ColourMode {
     /// The colour set in the panel.
     #[default]

@@ -81,6 +81,8 @@ pub struct PanelState {
     /// The last rejected command or failed action, shown over the field (not in the panel, which
     /// must not jump) until the next succeeds.
     pub message: Option<String>,
+    /// The canvas as last drawn: pixels a cell and cells in all (which overlays can draw).
+    pub canvas: Option<(f32, usize)>,
 }
 
 impl Default for PanelState {
@@ -92,6 +94,7 @@ impl Default for PanelState {
             show_help: false,
             confirm: None,
             message: None,
+            canvas: None,
         }
     }
 }

@@ -61,7 +61,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Boundaries").default_open(false).show(ui, |ui| sections::boundaries(ui, &mut scene));
     egui::CollapsingHeader::new("Brush").default_open(true).show(ui, |ui| brush(ui, view, shown.scene));
     egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
-        overlays(ui, view);
+        overlays(ui, view, state.canvas, shown.stats.pressure_range);
         sections::display(ui, &mut scene);
     });
     if scene != *shown.scene {
@@ -218,7 +218,13 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
     });
     ui.horizontal(|ui| {
         ui.label("colour");
-        colour(ui, &mut b.colour, "Colour of the painted ink");
+        use crate::render::palette::ColourMode;
+        ui.radio_value(&mut b.colour_mode, ColourMode::PerStroke, "new each stroke")
+            .on_hover_text("A fresh, bright colour for every stroke");
+        ui.radio_value(&mut b.colour_mode, ColourMode::Fixed, "fixed").on_hover_text("Always the colour beside");
+        ui.add_enabled_ui(b.colour_mode == ColourMode::Fixed, |ui| colour(ui, &mut b.colour, "Colour of the painted ink"));
+    });
+    ui.horizontal(|ui| {
         for (mode, name, tip) in [
             (BrushMode::Paint, "paint", "Left drag stirs and paints ink"),
             (BrushMode::Stir, "stir", "Left drag stirs without ink"),
@@ -230,9 +236,10 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
     });
 }
 
-fn overlays(ui: &mut egui::Ui, view: &mut View) {
+fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pressure: Option<(f32, f32)>) {
     let o = &mut view.overlays;
     checkbox(ui, &mut o.ink, "1 ink", "Show the ink (key 1)");
+    checkbox(ui, &mut o.shading, "shaded ink", "Light the ink by its gradient, as a thin relief (display only)");
     checkbox(ui, &mut o.divergence, "2 divergence tint", "Tint cells by their divergence: red out, blue in (key 2)");
     ui.horizontal(|ui| {
         ui.add_space(16.0);
@@ -252,10 +259,42 @@ fn overlays(ui: &mut egui::Ui, view: &mut View) {
         .logarithmic(true)
         .text("pressure range (Pa)");
     ui.add_enabled(!o.pressure_auto, r).on_hover_text("|p| at full colour, Pa");
+    slider(ui, &mut o.tint_opacity, 0.0..=1.0, false, "tint opacity", "How strongly the divergence and pressure tints cover the ink (0: not at all)");
+    let auto_p = pressure.map(|(lo, hi)| lo.abs().max(hi.abs()));
+    let p_range = if o.pressure_auto { auto_p.unwrap_or(o.pressure_range) } else { o.pressure_range };
+    for legend in o.legends(p_range) {
+        legend_bar(ui, &legend);
+    }
     checkbox(ui, &mut o.arrows_mac, "4 velocity on MAC edges", "Arrows for u on vertical edges and v on horizontal edges (key 4)");
     checkbox(ui, &mut o.arrows_centre, "5 velocity at cell centres", "Arrows for the velocity interpolated at cell centres (key 5)");
-    slider(ui, &mut o.arrow_spacing, 1..=32, false, "arrow spacing (cells)", "An arrow every this many cells");
+    slider(ui, &mut o.arrow_spacing, 1..=32, false, "arrow spacing (cells)", "An arrow every this many cells at least; thinned further to keep arrows readable");
     slider(ui, &mut o.arrow_scale, 0.1..=50.0, true, "arrow scale (cells per m/s)", "Arrow length, cells per m/s");
-    checkbox(ui, &mut o.grid_lines, "6 grid lines", "Cell outlines, where cells are at least 12 pixels wide (key 6)");
-    checkbox(ui, &mut o.numbers, "7 numbers in large cells", "Pressure (else divergence) printed in cells at least 34 points wide (key 7)");
+    let (ppc, cells) = canvas.unwrap_or((f32::INFINITY, 0));
+    for (flag, name, label, tip) in [
+        (&mut o.grid_lines, "grid", "6 grid lines", "Cell outlines (key 6)"),
+        (&mut o.numbers, "numbers", "7 numbers in large cells", "Pressure (else divergence) printed in each cell (key 7)"),
+    ] {
+        let why = crate::render::why_not_drawable(name, ppc, cells);
+        let tip = match &why {
+            Some(w) => format!("{tip}. Not drawn now: {w}"),
+            None => tip.to_string(),
+        };
+        ui.add_enabled_ui(why.is_none(), |ui| checkbox(ui, flag, label, &tip));
+        if let Some(w) = why {
+            ui.small(format!("   {w}"));
+        }
+    }
+}
+
+/// A colour bar from -range to +range with its title and unit.
+fn legend_bar(ui: &mut egui::Ui, legend: &crate::render::Legend) {
+    ui.small(format!("{} ({}): −{:.3e} … +{:.3e}", legend.title, legend.unit, legend.range, legend.range));
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(200.0, 10.0), egui::Sense::hover());
+    let n = legend.stops.len().max(2) - 1;
+    let w = rect.width() / n as f32;
+    for (k, pair) in legend.stops.windows(2).enumerate() {
+        let c = pair[0].1.map(|x| (x.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0) as u8);
+        let r = egui::Rect::from_min_size(rect.min + egui::vec2(k as f32 * w, 0.0), egui::vec2(w + 0.5, rect.height()));
+        ui.painter().rect_filled(r, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+    }
 }

@@ -5,7 +5,7 @@
 //! scene file (and the wall brush), not from sliders.
 
 use super::widgets::{checkbox, colour, combo, slider};
-use crate::config::{Boundary, BoundaryKind, GridConfig, Scene, Scheme, Slip, SolverKind};
+use crate::config::{Boundary, BoundaryKind, DYE_MAX_SCALE, DyeScale, GridConfig, Scene, Scheme, Slip, SolverKind, auto_dye_scale};
 
 /// Every scene key the panel edits and the label of its control (tests check both directions:
 /// each key of the format is here or in `NOT_IN_PANEL`, and each label is in the panel).
@@ -14,6 +14,7 @@ pub const SCENE_KEYS: &[(&str, &str)] = &[
     ("grid.nx", "cells across (nx)"),
     ("grid.ny", "cells up (ny)"),
     ("grid.cell_size", "cell size (m)"),
+    ("grid.dye_scale", "dye grid (× flow)"),
     ("time.dt", "time step Δt (s)"),
     ("time.max_cfl", "max CFL (cells a sub-step)"),
     ("time.max_substeps", "max sub-steps"),
@@ -111,6 +112,23 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
         ui.add(egui::DragValue::new(&mut draft.cell_size).range(1e-5..=10.0).clamp_existing_to_range(false).speed(1e-4).max_decimals(6))
             .labelled_by(l.id)
             .on_hover_text("Side of one square cell, metres: the domain is nx·h by ny·h metres.");
+        ui.end_row();
+        let l = ui.label("dye grid (× flow)");
+        let tip = "The ink lives on its own grid this many times finer than the flow, so it stays sharp (grid.dye_scale). Auto: about 512 dye cells across.";
+        ui.horizontal(|ui| {
+            let mut auto = matches!(draft.dye_scale, DyeScale::Word(_));
+            if ui.checkbox(&mut auto, "auto").on_hover_text(tip).changed() {
+                draft.dye_scale = if auto { DyeScale::default() } else { DyeScale::Scale(1) };
+            }
+            let mut k = match &draft.dye_scale {
+                DyeScale::Scale(k) => *k,
+                DyeScale::Word(_) => auto_dye_scale(draft.nx.max(1) as usize, draft.ny.max(1) as usize) as i64,
+            };
+            let drag = ui.add_enabled(!auto, egui::DragValue::new(&mut k).range(1..=DYE_MAX_SCALE)).labelled_by(l.id).on_hover_text(tip);
+            if drag.changed() {
+                draft.dye_scale = DyeScale::Scale(k);
+            }
+        });
         ui.end_row();
     });
     checkbox(ui, keep_domain, "keep the domain", "Changing nx or ny refines the grid over the same metres instead of growing the domain");

@@ -35,6 +35,8 @@ pub struct Brush {
     /// Velocity added per m/s of drag.
     pub strength: f32,
     pub colour: [f32; 3],
+    /// The fixed colour above, or a fresh bright one for every stroke.
+    pub colour_mode: crate::render::palette::ColourMode,
     /// Ink concentration added per dab.
     pub amount: f32,
     /// Density deviation added per dab, kg/m³ (negative rises under gravity).
@@ -44,7 +46,7 @@ pub struct Brush {
 
 impl Default for Brush {
     fn default() -> Self {
-        Brush { radius_share: 0.04, strength: 1.0, colour: [0.2, 0.6, 1.0], amount: 1.0, density: 0.0, mode: BrushMode::Paint }
+        Brush { radius_share: 0.04, strength: 1.0, colour: [0.2, 0.6, 1.0], colour_mode: crate::render::palette::ColourMode::PerStroke, amount: 1.0, density: 0.0, mode: BrushMode::Paint }
     }
 }
 
