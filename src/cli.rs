@@ -107,6 +107,11 @@ pub fn prepare(args: &RunArgs, limits: &wgpu::Limits) -> Result<(Scene, Source, 
         _ => args.set.clone(),
     };
     let (mut scene, source) = Scene::load(&scene_name, &overrides)?;
+    if args.frames.is_none() && scene.grid.dye_scale == crate::config::DyeScale::default() {
+        // "auto" sizes the dye for a display; a run that draws nothing keeps it on the flow grid
+        // (validation runs would otherwise carry 64x the dye cells for no picture)
+        scene.grid.dye_scale = crate::config::DyeScale::Scale(1);
+    }
     if let Some(m) = &meta {
         // the state defines the grid
         scene.grid.nx = m.nx as i64;

@@ -13,6 +13,4 @@ pub mod sim;
 pub mod state_io;
 pub mod ui;
 
-/// The old path, for branches written before the config layer.
-pub use config as scene;
 pub use error::{Error, Result};

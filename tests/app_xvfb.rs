@@ -69,9 +69,11 @@ fn wait_for_field(display: &str, path: &Path, app: &mut Kill) -> image::RgbImage
     panic!("smokebox drew no field in 40 s (see {})", path.display());
 }
 
-/// Blue brush ink: blue well above red.
+/// Brush ink: a bright colour of the palette (a fresh one each stroke), far from the grey-blue
+/// background and the grey rim in saturation.
 fn inked(p: &image::Rgb<u8>) -> bool {
-    p.0[2] as i32 - p.0[0] as i32 > 35
+    let (max, min) = (*p.0.iter().max().unwrap() as i32, *p.0.iter().min().unwrap() as i32);
+    max - min > 35
 }
 
 /// The app with a settings folder of the test's own: never the user's, and the same defaults
@@ -97,6 +99,66 @@ fn xvfb(slot: u32) -> (String, Kill) {
     (display, x)
 }
 
+/// Screenshots the field, drags the left button left to right across its upper third, and
+/// screenshots again; returns the second shot and a map from field fractions to screen pixels.
+fn drag_upper_third(display: &str, out: &Path) -> (image::RgbImage, impl Fn(f32, f32) -> (u32, u32)) {
+    let before = shot(display, &out.join("before.png"));
+    let (x0, y0, x1, y1) = domain(&before);
+    let (w, h) = ((x1 - x0) as f32, (y1 - y0) as f32);
+    let at = move |fx: f32, fy: f32| ((x0 as f32 + fx * w) as u32, (y0 as f32 + fy * h) as u32);
+    let (sx, sy) = at(0.15, 0.3);
+    xdo(display, &["mousemove", &sx.to_string(), &sy.to_string()]);
+    xdo(display, &["mousedown", "1"]);
+    for k in 1..=20 {
+        let (x, y) = at(0.15 + 0.5 * k as f32 / 20.0, 0.3);
+        xdo(display, &["mousemove", &x.to_string(), &y.to_string()]);
+        sleep(Duration::from_millis(60));
+    }
+    xdo(display, &["mouseup", "1"]);
+    sleep(Duration::from_millis(600));
+    (shot(display, &out.join("after_drag.png")), at)
+}
+
+/// Of 11 points along the drag, how many show ink.
+fn ink_along(img: &image::RgbImage, at: &impl Fn(f32, f32) -> (u32, u32)) -> usize {
+    (0..=10)
+        .filter(|k| {
+            let (x, y) = at(0.2 + 0.4 * *k as f32 / 10.0, 0.3);
+            inked(img.get_pixel(x, y))
+        })
+        .count()
+}
+
+/// Several steps a frame (issue 12): each step has its own splats, so every dab of a drag lands
+/// (before, all steps of a frame saw the last step's splat list and the drag left no ink).
+#[test]
+fn several_steps_a_frame_keep_every_dab() {
+    let (display, _x) = xvfb(5);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_steps");
+    std::fs::create_dir_all(&out).unwrap();
+    let log = out.join("stderr.txt");
+    let sets = ["grid.nx=32", "grid.ny=32", "grid.dye_scale=4", "display.steps_per_frame=4"];
+    let mut app = Kill(
+        smokebox(&out)
+            .args(["--scene", "box"])
+            .args(sets.iter().flat_map(|s| ["--set", s]))
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_FRAME_LOG", "1")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("smokebox starts"),
+    );
+    wait_for_field(&display, &out.join("before.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let (after, at) = drag_upper_third(&display, &out);
+    let along = ink_along(&after, &at);
+    assert!(along >= 8, "ink at only {along} of 11 points along the drag at 4 steps a frame (see {})", out.display());
+    // the frame log says how many steps the last frame ran: more than one, or this proves nothing
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let steps: Vec<u32> = text.lines().filter_map(|l| l.rsplit_once("| steps ").and_then(|(_, n)| n.trim().parse().ok())).collect();
+    assert!(steps.iter().any(|&n| n > 1), "no frame ran more than one step (frame log: {steps:?}; see {})", log.display());
+}
+
 #[test]
 fn drag_paints_ink_and_key_toggles_overlay() {
     let (display, _x) = xvfb(0);
@@ -112,27 +174,8 @@ fn drag_paints_ink_and_key_toggles_overlay() {
     );
     wait_for_field(&display, &out.join("before.png"), &mut app);
     sleep(Duration::from_secs(2));
-    let before = shot(&display, &out.join("before.png"));
-    let (x0, y0, x1, y1) = domain(&before);
-    let (w, h) = ((x1 - x0) as f32, (y1 - y0) as f32);
-    let at = |fx: f32, fy: f32| ((x0 as f32 + fx * w) as u32, (y0 as f32 + fy * h) as u32);
-    // drag left to right across the upper third
-    let (sx, sy) = at(0.15, 0.3);
-    xdo(&display, &["mousemove", &sx.to_string(), &sy.to_string()]);
-    xdo(&display, &["mousedown", "1"]);
-    for k in 1..=20 {
-        let (x, y) = at(0.15 + 0.5 * k as f32 / 20.0, 0.3);
-        xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
-        sleep(Duration::from_millis(60));
-    }
-    xdo(&display, &["mouseup", "1"]);
-    sleep(Duration::from_millis(600));
-    let after = shot(&display, &out.join("after_drag.png"));
-    let along = (0..=10).filter(|k| {
-        let (x, y) = at(0.2 + 0.4 * *k as f32 / 10.0, 0.3);
-        inked(after.get_pixel(x, y))
-    });
-    let along = along.count();
+    let (after, at) = drag_upper_third(&display, &out);
+    let along = ink_along(&after, &at);
     assert!(along >= 8, "ink at only {along} of 11 points along the drag (see {})", out.display());
     for (fx, fy) in [(0.1, 0.85), (0.9, 0.1), (0.9, 0.9), (0.5, 0.75)] {
         let (x, y) = at(fx, fy);

@@ -230,10 +230,12 @@ fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     copy_dir(&good, &wrong_dye);
     let meta = std::fs::read_to_string(wrong_dye.join("meta.json")).unwrap();
     let k = serde_json::from_str::<serde_json::Value>(&meta).unwrap()["dye_scale"].as_u64().unwrap();
-    let meta = meta.replace(&format!("\"dye_scale\": {k}"), "\"dye_scale\": 1");
+    let other = if k == 1 { 2 } else { 1 };
+    let meta = meta.replace(&format!("\"dye_scale\": {k}"), &format!("\"dye_scale\": {other}"));
     std::fs::write(wrong_dye.join("meta.json"), meta).unwrap();
+    let expected = format!("({}, {}, 3)", 12 * other, 16 * other);
     assert_bad(&["run", "--load", wrong_dye.to_str().unwrap(), "--steps", "1"], "ink.npy");
-    assert_bad(&["run", "--load", wrong_dye.to_str().unwrap(), "--steps", "1"], "(12, 16, 3)");
+    assert_bad(&["run", "--load", wrong_dye.to_str().unwrap(), "--steps", "1"], &expected);
     let leftovers: Vec<_> =
         std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
     assert!(leftovers.is_empty(), "partial dump left behind");

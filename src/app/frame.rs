@@ -140,8 +140,8 @@ pub struct UiInputs<'a> {
     /// The brush disk under the cursor: (centre, radius), points.
     pub outline: Option<(egui::Pos2, f32)>,
     pub numbers: Vec<(egui::Pos2, String, f32)>,
-    /// The hover readout's line, if the cursor is over the field.
-    pub hover: Option<String>,
+    /// The hover readout's line, if the cursor is over the field, and the field's rectangle.
+    pub hover: Option<(String, egui::Rect)>,
 }
 
 /// Runs egui: the panel, the help window, the brush outline, the numbers and the hint.
@@ -174,8 +174,9 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
             let red = egui::Color32::from_rgb(235, 60, 50);
             ui.painter().text(at, egui::Align2::RIGHT_TOP, format!("● REC {n}"), egui::FontId::proportional(16.0), red);
         }
-        if let Some(line) = &hover {
-            let at = central.left_bottom() + egui::vec2(12.0, -10.0);
+        if let Some((line, field)) = &hover {
+            // inside the field, clear of its rim (which the field's outline and tests rely on)
+            let at = field.intersect(central).left_bottom() + egui::vec2(8.0, -8.0);
             let painter = ui.painter().with_clip_rect(central);
             let font = egui::FontId::monospace(12.0);
             let galley = painter.layout_no_wrap(line.clone(), font, egui::Color32::from_gray(235));

@@ -208,7 +208,9 @@ impl App {
         let capture = r.capture.status.clone();
         self.panel.canvas = Some((self.viewport.pixels_per_cell(r.sim.nx), r.sim.nx * r.sim.ny));
         let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
-        let hover_line = r.probe.latest.as_ref().filter(|_| self.pointer.pos.is_some()).map(|c| c.text());
+        let v = self.viewport;
+        let field = egui::Rect::from_min_size(egui::pos2(v.x / ppp, v.y / ppp), egui::vec2(v.w / ppp, v.h / ppp));
+        let hover_line = r.probe.latest.as_ref().filter(|_| self.pointer.pos.is_some()).map(|c| (c.text(), field));
         let mut ui_frame =
             frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, hover: hover_line });
         lap(&mut self.frame_log, "egui");

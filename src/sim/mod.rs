@@ -2,6 +2,7 @@
 //! dispatched from the CPU with no read-back on the hot path.
 
 pub mod advect;
+pub mod blocking;
 pub mod buffers;
 pub mod cpu;
 pub mod div_after;
@@ -10,6 +11,7 @@ pub mod fields;
 pub mod forces;
 pub mod init;
 pub mod kernel;
+pub mod limits;
 pub mod levels;
 pub mod multigrid;
 pub mod params;
@@ -37,8 +39,8 @@ use divergence::Divergence;
 use project::Project;
 use solver::Solvers;
 use sources::Sources;
-use stage::{Ctx, copy_all, timed_pass};
-use stats::{Stats, StatsReadback, StepStats};
+use stage::{Ctx, timed_pass};
+use stats::{Stats, StatsReadback};
 use viscosity::Viscosity;
 use vorticity::Vorticity;
 
@@ -399,110 +401,6 @@ impl Simulation {
         }
         Ok(())
     }
-
-    /// Steps `n` times and waits for the GPU; returns each step's statistics when `stats`. With a
-    /// CFL limit, every step's statistics are reduced and awaited, so the next step's sub-steps
-    /// follow this one's speed deterministically (a dumped state continues bit for bit).
-    pub fn run_blocking(&mut self, n: u64, stats: bool) -> Vec<StepStats> {
-        let mut out = Vec::new();
-        let reduce = stats || self.max_cfl > 0.0;
-        for _ in 0..n {
-            let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("step") });
-            self.encode_step(&mut encoder, reduce, None);
-            if reduce {
-                let stats_buffer = &self.buffers.stats;
-                self.readback.encode_copy(&mut encoder, stats_buffer, self.step_index, self.time);
-            }
-            self.queue.submit([encoder.finish()]);
-            self.after_submit();
-            // every step waits, so the solver's count read-back arrives before the next step
-            // and the next step's sub-steps follow this one's speed (a headless run repeats bit
-            // for bit)
-            self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
-            if reduce {
-                let mut got = self.readback.collect();
-                if let Some(s) = got.last() {
-                    self.max_speed = s.max_speed;
-                }
-                if stats {
-                    for s in &mut got {
-                        s.substeps = self.last_plan.substeps;
-                    }
-                    out.extend(got);
-                }
-            }
-        }
-        out
-    }
-
-    /// Runs one named pass alone on the current state (for tests against the CPU reference).
-    pub fn run_pass(&mut self, name: &str) {
-        let splats = self.take_splats();
-        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(name) });
-        self.prepare(&mut encoder, &splats);
-        let s = &self.stages;
-        let b = &self.buffers;
-        match name {
-            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids),
-            "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
-            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
-            "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),
-            "viscosity" => s.viscosity.encode(&mut encoder, None, b, &self.params, self.viscosity_iterations),
-            "divergence" => timed_pass(&mut encoder, None, name, |pass| s.divergence.encode(pass)),
-            "pressure" => {
-                let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };
-                s.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
-            }
-            // the whole solve with the current settings, on the divergence as it is
-            "solve" => s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
-            // divergence, solve and correction
-            "projection" => {
-                timed_pass(&mut encoder, None, "divergence", |pass| s.divergence.encode(pass));
-                s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
-                timed_pass(&mut encoder, None, "project", |pass| s.project.encode(pass));
-            }
-            "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
-            "advect_velocity" => {
-                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_velocity(pass));
-                copy_all(&mut encoder, &b.u_out, &b.u);
-                copy_all(&mut encoder, &b.v_out, &b.v);
-            }
-            "advect_ink" => {
-                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_ink(pass));
-                copy_all(&mut encoder, &b.ink_out, &b.ink);
-                copy_all(&mut encoder, &b.density_out, &b.density);
-            }
-            other => panic!("no pass named {other}"),
-        }
-        self.queue.submit([encoder.finish()]);
-        self.stages.solvers.request_feedback();
-        self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
-    }
 }
 
-/// `check_dye_fits` with the dye on the flow grid.
-pub fn check_fits(limits: &wgpu::Limits, nx: usize, ny: usize) -> Result<()> {
-    check_dye_fits(limits, nx, ny, 1)
-}
-
-/// The largest buffer is ink (3 floats a dye cell): it must fit the device's storage binding
-/// limit, and the dye grid its dispatch limit.
-pub fn check_dye_fits(limits: &wgpu::Limits, nx: usize, ny: usize, k: usize) -> Result<()> {
-    let max_binding = (limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size);
-    let largest = 3 * 4 * (k * k) as u64 * nx as u64 * ny as u64;
-    let groups = limits.max_compute_workgroups_per_dimension as u64 * 8;
-    if k > 1 && largest > max_binding {
-        crate::fail!(
-            "grid.dye_scale = {k} on a {nx}x{ny} grid does not fit this GPU: the ink buffer needs {largest} bytes but a storage buffer may hold {max_binding}; use a smaller grid.dye_scale"
-        );
-    }
-    let (w, h) = ((k * nx) as u64, (k * ny) as u64);
-    if largest > max_binding || w.max(nx as u64 + 1) > groups || h.max(ny as u64 + 1) > groups {
-        let side = ((max_binding / 12) as f64).sqrt().floor() as u64;
-        let side = side.min(groups - 1);
-        crate::fail!(
-            "grid {nx}x{ny} does not fit this GPU: the ink buffer needs {largest} bytes but a storage buffer may hold {max_binding}; the largest square grid that fits is {side}x{side}"
-        );
-    }
-    Ok(())
-}
+pub use limits::{check_dye_fits, check_fits};

@@ -1,5 +1,7 @@
 //! CPU twin of shaders/shared/grid.wgsl: boundary classification and the staggered samplers,
 //! written as plainly as the WGSL so the two can be read side by side.
+//! Over 400 lines on purpose: it mirrors the prelude (itself over 400, for the reason it gives)
+//! function by function.
 
 use crate::sim::fields::Fields;
 use crate::sim::params::*;

@@ -1,0 +1,188 @@
+//! The overlays as plain data (what to draw over or instead of the ink), the rules that keep them
+//! readable at every zoom (arrow spacing, what cannot be drawn and why, text contrast, tints and
+//! their legends) and the flag bits the shader gets (their one definition).
+
+/// What to draw on top of (or instead of) the ink. Plain data: the panel edits it, and the app
+/// saves it with the view settings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Overlays {
+    pub ink: bool,
+    pub divergence: bool,
+    /// Divergence right after the correction (the app keeps it in a spare buffer; without
+    /// one, the divergence of the current velocity) instead of what the solver saw.
+    pub divergence_after: bool,
+    /// |div| (1/s) at full tint.
+    pub divergence_range: f32,
+    pub pressure: bool,
+    /// Range from the last pressure read-back instead of `pressure_range`.
+    pub pressure_auto: bool,
+    /// |p| (Pa) at full colour.
+    pub pressure_range: f32,
+    /// u on vertical edges, v on horizontal edges.
+    pub arrows_mac: bool,
+    /// Velocity interpolated at cell centres, every `arrow_spacing` cells.
+    pub arrows_centre: bool,
+    pub arrow_spacing: u32,
+    /// Arrow length in cells per m/s.
+    pub arrow_scale: f32,
+    /// Cell outlines when cells are at least 12 pixels wide.
+    pub grid_lines: bool,
+    /// The value of the shown field printed in each cell when cells are large.
+    pub numbers: bool,
+    /// The ink lit by its gradient, as a thin relief (display only).
+    pub shading: bool,
+    /// Opacity of the divergence and pressure tints over the ink, 0..1.
+    pub tint_opacity: f32,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Overlays {
+            ink: true,
+            divergence: false,
+            divergence_after: false,
+            divergence_range: 1.0,
+            pressure: false,
+            pressure_auto: true,
+            pressure_range: 1.0,
+            arrows_mac: false,
+            arrows_centre: false,
+            arrow_spacing: 8,
+            arrow_scale: 4.0,
+            grid_lines: true,
+            numbers: true,
+            shading: false,
+            tint_opacity: 0.6,
+        }
+    }
+}
+
+/// Arrows are never closer than this many pixels apart (the spacing is thinned to it).
+pub const ARROW_MIN_PIXELS: f32 = 22.0;
+/// Grid lines are drawn only where a cell is at least this many pixels wide.
+pub const GRID_MIN_PIXELS: f32 = 8.0;
+/// Numbers are printed only where a cell is at least this many pixels wide, and only up to this
+/// many cells in all (the panel's limit, `NUMBERS_MAX_CELLS`).
+pub const NUMBERS_MIN_PIXELS: f32 = 36.0;
+pub const NUMBERS_MAX_CELLS: usize = 4096;
+
+/// The arrow spacing in cells actually drawn at `pixels_per_cell`: the asked spacing, widened
+/// until arrows are `ARROW_MIN_PIXELS` apart.
+pub fn arrow_spacing(asked: u32, pixels_per_cell: f32) -> u32 {
+    let readable = (ARROW_MIN_PIXELS / pixels_per_cell.max(1e-3)).ceil() as u32;
+    asked.max(readable).max(1)
+}
+
+/// Whether an overlay can be drawn at the current zoom, and if not, why (for the panel to grey it
+/// out with the reason). `None`: drawable.
+pub fn why_not_drawable(overlay: &str, pixels_per_cell: f32, cells: usize) -> Option<String> {
+    match overlay {
+        "grid" if pixels_per_cell < GRID_MIN_PIXELS => {
+            Some(format!("cells are {pixels_per_cell:.1} px wide; grid lines need {GRID_MIN_PIXELS} px (zoom in or use a coarser grid)"))
+        }
+        "numbers" if pixels_per_cell < NUMBERS_MIN_PIXELS => {
+            Some(format!("cells are {pixels_per_cell:.1} px wide; numbers need {NUMBERS_MIN_PIXELS} px (zoom in or use a coarser grid)"))
+        }
+        "numbers" if cells > NUMBERS_MAX_CELLS => Some(format!("{cells} cells; numbers are printed for at most {NUMBERS_MAX_CELLS}")),
+        _ => None,
+    }
+}
+
+/// Black or white, whichever reads better on `background` (linear RGB, 0..1): by relative
+/// luminance against the 0.18 mid-point where both contrast ratios are equal.
+pub fn text_colour_on(background: [f32; 3]) -> [u8; 3] {
+    let y = 0.2126 * background[0] + 0.7152 * background[1] + 0.0722 * background[2];
+    if y > 0.18 { [0, 0, 0] } else { [255, 255, 255] }
+}
+
+/// Linear RGB the divergence tint gives a value `d` (1/s) at full `range` over `under` with the
+/// opacity `opacity` (render_field.wgsl, the SHOW_DIVERGENCE branch): for picking number colours.
+pub fn divergence_tint(d: f32, range: f32, under: [f32; 3], opacity: f32) -> [f32; 3] {
+    let t = (d.abs() / range.max(1e-20)).clamp(0.0, 1.0) * opacity.clamp(0.0, 1.0);
+    let tint = if d < 0.0 { [0.1, 0.55, 0.95] } else { [0.95, 0.35, 0.1] };
+    [0, 1, 2].map(|c| under[c] * (1.0 - t) + tint[c] * t)
+}
+
+/// The blue-white-red map of the pressure tint (render_field.wgsl `diverging`), t in [-1, 1].
+pub fn diverging(t: f32) -> [f32; 3] {
+    let (blue, red, white) = ([0.13, 0.32, 0.85], [0.85, 0.15, 0.12], [0.96f32, 0.96, 0.96]);
+    let (to, a) = if t < 0.0 { (blue, (-t).clamp(0.0, 1.0)) } else { (red, t.clamp(0.0, 1.0)) };
+    [0, 1, 2].map(|c| white[c] * (1.0 - a) + to[c] * a)
+}
+
+/// A colour legend of a tint: a title with its unit and colour stops from `-range` to `range`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Legend {
+    pub title: &'static str,
+    pub unit: &'static str,
+    pub range: f32,
+    /// (value, linear RGB) from -range to range.
+    pub stops: Vec<(f32, [f32; 3])>,
+}
+
+impl Overlays {
+    /// The legends of the tints shown, pressure first: what the panel draws beside the canvas.
+    pub fn legends(&self, pressure_range: f32) -> Vec<Legend> {
+        let mut out = Vec::new();
+        let stops = |range: f32, colour: &dyn Fn(f32) -> [f32; 3]| (0..=8).map(|n| n as f32 / 4.0 - 1.0).map(|t| (t * range, colour(t))).collect();
+        if self.pressure {
+            out.push(Legend { title: "pressure", unit: "Pa", range: pressure_range, stops: stops(pressure_range, &diverging) });
+        }
+        if self.divergence {
+            let r = self.divergence_range;
+            let colour = |t: f32| divergence_tint(t * r, r, [0.0; 3], 1.0);
+            let title = if self.divergence_after { "divergence after projection" } else { "divergence" };
+            out.push(Legend { title, unit: "1/s", range: r, stops: stops(r, &colour) });
+        }
+        out
+    }
+}
+
+impl Overlays {
+    /// The names `--overlays` takes, each with what it switches on.
+    pub const NAMES: [&'static str; 8] = ["ink", "divergence", "divergence-after", "pressure", "arrows", "mac-arrows", "grid", "shading"];
+
+    /// Overlays from a comma-separated list of `NAMES` (only those drawn; no numbers, which the
+    /// window prints).
+    pub fn from_names(list: &str) -> crate::error::Result<Overlays> {
+        let mut o = Overlays { ink: false, grid_lines: false, numbers: false, ..Default::default() };
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "ink" => o.ink = true,
+                "divergence" => o.divergence = true,
+                "divergence-after" => (o.divergence, o.divergence_after) = (true, true),
+                "pressure" => o.pressure = true,
+                "arrows" => o.arrows_centre = true,
+                "mac-arrows" => o.arrows_mac = true,
+                "grid" => o.grid_lines = true,
+                "shading" => (o.ink, o.shading) = (true, true),
+                other => crate::fail!("--overlays: unknown overlay '{other}'; expected a comma-separated list of {}", Overlays::NAMES.join(", ")),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Bits of `RenderParams::flags`. The shader gets these very constants (`shader_source`).
+pub mod flags {
+    pub const SHOW_INK: u32 = 1;
+    pub const SHOW_DIVERGENCE: u32 = 2;
+    pub const DIVERGENCE_AFTER: u32 = 4;
+    pub const SHOW_PRESSURE: u32 = 8;
+    pub const ARROWS_MAC: u32 = 16;
+    pub const ARROWS_CENTRE: u32 = 32;
+    pub const GRID_LINES: u32 = 64;
+    pub const SHADING: u32 = 128;
+    /// Every flag by its WGSL name.
+    pub const ALL: [(&str, u32); 8] = [
+        ("SHOW_INK", SHOW_INK),
+        ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
+        ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
+        ("SHOW_PRESSURE", SHOW_PRESSURE),
+        ("ARROWS_MAC", ARROWS_MAC),
+        ("ARROWS_CENTRE", ARROWS_CENTRE),
+        ("GRID_LINES", GRID_LINES),
+        ("SHADING", SHADING),
+    ];
+}

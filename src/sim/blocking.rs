@@ -1,0 +1,88 @@
+//! Blocking runs of a simulation: whole steps that wait for the GPU (the command line, benchmarks
+//! and tests) and single named passes (the GPU-vs-CPU tests). The window never calls these.
+
+use super::Simulation;
+use super::stage::{copy_all, timed_pass};
+use super::solver;
+use super::stats::StepStats;
+
+impl Simulation {
+    /// Steps `n` times and waits for the GPU; returns each step's statistics when `stats`. With a
+    /// CFL limit, every step's statistics are reduced and awaited, so the next step's sub-steps
+    /// follow this one's speed deterministically (a dumped state continues bit for bit).
+    pub fn run_blocking(&mut self, n: u64, stats: bool) -> Vec<StepStats> {
+        let mut out = Vec::new();
+        let reduce = stats || self.max_cfl > 0.0;
+        for _ in 0..n {
+            let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("step") });
+            self.encode_step(&mut encoder, reduce, None);
+            if reduce {
+                let stats_buffer = &self.buffers.stats;
+                self.readback.encode_copy(&mut encoder, stats_buffer, self.step_index, self.time);
+            }
+            self.queue.submit([encoder.finish()]);
+            self.after_submit();
+            // every step waits, so the solver's count read-back arrives before the next step
+            // and the next step's sub-steps follow this one's speed (a headless run repeats bit
+            // for bit)
+            self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+            if reduce {
+                let mut got = self.readback.collect();
+                if let Some(s) = got.last() {
+                    self.max_speed = s.max_speed;
+                }
+                if stats {
+                    for s in &mut got {
+                        s.substeps = self.last_plan.substeps;
+                    }
+                    out.extend(got);
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs one named pass alone on the current state (for tests against the CPU reference).
+    pub fn run_pass(&mut self, name: &str) {
+        let splats = self.take_splats();
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(name) });
+        self.prepare(&mut encoder, &splats);
+        let s = &self.stages;
+        let b = &self.buffers;
+        match name {
+            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids),
+            "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
+            "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
+            "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),
+            "viscosity" => s.viscosity.encode(&mut encoder, None, b, &self.params, self.viscosity_iterations),
+            "divergence" => timed_pass(&mut encoder, None, name, |pass| s.divergence.encode(pass)),
+            "pressure" => {
+                let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };
+                s.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
+            }
+            // the whole solve with the current settings, on the divergence as it is
+            "solve" => s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
+            // divergence, solve and correction
+            "projection" => {
+                timed_pass(&mut encoder, None, "divergence", |pass| s.divergence.encode(pass));
+                s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
+                timed_pass(&mut encoder, None, "project", |pass| s.project.encode(pass));
+            }
+            "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
+            "advect_velocity" => {
+                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_velocity(pass));
+                copy_all(&mut encoder, &b.u_out, &b.u);
+                copy_all(&mut encoder, &b.v_out, &b.v);
+            }
+            "advect_ink" => {
+                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_ink(pass));
+                copy_all(&mut encoder, &b.ink_out, &b.ink);
+                copy_all(&mut encoder, &b.density_out, &b.density);
+            }
+            other => panic!("no pass named {other}"),
+        }
+        self.queue.submit([encoder.finish()]);
+        self.stages.solvers.request_feedback();
+        self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+    }
+}
