@@ -129,36 +129,6 @@ fn ink_along(img: &image::RgbImage, at: &impl Fn(f32, f32) -> (u32, u32)) -> usi
         .count()
 }
 
-/// Several steps a frame (issue 12): each step has its own splats, so every dab of a drag lands
-/// (before, all steps of a frame saw the last step's splat list and the drag left no ink).
-#[test]
-fn several_steps_a_frame_keep_every_dab() {
-    let (display, _x) = xvfb(5);
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_steps");
-    std::fs::create_dir_all(&out).unwrap();
-    let log = out.join("stderr.txt");
-    let sets = ["grid.nx=32", "grid.ny=32", "grid.dye_scale=4", "display.steps_per_frame=4"];
-    let mut app = Kill(
-        smokebox(&out)
-            .args(["--scene", "box"])
-            .args(sets.iter().flat_map(|s| ["--set", s]))
-            .env("DISPLAY", &display)
-            .env("SMOKEBOX_FRAME_LOG", "1")
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("smokebox starts"),
-    );
-    wait_for_field(&display, &out.join("before.png"), &mut app);
-    sleep(Duration::from_secs(2));
-    let (after, at) = drag_upper_third(&display, &out);
-    let along = ink_along(&after, &at);
-    assert!(along >= 8, "ink at only {along} of 11 points along the drag at 4 steps a frame (see {})", out.display());
-    // the frame log says how many steps the last frame ran: more than one, or this proves nothing
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let steps: Vec<u32> = text.lines().filter_map(|l| l.rsplit_once("| steps ").and_then(|(_, n)| n.trim().parse().ok())).collect();
-    assert!(steps.iter().any(|&n| n > 1), "no frame ran more than one step (frame log: {steps:?}; see {})", log.display());
-}
-
 #[test]
 fn drag_paints_ink_and_key_toggles_overlay() {
     let (display, _x) = xvfb(0);
