@@ -337,8 +337,23 @@ fn frames_take_a_size_and_overlays() {
     let dir = tmp("frame-size");
     let frames = dir.join("frames");
     let out = smokebox(&[
-        "run", "--scene", "plume", "--set", "grid.nx=32", "--set", "grid.ny=32", "--steps", "4", "--frames",
-        frames.to_str().unwrap(), "--frame-every", "4", "--frame-size", "200x120", "--overlays", "ink,arrows,pressure",
+        "run",
+        "--scene",
+        "plume",
+        "--set",
+        "grid.nx=32",
+        "--set",
+        "grid.ny=32",
+        "--steps",
+        "4",
+        "--frames",
+        frames.to_str().unwrap(),
+        "--frame-every",
+        "4",
+        "--frame-size",
+        "200x120",
+        "--overlays",
+        "ink,arrows,pressure",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let img = image::open(frames.join("frame_000004.png")).unwrap().to_rgba8();

@@ -356,7 +356,18 @@ fn dye_inputs(k: usize) -> Vec<(String, Fields, Params)> {
 fn dye_grid_matches_cpu() {
     let gpu = gpu();
     let splats = [
-        Splat { x: 0.6, y: 0.7, radius: 0.3, mode: SPLAT_ADD, vx: 1.5, density: 0.3, ink_r: 1.0, ink_g: 0.5, ink_b: 0.2, ..Default::default() },
+        Splat {
+            x: 0.6,
+            y: 0.7,
+            radius: 0.3,
+            mode: SPLAT_ADD,
+            vx: 1.5,
+            density: 0.3,
+            ink_r: 1.0,
+            ink_g: 0.5,
+            ink_b: 0.2,
+            ..Default::default()
+        },
         Splat { x: 1.7, y: 1.2, radius: 0.2, mode: SPLAT_BLEND, vy: 2.0, ink_r: 0.1, ink_g: 0.9, ink_b: 0.4, ..Default::default() },
     ];
     for k in [2, 3] {

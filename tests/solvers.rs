@@ -423,7 +423,10 @@ fn predicted_tolerance_path_stops_where_the_gated_one_does() {
                 assert_close(&ctx, &sim.download().p, &full_p, 1e-5);
             } else {
                 assert_eq!(r.iterations, (n + 1) * unit, "{ctx}");
-                assert!(r.probe.is_some_and(|q| q <= tol * smokebox::sim::solver::GATE_MARGIN), "{ctx}: the probe saw the tolerance met one unit earlier");
+                assert!(
+                    r.probe.is_some_and(|q| q <= tol * smokebox::sim::solver::GATE_MARGIN),
+                    "{ctx}: the probe saw the tolerance met one unit earlier"
+                );
             }
             // the read-back arrives with the next solve: the prediction becomes the units needed
             sim.upload(&f);

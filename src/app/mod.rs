@@ -247,9 +247,11 @@ impl App {
         };
         // the cursor over the field, metres, for the hover readout
         let (nx, ny, h) = (r.sim.nx, r.sim.ny, r.sim.params.h);
-        let hover = self.pointer.pos.map(|p| self.viewport.to_metres(p, nx, ny, h)).filter(|m| {
-            (0.0..nx as f32 * h).contains(&m[0]) && (0.0..ny as f32 * h).contains(&m[1])
-        });
+        let hover = self
+            .pointer
+            .pos
+            .map(|p| self.viewport.to_metres(p, nx, ny, h))
+            .filter(|m| (0.0..nx as f32 * h).contains(&m[0]) && (0.0..ny as f32 * h).contains(&m[1]));
         let drawing = Drawing {
             steps: plan.steps,
             overlays: o,

@@ -125,7 +125,8 @@ impl Overlays {
     /// The legends of the tints shown, pressure first: what the panel draws beside the canvas.
     pub fn legends(&self, pressure_range: f32) -> Vec<Legend> {
         let mut out = Vec::new();
-        let stops = |range: f32, colour: &dyn Fn(f32) -> [f32; 3]| (0..=8).map(|n| n as f32 / 4.0 - 1.0).map(|t| (t * range, colour(t))).collect();
+        let stops =
+            |range: f32, colour: &dyn Fn(f32) -> [f32; 3]| (0..=8).map(|n| n as f32 / 4.0 - 1.0).map(|t| (t * range, colour(t))).collect();
         if self.pressure {
             out.push(Legend { title: "pressure", unit: "Pa", range: pressure_range, stops: stops(pressure_range, &diverging) });
         }
@@ -157,7 +158,9 @@ impl Overlays {
                 "mac-arrows" => o.arrows_mac = true,
                 "grid" => o.grid_lines = true,
                 "shading" => (o.ink, o.shading) = (true, true),
-                other => crate::fail!("--overlays: unknown overlay '{other}'; expected a comma-separated list of {}", Overlays::NAMES.join(", ")),
+                other => {
+                    crate::fail!("--overlays: unknown overlay '{other}'; expected a comma-separated list of {}", Overlays::NAMES.join(", "))
+                }
             }
         }
         Ok(o)

@@ -173,7 +173,14 @@ impl CellProbe {
 
     /// Records the copy of cell (i, j)'s values (when none is in flight) and the dye cell at
     /// `dye` (dye grid indices); `divergence` is the buffer the overlay shows.
-    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, sim: &crate::sim::Simulation, divergence: &wgpu::Buffer, cell: [usize; 2], dye: [usize; 2]) {
+    pub fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        sim: &crate::sim::Simulation,
+        divergence: &wgpu::Buffer,
+        cell: [usize; 2],
+        dye: [usize; 2],
+    ) {
         let ([i, j], (nx, ny)) = (cell, (sim.nx, sim.ny));
         if !self.trip.idle() || i >= nx || j >= ny {
             return;

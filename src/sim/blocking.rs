@@ -2,8 +2,8 @@
 //! and tests) and single named passes (the GPU-vs-CPU tests). The window never calls these.
 
 use super::Simulation;
-use super::stage::{copy_all, timed_pass};
 use super::solver;
+use super::stage::{copy_all, timed_pass};
 use super::stats::StepStats;
 
 impl Simulation {

@@ -1,8 +1,8 @@
 //! Geometric multigrid V-cycles on the GPU (shaders/multigrid_*.wgsl); the level layout is in
 //! src/sim/levels.rs (re-exported here), the convergence gate in src/sim/solver_check.rs.
 
-pub use super::levels::*;
 use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
+pub use super::levels::*;
 use super::solver_check::{self as check, Launch, ctl};
 use super::stage::Ctx;
 use crate::error::Result;

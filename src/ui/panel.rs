@@ -259,7 +259,14 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
         .logarithmic(true)
         .text("pressure range (Pa)");
     ui.add_enabled(!o.pressure_auto, r).on_hover_text("|p| at full colour, Pa");
-    slider(ui, &mut o.tint_opacity, 0.0..=1.0, false, "tint opacity", "How strongly the divergence and pressure tints cover the ink (0: not at all)");
+    slider(
+        ui,
+        &mut o.tint_opacity,
+        0.0..=1.0,
+        false,
+        "tint opacity",
+        "How strongly the divergence and pressure tints cover the ink (0: not at all)",
+    );
     let auto_p = pressure.map(|(lo, hi)| lo.abs().max(hi.abs()));
     let p_range = if o.pressure_auto { auto_p.unwrap_or(o.pressure_range) } else { o.pressure_range };
     for legend in o.legends(p_range) {
@@ -267,7 +274,14 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
     }
     checkbox(ui, &mut o.arrows_mac, "4 velocity on MAC edges", "Arrows for u on vertical edges and v on horizontal edges (key 4)");
     checkbox(ui, &mut o.arrows_centre, "5 velocity at cell centres", "Arrows for the velocity interpolated at cell centres (key 5)");
-    slider(ui, &mut o.arrow_spacing, 1..=32, false, "arrow spacing (cells)", "An arrow every this many cells at least; thinned further to keep arrows readable");
+    slider(
+        ui,
+        &mut o.arrow_spacing,
+        1..=32,
+        false,
+        "arrow spacing (cells)",
+        "An arrow every this many cells at least; thinned further to keep arrows readable",
+    );
     slider(ui, &mut o.arrow_scale, 0.1..=50.0, true, "arrow scale (cells per m/s)", "Arrow length, cells per m/s");
     let (ppc, cells) = canvas.unwrap_or((f32::INFINITY, 0));
     for (flag, name, label, tip) in [

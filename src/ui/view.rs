@@ -46,7 +46,15 @@ pub struct Brush {
 
 impl Default for Brush {
     fn default() -> Self {
-        Brush { radius_share: 0.04, strength: 1.0, colour: [0.2, 0.6, 1.0], colour_mode: crate::render::palette::ColourMode::PerStroke, amount: 1.0, density: 0.0, mode: BrushMode::Paint }
+        Brush {
+            radius_share: 0.04,
+            strength: 1.0,
+            colour: [0.2, 0.6, 1.0],
+            colour_mode: crate::render::palette::ColourMode::PerStroke,
+            amount: 1.0,
+            density: 0.0,
+            mode: BrushMode::Paint,
+        }
     }
 }
 

@@ -58,7 +58,9 @@ pub fn correct_cells(f: &mut Fields, old: &Fields, p: &Params) {
         .filter(|&(i, j)| !g.is_solid(i, j))
         .map(|(i, j)| (g.cell(i, j), ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h)))
         .collect();
-    let dye_lattice = |x: f32, y: f32| -> Lattice { g.dye_stencil(x, y).map(|(a, b, w)| LatticePoint { k: g.dye_idx(a, b), w, scale: 1.0, offset: 0.0 }) };
+    let dye_lattice = |x: f32, y: f32| -> Lattice {
+        g.dye_stencil(x, y).map(|(a, b, w)| LatticePoint { k: g.dye_idx(a, b), w, scale: 1.0, offset: 0.0 })
+    };
     let flow_lattice = |x: f32, y: f32| cells_of(&g, x, y);
     let new_ink = correct_scalar(&g, p, p.schemes[1], keep_ink, 3, &dye, &dye_lattice, &f.ink, &old.ink);
     let new_density = correct_scalar(&g, p, p.schemes[2], keep_density, 1, &flow, &flow_lattice, &f.density, &old.density);
