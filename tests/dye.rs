@@ -11,30 +11,6 @@ use smokebox::sim::fields::Fields;
 use smokebox::sim::init::enforce_faces;
 use smokebox::sim::params::*;
 
-/// A discretely divergence-free swirl in a closed box, from a stream function on the nodes,
-/// with the dye grid k times finer.
-fn stirring(nx: usize, ny: usize, k: usize, h: f32, speed: f32) -> Fields {
-    let mut f = Fields::zeros_dye(nx, ny, k);
-    let psi = |i: usize, j: usize| {
-        let (x, y) = (i as f32 / nx as f32, j as f32 / ny as f32);
-        let pi = std::f32::consts::PI;
-        speed * h * nx as f32 / pi * ((pi * x).sin() * (pi * y).sin() + 0.5 * (2.0 * pi * x).sin() * (3.0 * pi * y).sin())
-    };
-    for j in 0..ny {
-        for i in 0..=nx {
-            let n = f.ui(i, j);
-            f.u[n] = (psi(i, j + 1) - psi(i, j)) / h;
-        }
-    }
-    for j in 0..=ny {
-        for i in 0..nx {
-            let n = f.vi(i, j);
-            f.v[n] = -(psi(i + 1, j) - psi(i, j)) / h;
-        }
-    }
-    f
-}
-
 fn frozen(gpu: &smokebox::gpu::Gpu, f: &Fields, p: Params) -> Simulation {
     let mut sim = Simulation::new(gpu, f, p, SolverConfig::default()).unwrap();
     sim.freeze_velocity = true;

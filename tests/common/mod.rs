@@ -91,3 +91,28 @@ pub fn with_boundaries(mut p: Params, kinds: [u32; 4]) -> Params {
     p.inflow_density = [0.25, 0.0, 0.0, 0.0];
     p
 }
+
+/// A discretely divergence-free swirl in a closed box, from a stream function on the nodes,
+/// with the dye grid k times finer.
+#[allow(dead_code)]
+pub fn stirring(nx: usize, ny: usize, k: usize, h: f32, speed: f32) -> Fields {
+    let mut f = Fields::zeros_dye(nx, ny, k);
+    let psi = |i: usize, j: usize| {
+        let (x, y) = (i as f32 / nx as f32, j as f32 / ny as f32);
+        let pi = std::f32::consts::PI;
+        speed * h * nx as f32 / pi * ((pi * x).sin() * (pi * y).sin() + 0.5 * (2.0 * pi * x).sin() * (3.0 * pi * y).sin())
+    };
+    for j in 0..ny {
+        for i in 0..=nx {
+            let n = f.ui(i, j);
+            f.u[n] = (psi(i, j + 1) - psi(i, j)) / h;
+        }
+    }
+    for j in 0..=ny {
+        for i in 0..nx {
+            let n = f.vi(i, j);
+            f.v[n] = -(psi(i + 1, j) - psi(i, j)) / h;
+        }
+    }
+    f
+}
