@@ -120,7 +120,6 @@ fn rayleigh_taylor_grows_near_linear_theory() {
     assert!(measured > 0.7 * theory && measured < 1.3 * theory, "growth {measured} far from {theory}");
 }
 
-
 #[test]
 fn conservative_ink_survives_ten_thousand_steps_of_stirring() {
     let gpu = gpu();
