@@ -86,7 +86,7 @@ impl App {
             Some(path) => self.apply(Command::Open(path.display().to_string())),
             None => {
                 self.panel.message = Some(
-                    "no file chosen (a file dialog needs the XDG desktop portal or zenity on Linux; dropping a file on the window opens it too)"
+                    "no file chosen (a file dialog needs the XDG desktop portal or zenity on Linux; type the path under Open path, or drop the file on the window)"
                         .into(),
                 )
             }
@@ -162,11 +162,15 @@ impl App {
         let path = Path::new(name);
         if files::is_state_folder(path)? {
             let (scene, source, fields, meta) = files::load_state(path)?;
-            return self.start_from(scene, source, Some((fields, meta)));
+            self.start_from(scene, source, Some((fields, meta)))?;
+            eprintln!("smokebox: opened the state {name}");
+            return Ok(());
         }
         let (scene, source) = Scene::load(name, &[])?;
         scene.validate_geometry(&source)?;
-        self.start_from(scene, source, None)
+        self.start_from(scene, source, None)?;
+        eprintln!("smokebox: opened the scene {name}");
+        Ok(())
     }
 
     /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
