@@ -174,10 +174,12 @@ impl App {
     }
 
     /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
-    /// same size reuses the buffers and pipelines.
+    /// same size and dye scale reuses the buffers and pipelines.
     fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
         if let Some(r) = self.running.as_mut() {
-            let same = (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64);
+            // a dye grid of another scale (a state saved headless at k = 1 into a window at
+            // auto's 4) needs new buffers too
+            let same = (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64) && scene.dye_scale() == r.sim.dye_scale;
             match (&state, same) {
                 (None, true) => restart(&mut r.sim, &scene, &source)?,
                 (None, false) => r.replace_sim(rebuild::new_sim(&r.gpu, &scene, &source)?),
