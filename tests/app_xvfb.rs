@@ -2,7 +2,8 @@
 //! mouse across the window; a screenshot (ImageMagick `import`) must show the brush's ink along
 //! the drag path and none far from it; pressing `1` hides the ink overlay and the stroke vanishes.
 //! Every built-in scene opens in the window and visibly runs.
-//! Also: a paused app sleeps, the screenshot key and a recording, a saved state reopening.
+//! Also: a paused app sleeps, the screenshot key and a recording, a saved state reopening, and a
+//! scene file and a state folder dropped on the window (an XDND source of the test's own).
 //! Needs Xvfb, xdotool and ImageMagick (.ci/run installs them); fails loudly without them.
 //! Over 400 lines: one test binary, so the Xvfb, screenshot and key helpers are shared and the
 //! slow app build is linked once.
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
+
+mod xdnd;
 
 struct Kill(Child);
 impl Drop for Kill {
@@ -376,16 +379,26 @@ fn a_paused_app_waits_for_events_instead_of_drawing() {
     panic!("smokebox still runs 15 s after Esc");
 }
 
-/// Waits up to `secs` for a line of the app's stderr that starts with `prefix`; returns the rest.
-fn wait_for_line(log: &Path, prefix: &str, secs: u64) -> Option<String> {
+/// Waits up to `secs` for a line of the app's stderr that `pick` takes; returns what it gives.
+fn wait_for(log: &Path, secs: u64, pick: impl Fn(&str) -> Option<String>) -> Option<String> {
     for _ in 0..secs * 4 {
         let text = std::fs::read_to_string(log).unwrap_or_default();
-        if let Some(line) = text.lines().find_map(|l| l.strip_prefix(prefix)) {
-            return Some(line.to_string());
+        if let Some(found) = text.lines().find_map(&pick) {
+            return Some(found);
         }
         sleep(Duration::from_millis(250));
     }
     None
+}
+
+/// Waits up to `secs` for a line of the app's stderr that starts with `prefix`; returns the rest.
+fn wait_for_line(log: &Path, prefix: &str, secs: u64) -> Option<String> {
+    wait_for(log, secs, |l| l.strip_prefix(prefix).map(str::to_string))
+}
+
+/// Waits up to `secs` for a line of the app's stderr that contains `needle`; returns the line.
+fn wait_for_text(log: &Path, needle: &str, secs: u64) -> Option<String> {
+    wait_for(log, secs, |l| l.contains(needle).then(|| l.to_string()))
 }
 
 /// Presses `key` (up to three times: a key can go astray) until the app writes a line starting
@@ -439,9 +452,7 @@ fn screenshot_key_saves_the_screen_and_a_recording_has_every_frame() {
     let saved = image::imageops::resize(&saved, w, h, image::imageops::FilterType::Triangle);
     let diff = mean_difference(&saved, &field);
     // a flat picture of the field's mean colour is far from it: the comparison can fail
-    let mean = field.pixels().fold([0f64; 3], |m, p| [m[0] + p.0[0] as f64, m[1] + p.0[1] as f64, m[2] + p.0[2] as f64]);
-    let n = (w * h) as f64;
-    let flat = image::RgbImage::from_pixel(w, h, image::Rgb([(mean[0] / n) as u8, (mean[1] / n) as u8, (mean[2] / n) as u8]));
+    let flat = image::RgbImage::from_pixel(w, h, image::Rgb(mean_colour(&field).map(|c| c as u8)));
     let flat_diff = mean_difference(&flat, &field);
     println!("screenshot vs screen: mean difference {diff:.2} (a flat image: {flat_diff:.2})");
     assert!(
@@ -550,4 +561,116 @@ fn a_saved_state_reopens_with_load_and_its_scene_runs_the_same() {
     }
     // and the state folder continues headless too
     run(&["--load", dir.to_str().unwrap(), "--steps", "2"], &out.join("continued"));
+}
+
+/// The mean colour of a picture.
+fn mean_colour(img: &image::RgbImage) -> [f64; 3] {
+    let n = (img.width() * img.height()) as f64;
+    let sum = img.pixels().fold([0f64; 3], |m, p| [m[0] + p.0[0] as f64, m[1] + p.0[1] as f64, m[2] + p.0[2] as f64]);
+    sum.map(|c| c / n)
+}
+
+#[test]
+fn a_scene_file_and_a_state_folder_dropped_on_the_window_open() {
+    let (display, _x) = xvfb(8);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_drop");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    // a state folder, written headless; a scene of its own look (a red background) and grid
+    // (64×48, not box's 128²), in a file whose name must be percent-encoded in the drop
+    let state = out.join("state");
+    let s = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--scene", "drops", "--steps", "40", "--dump"])
+        .arg(&state)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(s.success(), "smokebox run --dump failed");
+    let scene = out.join("dropped scene.toml");
+    std::fs::write(
+        &scene,
+        "name = \"dropped\"\ndescription = \"dropped on the window\"\n[grid]\nnx = 64\nny = 48\ncell_size = 0.015625\n[display]\nbackground = [0.6, 0.08, 0.05]\n",
+    )
+    .unwrap();
+    let (png, broken) = (out.join("picture.png"), out.join("broken.toml"));
+    std::fs::write(&png, b"\x89PNG not a scene").unwrap();
+    std::fs::write(&broken, "[grid\nnx = ").unwrap();
+    let launch = |args: &[&str], log: &Path| {
+        Kill(smokebox(&out).args(args).env("DISPLAY", &display).stderr(std::fs::File::create(log).unwrap()).spawn().unwrap())
+    };
+
+    // the picture the state shows when opened with --load
+    let mut app = launch(&["--load", state.to_str().unwrap()], &out.join("load.log"));
+    wait_for_field(&display, &out.join("load_start.png"), &mut app);
+    sleep(Duration::from_secs(3));
+    let loaded = field_of(&shot(&display, &out.join("loaded.png")));
+    drop(app);
+
+    // the app on another scene; each file is dropped on the field
+    let log = out.join("drop.log");
+    let mut app = launch(&["--scene", "box"], &log);
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let dark = mean_colour(&field_of(&shot(&display, &out.join("box.png"))));
+    let drop_on_field = |path: &Path| {
+        let answer =
+            xdnd::drop_file(&display, "smokebox", path, (0.25, 0.5)).unwrap_or_else(|e| panic!("dropping {}: {e}", path.display()));
+        assert!(answer.data_sent && answer.finished_accepted, "dropping {}: {answer:?}", path.display());
+    };
+
+    // the state first: box's grid size, but its dye grid at k = 1 (headless) where the window's
+    // is at auto's 4; then the scene (another grid); then the state again (another grid again)
+    let open_state = |n: usize| {
+        drop_on_field(&state);
+        let opened = || std::fs::read_to_string(&log).unwrap_or_default().matches("smokebox: opened the state ").count();
+        for _ in 0..120 {
+            if opened() >= n {
+                break;
+            }
+            sleep(Duration::from_millis(250));
+        }
+        assert!(opened() >= n, "no 'opened the state' line after dropping the folder (see {})", log.display());
+        sleep(Duration::from_secs(3));
+        let shown = field_of(&shot(&display, &out.join(format!("dropped_state_{n}.png"))));
+        let diff = mean_difference(&loaded, &shown);
+        println!("dropped state ({n}) vs --load: mean difference {diff:.2}");
+        assert!(diff < 1.0, "the dropped state does not show the picture --load shows: {diff:.2} (see {})", out.display());
+    };
+    open_state(1);
+
+    drop_on_field(&scene);
+    let opened = wait_for_text(&log, "smokebox: opened the scene ", 30).expect("no 'opened the scene' line after dropping the .toml");
+    assert!(opened.ends_with(&*std::fs::canonicalize(&scene).unwrap().to_string_lossy()), "{opened}");
+    sleep(Duration::from_secs(3));
+    let red = mean_colour(&field_of(&shot(&display, &out.join("dropped_scene.png"))));
+    println!("field colour: box {dark:.0?}, the dropped scene {red:.0?}");
+    assert!(
+        red[0] > dark[0] + 60.0 && red[0] > 1.6 * red[1].max(red[2]),
+        "the dropped scene's red field is not shown (see {})",
+        out.display()
+    );
+    open_state(2);
+
+    // files that are not scenes: one line each, and the app carries on with what it had
+    drop_on_field(&png);
+    let line = wait_for_text(&log, "picture.png: expected a scene .toml or a state folder", 30);
+    assert!(line.is_some(), "no message after dropping a .png (see {})", log.display());
+    drop_on_field(&broken);
+    let line = wait_for_text(&log, "broken.toml", 30).expect("no message after dropping a broken .toml");
+    assert!(line.contains("malformed TOML"), "{line}");
+    sleep(Duration::from_secs(2));
+    assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited after a bad drop (see {})", log.display());
+    // the state is still there, under the one-line message (drawn over the field's top)
+    let after = field_of(&shot(&display, &out.join("after_bad_drops.png")));
+    let (w, h) = after.dimensions();
+    let lower = |img: &image::RgbImage| image::imageops::crop_imm(img, 0, h / 4, w, h / 2).to_image();
+    let diff = mean_difference(&lower(&loaded), &lower(&after));
+    assert!(diff < 1.0, "the bad drops changed the field: {diff:.2} (see {})", out.display());
+    let top = |img: &image::RgbImage| image::imageops::crop_imm(img, 0, 0, w, h / 8).to_image();
+    let (a, b) = (top(&loaded), top(&after));
+    let message = a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(&x, y)| x.abs_diff(y) > 40)).count();
+    println!("message over the field: {message} pixels changed");
+    assert!(message > 300, "no message shown over the field after a bad drop ({message} pixels changed; see {})", out.display());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.matches("smokebox: opened").count(), 3, "a bad drop opened something:\n{text}");
 }

@@ -477,3 +477,37 @@ fn capture_and_file_buttons_are_commands() {
     assert_eq!(h.state().log, want);
     assert!(h.query_by_label_contains("folder: /tmp/captures").is_some(), "the panel does not say where files go");
 }
+
+#[test]
+fn a_typed_path_opens_with_the_open_button_or_enter() {
+    let mut h = harness();
+    // nothing typed: Open is greyed out and asks for nothing
+    h.get_by_label("Open").click();
+    settle(&mut h);
+    assert_eq!(h.state().log, vec![], "Open with an empty path asked for something");
+    let below = h.get_by_label("Save state").rect();
+    let field = h.get_by_label("Open path:");
+    field.focus();
+    field.type_text("  /tmp/my scenes/a very long folder name that does not fit in the field/vortex.toml ");
+    settle(&mut h);
+    assert_eq!(h.get_by_label("Save state").rect(), below, "the panel moved when a path was typed");
+    assert_eq!(h.state().log, vec![], "typing alone opened something");
+    h.get_by_label("Open").click();
+    settle(&mut h);
+    let want = Command::Open("/tmp/my scenes/a very long folder name that does not fit in the field/vortex.toml".into());
+    assert_eq!(h.state().log, vec![want.clone()]);
+    // a file manager's address, pasted and opened with Enter
+    h.state_mut().panel.open_path.clear();
+    settle(&mut h);
+    let field = h.get_by_label("Open path:");
+    field.focus();
+    field.type_text("file:///tmp/saves/plume%20state");
+    settle(&mut h);
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().log, vec![want, Command::Open("/tmp/saves/plume state".into())]);
+    // its tooltip says what it takes
+    h.get_by_label("Open path:").hover();
+    h.run();
+    assert!(h.query_all_by_label_contains("saved state folder").next().is_some(), "no tooltip on the path field");
+}

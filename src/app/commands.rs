@@ -86,7 +86,7 @@ impl App {
             Some(path) => self.apply(Command::Open(path.display().to_string())),
             None => {
                 self.panel.message = Some(
-                    "no file chosen (a file dialog needs the XDG desktop portal or zenity on Linux; dropping a file on the window opens it too)"
+                    "no file chosen (a file dialog needs the XDG desktop portal or zenity on Linux; type the path under Open path, or drop the file on the window)"
                         .into(),
                 )
             }
@@ -162,18 +162,24 @@ impl App {
         let path = Path::new(name);
         if files::is_state_folder(path)? {
             let (scene, source, fields, meta) = files::load_state(path)?;
-            return self.start_from(scene, source, Some((fields, meta)));
+            self.start_from(scene, source, Some((fields, meta)))?;
+            eprintln!("smokebox: opened the state {name}");
+            return Ok(());
         }
         let (scene, source) = Scene::load(name, &[])?;
         scene.validate_geometry(&source)?;
-        self.start_from(scene, source, None)
+        self.start_from(scene, source, None)?;
+        eprintln!("smokebox: opened the scene {name}");
+        Ok(())
     }
 
     /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
-    /// same size reuses the buffers and pipelines.
+    /// same size and dye scale reuses the buffers and pipelines.
     fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
         if let Some(r) = self.running.as_mut() {
-            let same = (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64);
+            // a dye grid of another scale (a state saved headless at k = 1 into a window at
+            // auto's 4) needs new buffers too
+            let same = (scene.grid.nx, scene.grid.ny) == (r.sim.nx as i64, r.sim.ny as i64) && scene.dye_scale() == r.sim.dye_scale;
             match (&state, same) {
                 (None, true) => restart(&mut r.sim, &scene, &source)?,
                 (None, false) => r.replace_sim(rebuild::new_sim(&r.gpu, &scene, &source)?),

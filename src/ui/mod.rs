@@ -27,7 +27,7 @@ pub enum Command {
     /// Back to the scene's initial state with the current settings.
     Reset,
     ClearInk,
-    /// Open a built-in scene by name (or a scene file by path).
+    /// Open a built-in scene by name, a scene file or a saved state folder by path.
     Open(String),
     /// Close the window (Esc, Ctrl+Q).
     Quit,
@@ -83,6 +83,8 @@ pub struct PanelState {
     pub message: Option<String>,
     /// The canvas as last drawn: pixels a cell and cells in all (which overlays can draw).
     pub canvas: Option<(f32, usize)>,
+    /// The path typed into "Open path" (where no file dialog can open).
+    pub open_path: String,
 }
 
 impl Default for PanelState {
@@ -95,6 +97,7 @@ impl Default for PanelState {
             confirm: None,
             message: None,
             canvas: None,
+            open_path: String::new(),
         }
     }
 }

@@ -43,7 +43,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Statistics")
         .default_open(true)
         .show(ui, |ui| statistics(ui, shown.stats, shown.paused, &mut view.every_step));
-    egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
+    egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, state, &mut out));
 
     // the copy of the scene config that the sections edit
     let mut scene = shown.scene.clone();
@@ -84,7 +84,7 @@ fn short_label(label: &str) -> String {
     }
 }
 
-fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<Command>) {
+fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut PanelState, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         if ui.button("Screenshot").on_hover_text("Save a PNG of the field at display resolution (P)").clicked() {
             out.push(Command::Screenshot);
@@ -114,6 +114,7 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<
             out.push(Command::OpenDialog(true));
         }
     });
+    open_path(ui, &mut panel.open_path, out);
     ui.horizontal(|ui| {
         if ui.button("Save state").on_hover_text("The fields (.npy) and meta.json, as --dump writes them, with the settings as scene.toml beside them; reopen with smokebox --load DIR or by dropping the folder on the window (Ctrl+S)").clicked() {
             out.push(Command::SaveState);
@@ -123,6 +124,52 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, out: &mut Vec<
         }
     });
     ui.small(format!("folder: {}", c.dir)).on_hover_text("Screenshots, recordings and saves go here; set SMOKEBOX_CAPTURE_DIR to use another folder. Drop a scene .toml or a state folder on the window to open it.");
+}
+
+/// A typed path: the way to open a file where no file dialog can open (no XDG portal or zenity:
+/// CI, Xvfb, minimal desktops). Always shown, so the panel does not jump when a dialog fails.
+fn open_path(ui: &mut egui::Ui, text: &mut String, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        let label = ui.label("Open path:");
+        let tip = "The path of a scene .toml or a saved state folder (a file:// address or ~/… works too); Enter or Open opens it. For when no file dialog opens";
+        let edit = egui::TextEdit::singleline(text).desired_width(190.0).hint_text("scene .toml or state folder");
+        let edit = ui.add(edit).labelled_by(label.id).on_hover_text(tip);
+        let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let path = typed_path(text);
+        let button = ui.add_enabled(!path.is_empty(), egui::Button::new("Open")).on_hover_text(tip);
+        if (button.clicked() || entered) && !path.is_empty() {
+            out.push(Command::Open(path));
+        }
+    });
+}
+
+/// The path in what was typed or pasted: no surrounding blanks or quotes, a file:// address as
+/// its path, `~` as the home folder.
+fn typed_path(text: &str) -> String {
+    let t = text.trim().trim_matches(['"', '\'']);
+    if let Some(address) = t.strip_prefix("file://") {
+        return percent_decoded(address);
+    }
+    match (t.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => std::path::Path::new(&home).join(rest).display().to_string(),
+        _ => t.to_string(),
+    }
+}
+
+/// `%20` and the like in a file:// address as the bytes they stand for.
+fn percent_decoded(address: &str) -> String {
+    let b = address.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex =
+            (b[i] == b'%').then(|| b.get(i + 1..i + 3)).flatten().and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+        match hex {
+            Some(byte) => (out.push(byte), i += 3),
+            None => (out.push(b[i]), i += 1),
+        };
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
