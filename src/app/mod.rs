@@ -11,6 +11,7 @@
 
 mod capture;
 mod commands;
+mod fault;
 mod files;
 mod frame;
 pub mod input;
@@ -65,6 +66,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
     crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let mut app = App::new(scene, source, state, ui::view::config_dir());
+    app.recovery = fault::Recovery::from_env()?;
     app.wake = Some(event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
     app.save_view(true);
@@ -125,6 +127,8 @@ pub struct App {
     dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
     /// Wakes the event loop from another thread (a file dialog's answer).
     wake: Option<winit::event_loop::EventLoopProxy<()>>,
+    /// A lost device's recovery (and its test hook).
+    recovery: fault::Recovery,
 }
 
 impl App {
@@ -169,6 +173,7 @@ impl App {
             note: None,
             dialog: None,
             wake: None,
+            recovery: fault::Recovery::default(),
         }
     }
 
@@ -268,7 +273,7 @@ impl App {
         self.settle_frames = if plan.steps > 0 { SETTLE_FRAMES } else { self.settle_frames.saturating_sub(1) };
         self.collect();
         if let Some(l) = &mut self.frame_log {
-            l.end_frame(plan.steps);
+            l.end_frame(plan.steps, self.stats.step);
         }
     }
 
@@ -327,6 +332,7 @@ impl App {
                 || self.field_dirty
                 || self.settle_frames > 0
                 || self.building.is_some()
+                || self.running.as_ref().is_some_and(|r| r.gpu.fault.is_set())
                 || self.running.as_ref().is_some_and(|r| r.capture.busy()))
     }
 
