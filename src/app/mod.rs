@@ -58,6 +58,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
         }
     };
     scene.validate_geometry(&source)?;
+    let recovery = fault::Recovery::from_env()?;
     if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         crate::fail!(
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
@@ -66,7 +67,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
     crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let mut app = App::new(scene, source, state, ui::view::config_dir());
-    app.recovery = fault::Recovery::from_env()?;
+    app.recovery = recovery;
     app.wake = Some(event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
     app.save_view(true);
