@@ -129,6 +129,46 @@ fn ink_along(img: &image::RgbImage, at: &impl Fn(f32, f32) -> (u32, u32)) -> usi
         .count()
 }
 
+/// Several steps a frame (issue 12): each step has its own splats, so every dab of a drag lands
+/// (before, all steps of a frame saw the last step's splat list and a drag left no ink). The view
+/// setting "every step" holds the app at 4 steps a frame even on a slow software renderer.
+#[test]
+fn several_steps_a_frame_keep_every_dab() {
+    let (display, _x) = xvfb(5);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_steps");
+    std::fs::create_dir_all(&out).unwrap();
+    let log = out.join("stderr.txt");
+    let sets = ["grid.nx=32", "grid.ny=32", "grid.dye_scale=4", "display.steps_per_frame=4"];
+    let mut command = smokebox(&out);
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    std::fs::write(out.join("config").join("view.toml"), "every_step = true\n").unwrap();
+    let mut app = Kill(
+        command
+            .args(["--scene", "box"])
+            .args(sets.iter().flat_map(|s| ["--set", s]))
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_FRAME_LOG", "1")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("smokebox starts"),
+    );
+    wait_for_field(&display, &out.join("before.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let (after, at) = drag_upper_third(&display, &out);
+    // the frame log (a line every 60 frames) says how many steps a frame ran: 4, or this proves
+    // nothing
+    assert!(wait_for_line(&log, "frame ms", 60).is_some(), "no frame log line in 60 s (see {})", log.display());
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let steps: Vec<u32> = text.lines().filter_map(|l| l.rsplit_once("| steps ").and_then(|(_, n)| n.trim().parse().ok())).collect();
+    assert!(
+        !steps.is_empty() && steps.iter().all(|&n| n == 4),
+        "frames did not run 4 steps each (frame log: {steps:?}; see {})",
+        log.display()
+    );
+    let along = ink_along(&after, &at);
+    assert!(along >= 8, "ink at only {along} of 11 points along the drag at 4 steps a frame (see {})", out.display());
+}
+
 #[test]
 fn drag_paints_ink_and_key_toggles_overlay() {
     let (display, _x) = xvfb(0);

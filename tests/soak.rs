@@ -1,9 +1,9 @@
 //! A soak (issue 13, "A soak"): a scripted random brush and random settings from the panel's
 //! ranges stir a scene step after step; nothing may reach NaN, the kinetic energy stays bounded,
 //! and memory stays flat (on lavapipe the GPU's buffers are process memory, so the resident set
-//! covers CPU and GPU alike). CI runs 1 000 steps on a 32² `paint` box (26–87 s on lavapipe: each
-//! step waits for its statistics and takes up to 8 sub-steps, so 5 000 could take 7 minutes); the
-//! documented long run:
+//! covers CPU and GPU alike). CI runs 5 000 steps on a 32² `paint` box (2.5–7.5 minutes on
+//! lavapipe: each step waits for its statistics and takes up to 8 sub-steps); the documented long
+//! run:
 //! `SMOKEBOX_SOAK_STEPS=100000 cargo test --release --test soak -- --ignored --nocapture`.
 
 mod common;
@@ -165,8 +165,8 @@ fn check_memory(r: &Report) {
 }
 
 #[test]
-fn a_thousand_steps_of_random_stirring_stay_finite_bounded_and_flat() {
-    let r = soak(1_000, 13);
+fn five_thousand_steps_of_random_stirring_stay_finite_bounded_and_flat() {
+    let r = soak(5_000, 13);
     check_memory(&r);
 }
 

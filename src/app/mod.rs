@@ -244,6 +244,7 @@ impl App {
         for s in splats {
             r.sim.add_splat(s);
         }
+        self.stepper.every_step = self.view.every_step;
         let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
         (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
         let o = &self.view.overlays;

@@ -34,11 +34,14 @@ pub struct StepController {
     credit: f32,
     /// GPU time of one step, from the timestamp queries (0 until known).
     pub step_ms: f32,
+    /// Run every step asked for however long frames take (the view's "every step" setting):
+    /// for a reproducible number of steps a frame at the cost of a slower window.
+    pub every_step: bool,
 }
 
 impl StepController {
     pub fn new(requested: u32) -> StepController {
-        StepController { state: RunState::Running, budget: requested as f32, credit: 0.0, step_ms: 0.0 }
+        StepController { state: RunState::Running, budget: requested as f32, credit: 0.0, step_ms: 0.0, every_step: false }
     }
 
     pub fn paused(&self) -> bool {
@@ -80,6 +83,7 @@ impl StepController {
                 let steps = n.min(MAX_SINGLE_STEPS);
                 Plan { steps, requested, limit: Some(format!("paused: {steps} single")) }
             }
+            RunState::Running if self.every_step => Plan { steps: requested, requested, limit: None },
             RunState::Running => {
                 self.credit += self.budget;
                 let steps = self.credit.floor();
@@ -129,6 +133,20 @@ mod tests {
             last = s.plan(16, 5.0);
         }
         assert_eq!(last.steps, 16, "{last:?}");
+    }
+
+    #[test]
+    fn every_step_runs_the_steps_asked_for_however_slow_the_frames() {
+        let mut s = StepController::new(4);
+        s.every_step = true;
+        s.step_ms = 400.0;
+        for _ in 0..60 {
+            assert_eq!(s.plan(4, 900.0), Plan { steps: 4, requested: 4, limit: None });
+        }
+        // switched back off, the budget (shrunk meanwhile) limits again and says why
+        s.every_step = false;
+        let last = (0..5).map(|_| s.plan(4, 900.0)).last().unwrap();
+        assert!(last.steps < 4 && last.limit.is_some(), "{last:?}");
     }
 
     #[test]

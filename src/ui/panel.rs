@@ -40,7 +40,9 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
         ui.small(&shown.scene.description);
     }
 
-    egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| statistics(ui, shown.stats, shown.paused));
+    egui::CollapsingHeader::new("Statistics")
+        .default_open(true)
+        .show(ui, |ui| statistics(ui, shown.stats, shown.paused, &mut view.every_step));
     egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, &mut out));
 
     // the copy of the scene config that the sections edit
@@ -143,7 +145,7 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
 
 /// Figures in a fixed layout: every line is always there ("–" until known), so the panel does
 /// not jump under the mouse.
-fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool) {
+fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut bool) {
     let known = |v: Option<f32>, f: &dyn Fn(f32) -> String| v.map_or("–".to_string(), f);
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
         let row = |ui: &mut egui::Ui, name: &str, value: String, tip: &str| {
@@ -160,7 +162,13 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool) {
             format!("{} of {}", s.steps_achieved, s.steps_requested),
             "Steps taken in the last frame, of those asked for",
         );
-        ui.label("");
+        checkbox(
+            ui,
+            every_step,
+            "every step",
+            "Run every step asked for (Simulation → steps per frame) even when frames run long; \
+             off, the app takes fewer steps a frame to keep the window responsive",
+        );
         ui.small(s.step_limit.as_deref().unwrap_or("")).on_hover_text("Why fewer steps run than asked for");
         ui.end_row();
         row(ui, "step", format!("{} ({:.2} s)", s.step, s.time), "Steps since the start and simulated time");

@@ -165,7 +165,7 @@ pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
         1..=64,
         false,
         "steps per frame",
-        "Steps asked for each displayed frame; the app takes fewer when frames run long.",
+        "Steps asked for each displayed frame; the app takes fewer when frames run long, unless Statistics → every step is on.",
     );
     slider(ui, &mut s.fluid.density, 0.1..=10.0, true, "density ρ (kg/m³)", "Ambient density of the fluid: pressure scales with it.");
     let nu = egui::Slider::new(&mut s.fluid.viscosity, 0.0..=0.05)

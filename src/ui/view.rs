@@ -86,11 +86,14 @@ pub struct View {
     pub show_panel: bool,
     /// Screenshots and recordings show the overlays (tints, arrows, grid lines), else ink only.
     pub capture_overlays: bool,
+    /// Run every step a frame asks for (`display.steps_per_frame`) even when frames run long,
+    /// instead of taking fewer steps to keep the window responsive.
+    pub every_step: bool,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { brush: Brush::default(), overlays: Overlays::default(), show_panel: true, capture_overlays: true }
+        View { brush: Brush::default(), overlays: Overlays::default(), show_panel: true, capture_overlays: true, every_step: false }
     }
 }
 
