@@ -73,6 +73,8 @@ impl App {
         // every object of the old device goes before the new one is opened: a window takes one
         // surface at a time
         let dropped = self.building.take().map(|b| (b.scene.grid.nx, b.scene.grid.ny));
+        // (a recording's worker finishes its file when the capture goes)
+        let recording = old.capture.status.recording.is_some();
         drop(old);
         let (scene, source) = (self.scene.clone(), self.source.clone());
         let running = Running::start(event_loop, window, |gpu| super::rebuild::new_sim(gpu, &scene, &source));
@@ -91,6 +93,9 @@ impl App {
         let mut line = fault.recovered();
         if let Some((nx, ny)) = dropped {
             line += &format!(" (the {nx}×{ny} grid being built was dropped)");
+        }
+        if recording {
+            line += " (the recording stopped there)";
         }
         eprintln!("smokebox: {line}");
         self.panel.message = Some(line);

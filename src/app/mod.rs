@@ -7,7 +7,7 @@
 //! Rooms: window.rs (winit events), input.rs (keys, brush strokes), stepper.rs (running / paused / single step and the
 //! step budget), frame.rs (GPU objects, encode, present), commands.rs (what a command does to
 //! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
-//! numbers.rs (the numbers overlay).
+//! numbers.rs (the numbers overlay), fault.rs (a new device after the last one was lost).
 
 mod capture;
 mod commands;
