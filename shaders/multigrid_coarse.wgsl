@@ -102,19 +102,10 @@ fn s_restrict(k: u32, lid: u32) {
 fn s_coarse_value(k: u32, ci: i32, cj: i32, parent: f32) -> f32 {
     let l = mg_levels[k];
     let w = i32(l.nx);
-    let h = i32(l.ny);
-    var a = ci;
-    var b = cj;
-    let side = side_outside(a, b, w, h);
-    if side < 4u {
-        let kind = params.bc_kind[side];
-        if kind == BC_OUTFLOW { return 0.0; }
-        if kind != BC_PERIODIC { return parent; }
-        a = wrap(a, w);
-        b = wrap(b, h);
-    }
-    let c = u32(b * w + a);
-    if stencil_count(mg_stencil[l.off + c]) == 0.0 { return parent; }
+    let n = across(ci, cj, w, i32(l.ny));
+    if n.kind == NB_DIRICHLET { return 0.0; }
+    let c = u32(n.cell.y * w + n.cell.x);
+    if n.kind == NB_NONE || stencil_count(mg_stencil[l.off + c]) == 0.0 { return parent; }
     return sx[s_off(k) + c];
 }
 

@@ -42,19 +42,11 @@ fn inside(g: vec2<i32>) -> bool {
 // ghost), and periodic sides wrap.
 fn coarse_value(ci: i32, cj: i32, parent: f32) -> f32 {
     let w = i32(level.coarse_nx);
-    let h = i32(level.coarse_ny);
-    var a = ci;
-    var b = cj;
-    let side = side_outside(a, b, w, h);
-    if side < 4u {
-        let kind = params.bc_kind[side];
-        if kind == BC_OUTFLOW { return 0.0; }
-        if kind != BC_PERIODIC { return parent; }
-        a = wrap(a, w);
-        b = wrap(b, h);
-    }
-    if stencil_count(mg_stencil[level.coarse_off + u32(b * w + a)]) == 0.0 { return parent; }
-    return mg_xc[level.coarse_x_off + u32(b * w + a)];
+    let n = across(ci, cj, w, i32(level.coarse_ny));
+    if n.kind == NB_DIRICHLET { return 0.0; }
+    let c = u32(n.cell.y * w + n.cell.x);
+    if n.kind == NB_NONE || stencil_count(mg_stencil[level.coarse_off + c]) == 0.0 { return parent; }
+    return mg_xc[level.coarse_x_off + c];
 }
 
 fn prolonged(i: i32, j: i32) -> f32 {

@@ -187,19 +187,23 @@ struct Neighbour {
     cell: vec2<i32>,
 }
 
-fn neighbour(i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
-    var a = i + di;
-    var b = j + dj;
-    let side = side_outside(a, b, nx(), ny());
+// Where cell (a, b) of a w × h grid lies: itself, wrapped across a periodic side, or a ghost
+// behind a wall or inflow (NB_NONE) or an outflow (NB_DIRICHLET). Solids are the caller's.
+fn across(a: i32, b: i32, w: i32, h: i32) -> Neighbour {
+    let side = side_outside(a, b, w, h);
     if side < 4u {
         let kind = params.bc_kind[side];
         if kind == BC_OUTFLOW { return Neighbour(NB_DIRICHLET, vec2<i32>(0, 0)); }
         if kind != BC_PERIODIC { return Neighbour(NB_NONE, vec2<i32>(0, 0)); }
-        a = wrap(a, nx());
-        b = wrap(b, ny());
+        return Neighbour(NB_FLUID, vec2<i32>(wrap(a, w), wrap(b, h)));
     }
-    if is_solid(a, b) { return Neighbour(NB_NONE, vec2<i32>(a, b)); }
     return Neighbour(NB_FLUID, vec2<i32>(a, b));
+}
+
+fn neighbour(i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
+    let n = across(i + di, j + dj, nx(), ny());
+    if n.kind == NB_FLUID && is_solid(n.cell.x, n.cell.y) { return Neighbour(NB_NONE, n.cell); }
+    return n;
 }
 
 // Edge classification: a face whose normal velocity is prescribed (walls, inflows, faces touching
