@@ -8,15 +8,18 @@ on a machine without a GPU install Mesa's software Vulkan driver lavapipe \
 (Debian/Ubuntu: sudo apt-get install mesa-vulkan-drivers)";
 
 /// A device and its queue, with the adapter they came from.
+#[derive(Clone)]
 pub struct Gpu {
     pub instance: wgpu::Instance,
     pub adapter: wgpu::Adapter,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
+    /// The device's first fault, when it was opened with [`OnFault::Record`].
+    pub fault: FaultSlot,
 }
 
 impl Gpu {
-    /// A device with no surface, for the command line and the tests.
+    /// A device with no surface, for the command line and the tests: a fault exits.
     pub fn headless() -> Result<Gpu> {
         quiet_window_system_probe();
         let instance = wgpu::Instance::new(instance_descriptor());
@@ -27,26 +30,24 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|_| Error(NO_ADAPTER_HELP.into()))?;
-        Self::with_adapter(instance, adapter)
+        Self::with_adapter(instance, adapter, OnFault::Exit)
     }
 
-    /// A device for an adapter that was chosen elsewhere (the window picks one that can present).
-    pub fn with_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Gpu> {
+    /// A device for an adapter that was chosen elsewhere (the window picks one that can present);
+    /// `on_fault` says what a lost device or out-of-memory does.
+    pub fn with_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter, on_fault: OnFault) -> Result<Gpu> {
         let (device, queue) = pollster::block_on(adapter.request_device(&device_descriptor(&adapter)))
             .map_err(|e| crate::error!("could not open the GPU device: {e}"))?;
-        device.on_uncaptured_error(std::sync::Arc::new(|e: wgpu::Error| {
-            let (line, status) = uncaptured_error_report(&e);
-            eprintln!("smokebox: {line}");
-            std::process::exit(status);
+        let fault = FaultSlot::default();
+        let slot = fault.clone();
+        device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
+            slot.act(on_uncaptured(on_fault, slot.is_set(), &e));
         }));
-        device.set_device_lost_callback(|reason, message| {
-            // dropping or destroying the device on purpose is not a failure
-            if let Some((line, status)) = device_lost_report(reason, &message) {
-                eprintln!("smokebox: {line}");
-                std::process::exit(status);
-            }
+        let slot = fault.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            slot.act(on_lost(on_fault, slot.is_set(), reason, &message));
         });
-        Ok(Gpu { instance, adapter, device, queue })
+        Ok(Gpu { instance, adapter, device, queue, fault })
     }
 
     /// A line that names the adapter, for logs and benchmark reports.
@@ -71,10 +72,7 @@ pub const EXIT_BUG: i32 = 70;
 /// limit (status [`EXIT_GPU_FAILED`]), anything else a bug ([`EXIT_BUG`]).
 pub fn uncaptured_error_report(e: &wgpu::Error) -> (String, i32) {
     match e {
-        wgpu::Error::OutOfMemory { .. } => (
-            "the GPU ran out of memory: try a smaller grid (grid.nx, grid.ny) or close other programs using the GPU".into(),
-            EXIT_GPU_FAILED,
-        ),
+        wgpu::Error::OutOfMemory { .. } => (OUT_OF_MEMORY.into(), EXIT_GPU_FAILED),
         other => {
             let text: Vec<String> = other.to_string().lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
             (format!("GPU error (a bug, please report): {}", text.join(" ")), EXIT_BUG)
@@ -86,13 +84,132 @@ pub fn uncaptured_error_report(e: &wgpu::Error) -> (String, i32) {
 pub fn device_lost_report(reason: wgpu::DeviceLostReason, message: &str) -> Option<(String, i32)> {
     match reason {
         wgpu::DeviceLostReason::Destroyed => None,
-        _ => {
-            let why = message.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
-            let why = if why.is_empty() { "no reason given".to_string() } else { why };
-            Some((format!("the GPU device was lost ({why}): the driver reset or the GPU went away; run again"), EXIT_GPU_FAILED))
+        _ => Some((lost_line(&lost_reason(reason, message)), EXIT_GPU_FAILED)),
+    }
+}
+
+/// What a fault of the device (lost, out of memory) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnFault {
+    /// Print its one line and exit with [`EXIT_GPU_FAILED`]: the command line and the tests.
+    Exit,
+    /// Record it in the [`FaultSlot`] and carry on: the app opens a new device on its next frame.
+    Record,
+}
+
+/// What went wrong with a device the app recovers from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Lost: a driver reset, a removed or hung GPU, `destroy()`; the driver's reason.
+    Lost(String),
+    OutOfMemory,
+    /// The window's surface was lost: it and the device are made anew.
+    SurfaceLost,
+}
+
+impl Fault {
+    /// The line for the user once a new device runs the scene again.
+    pub fn recovered(&self) -> String {
+        let what = match self {
+            Fault::Lost(why) => format!("the GPU device was lost ({why})"),
+            Fault::OutOfMemory => "the GPU ran out of memory".to_string(),
+            Fault::SurfaceLost => "the window's drawing surface was lost".to_string(),
+        };
+        format!("{what}; a new device was opened and the scene restarted")
+    }
+
+    /// The one line when no new device can take over (as the command line says it).
+    pub fn fatal(&self) -> String {
+        match self {
+            Fault::Lost(why) => lost_line(why),
+            Fault::OutOfMemory => OUT_OF_MEMORY.to_string(),
+            Fault::SurfaceLost => "the window's drawing surface was lost and could not be made again".to_string(),
         }
     }
 }
+
+/// A device's first fault, shared with its callbacks (which run on wgpu's threads).
+#[derive(Clone, Default, Debug)]
+pub struct FaultSlot(std::sync::Arc<std::sync::Mutex<Option<Fault>>>);
+
+impl FaultSlot {
+    pub fn is_set(&self) -> bool {
+        self.0.lock().map(|f| f.is_some()).unwrap_or(true)
+    }
+
+    /// The fault, if there was one (it stays recorded: later errors remain consequences).
+    pub fn get(&self) -> Option<Fault> {
+        self.0.lock().ok().and_then(|f| f.clone())
+    }
+
+    /// Records `fault` unless one came first.
+    pub fn record(&self, fault: Fault) {
+        if let Ok(mut f) = self.0.lock() {
+            f.get_or_insert(fault);
+        }
+    }
+
+    fn act(&self, verdict: Verdict) {
+        match verdict {
+            Verdict::Exit(line, status) => {
+                eprintln!("smokebox: {line}");
+                std::process::exit(status);
+            }
+            Verdict::Record(fault) => self.record(fault),
+            Verdict::Ignore => {}
+        }
+    }
+}
+
+/// What a device callback does with an event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Exit(String, i32),
+    Record(Fault),
+    Ignore,
+}
+
+/// An error no scope caught, under `policy`, when the device has (`faulted`) or has not had a
+/// fault recorded yet. A validation error is a bug either way, unless it follows a fault: work
+/// on a lost device or on a buffer that could not be made fails too, as a consequence.
+pub fn on_uncaptured(policy: OnFault, faulted: bool, e: &wgpu::Error) -> Verdict {
+    let (line, status) = uncaptured_error_report(e);
+    match (policy, faulted) {
+        (OnFault::Record, true) => Verdict::Ignore,
+        (OnFault::Record, false) if status == EXIT_GPU_FAILED => Verdict::Record(Fault::OutOfMemory),
+        _ => Verdict::Exit(line, status),
+    }
+}
+
+/// A lost device under `policy`. The command line ignores `destroy()` (never called on purpose
+/// by smokebox, and a device dropped on purpose reports nothing); the app treats every loss,
+/// `destroy()` included, as one to recover from, and keeps the first fault's reason.
+pub fn on_lost(policy: OnFault, faulted: bool, reason: wgpu::DeviceLostReason, message: &str) -> Verdict {
+    match policy {
+        OnFault::Exit => match device_lost_report(reason, message) {
+            Some((line, status)) => Verdict::Exit(line, status),
+            None => Verdict::Ignore,
+        },
+        OnFault::Record if faulted => Verdict::Ignore,
+        OnFault::Record => Verdict::Record(Fault::Lost(lost_reason(reason, message))),
+    }
+}
+
+/// The driver's reason for a loss, on one line.
+fn lost_reason(reason: wgpu::DeviceLostReason, message: &str) -> String {
+    let why = message.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
+    match (why.is_empty(), reason) {
+        (false, _) => why,
+        (true, wgpu::DeviceLostReason::Destroyed) => "the device was destroyed".into(),
+        (true, _) => "no reason given".into(),
+    }
+}
+
+fn lost_line(why: &str) -> String {
+    format!("the GPU device was lost ({why}): the driver reset or the GPU went away; run again")
+}
+
+const OUT_OF_MEMORY: &str = "the GPU ran out of memory: try a smaller grid (grid.nx, grid.ny) or close other programs using the GPU";
 
 /// The texture format to draw into a window with: a non-sRGB one when offered (the field shader
 /// and egui write gamma-encoded colour), else the first; an error when the surface offers none.

@@ -162,7 +162,8 @@ fn several_steps_a_frame_keep_every_dab() {
     // nothing
     assert!(wait_for_line(&log, "frame ms", 60).is_some(), "no frame log line in 60 s (see {})", log.display());
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let steps: Vec<u32> = text.lines().filter_map(|l| l.rsplit_once("| steps ").and_then(|(_, n)| n.trim().parse().ok())).collect();
+    let steps: Vec<u32> =
+        text.lines().filter_map(|l| l.split_once("| steps ").and_then(|(_, n)| n.split_whitespace().next()?.parse().ok())).collect();
     assert!(
         !steps.is_empty() && steps.iter().all(|&n| n == 4),
         "frames did not run 4 steps each (frame log: {steps:?}; see {})",
@@ -673,4 +674,54 @@ fn a_scene_file_and_a_state_folder_dropped_on_the_window_open() {
     assert!(message > 300, "no message shown over the field after a bad drop ({message} pixels changed; see {})", out.display());
     let text = std::fs::read_to_string(&log).unwrap();
     assert_eq!(text.matches("smokebox: opened").count(), 3, "a bad drop opened something:\n{text}");
+}
+
+/// The simulation's step index at the end of each frame-log line (`... | at step N`).
+fn logged_steps(text: &str) -> Vec<u64> {
+    text.lines().filter_map(|l| l.strip_prefix("frame ms")?.rsplit_once("| at step ")?.1.trim().parse().ok()).collect()
+}
+
+#[test]
+fn a_lost_device_is_replaced_and_the_scene_runs_and_paints_on_the_new_one() {
+    let (display, _x) = xvfb(7);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_lost");
+    std::fs::create_dir_all(&out).unwrap();
+    let log = out.join("app.log");
+    let mut app = Kill(
+        smokebox(&out)
+            .args(["--scene", "box", "--set", "display.background=[0.02,0.02,0.03]"])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_LOSE_DEVICE_AFTER", "90")
+            .env("SMOKEBOX_FRAME_LOG", "1")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    let line = wait_for_line(&log, "smokebox: the GPU device was lost (", 90);
+    let line = line.unwrap_or_else(|| panic!("no 'device was lost' line in 90 s (see {})", log.display()));
+    assert!(line.contains("a new device was opened and the scene restarted"), "{line}");
+    assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited after losing its device (see {})", log.display());
+    sleep(Duration::from_secs(1));
+    shot(&display, &out.join("recovered.png"));
+    // frames after the loss: the restarted scene steps on the new device
+    let mut after = Vec::new();
+    for _ in 0..60 {
+        let text = std::fs::read_to_string(&log).unwrap();
+        let (before, rest) = text.split_once("the GPU device was lost").unwrap();
+        after = logged_steps(rest);
+        if after.len() >= 2 {
+            let last_before = *logged_steps(before).last().expect("a frame-log line before the loss (the loss comes at frame 90)");
+            println!("steps before the loss {last_before}, after {after:?}");
+            assert!(after[0] < last_before, "the scene did not restart: step {} after the loss, {last_before} before", after[0]);
+            break;
+        }
+        sleep(Duration::from_millis(500));
+    }
+    assert!(after.len() >= 2 && after[1] > after[0], "no steps advancing after the loss: {after:?} (see {})", log.display());
+    // and the brush paints on the new device
+    let (shown, at) = drag_upper_third(&display, &out);
+    let along = ink_along(&shown, &at);
+    assert!(along >= 8, "after the loss, ink at only {along} of 11 points along the drag (see {})", out.display());
+    assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited after the drag (see {})", log.display());
 }

@@ -46,6 +46,66 @@ fn out_of_memory_and_a_lost_device_are_one_line_with_their_own_status() {
     assert_ne!(gpu::EXIT_GPU_FAILED, gpu::EXIT_BUG);
 }
 
+#[test]
+fn the_command_line_exits_on_a_fault_and_the_app_records_it_and_ignores_its_consequences() {
+    use gpu::{EXIT_BUG, EXIT_GPU_FAILED, Fault, OnFault, Verdict, on_lost, on_uncaptured};
+    use wgpu::DeviceLostReason::{Destroyed, Unknown};
+    let oom = || wgpu::Error::OutOfMemory { source: Box::new(std::io::Error::other("vkAllocateMemory failed")) };
+    let invalid = || wgpu::Error::Validation {
+        source: Box::new(std::io::Error::other("device is invalid")),
+        description: "device is invalid".into(),
+    };
+    // the command line: today's lines and statuses, a destroyed device is no failure
+    assert!(matches!(on_uncaptured(OnFault::Exit, false, &oom()), Verdict::Exit(l, EXIT_GPU_FAILED) if l.contains("out of memory")));
+    assert!(matches!(on_uncaptured(OnFault::Exit, false, &invalid()), Verdict::Exit(l, EXIT_BUG) if l.contains("a bug")));
+    assert!(
+        matches!(on_lost(OnFault::Exit, false, Unknown, "VK_ERROR_DEVICE_LOST"), Verdict::Exit(l, EXIT_GPU_FAILED) if l.contains("VK_ERROR_DEVICE_LOST"))
+    );
+    assert_eq!(on_lost(OnFault::Exit, false, Destroyed, ""), Verdict::Ignore);
+    // the app: a loss (destroy() included) or out-of-memory is recorded; what follows is ignored
+    assert_eq!(
+        on_lost(OnFault::Record, false, Unknown, "VK_ERROR_DEVICE_LOST\nat submit"),
+        Verdict::Record(Fault::Lost("VK_ERROR_DEVICE_LOST at submit".into()))
+    );
+    assert_eq!(on_lost(OnFault::Record, false, Destroyed, ""), Verdict::Record(Fault::Lost("the device was destroyed".into())));
+    assert_eq!(on_uncaptured(OnFault::Record, false, &oom()), Verdict::Record(Fault::OutOfMemory));
+    assert_eq!(on_uncaptured(OnFault::Record, true, &invalid()), Verdict::Ignore);
+    assert_eq!(on_lost(OnFault::Record, true, Unknown, "later"), Verdict::Ignore);
+    // a validation error with no fault before it stays a bug, in the app too
+    assert!(matches!(on_uncaptured(OnFault::Record, false, &invalid()), Verdict::Exit(_, EXIT_BUG)));
+    let line = Fault::Lost("VK_ERROR_DEVICE_LOST".into()).recovered();
+    assert!(line.contains("lost (VK_ERROR_DEVICE_LOST)") && line.contains("new device") && line.contains("restarted"), "{line}");
+
+    // a real device opened for the app, destroyed: the loss is recorded, the process lives on
+    // (wgpu itself drops the errors of work on a lost device), and the first fault is kept
+    let headless = gpu::Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let open = || gpu::Gpu::with_adapter(headless.instance.clone(), headless.adapter.clone(), OnFault::Record).unwrap();
+    let g = open();
+    assert_eq!(g.fault.get(), None);
+    g.device.destroy();
+    let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    let destroyed = Some(Fault::Lost("the device was destroyed".into()));
+    assert_eq!(g.fault.get(), destroyed);
+    g.queue.submit([g.device.create_command_encoder(&Default::default()).finish()]);
+    let _ = g.device.poll(wgpu::PollType::Poll);
+    assert_eq!(g.fault.get(), destroyed, "the first fault is kept");
+    // after a fault (as after an out-of-memory), a validation error (as the error scope shows)
+    // reaches the handler and is ignored: without the fault it would end this process with 70
+    let g = open();
+    g.fault.record(Fault::OutOfMemory);
+    let bad = wgpu::BufferDescriptor {
+        label: None,
+        size: 256,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    };
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let _ = g.device.create_buffer(&bad);
+    assert!(pollster::block_on(scope.pop()).is_some(), "a MAP_READ | STORAGE buffer is a validation error");
+    let _ = g.device.create_buffer(&bad);
+    assert_eq!(g.fault.get(), Some(Fault::OutOfMemory));
+}
+
 /// Runs smokebox with its stdout a pipe whose reading end is already closed.
 fn into_closed_pipe(args: &[&str]) -> std::process::Output {
     let mut child = smokebox().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();

@@ -270,7 +270,7 @@ impl App {
     }
 
     /// The state was replaced: figures of the old one no longer hold.
-    fn after_new_state(&mut self) {
+    pub(super) fn after_new_state(&mut self) {
         self.stats.forget_state();
         self.pressure_auto = None;
         self.stale_stats_until = 0;

@@ -6,7 +6,7 @@ use super::capture::Capture;
 use super::numbers;
 use super::profile::{FrameLog, lap};
 use crate::error::{Error, Result};
-use crate::gpu::{Gpu, NO_ADAPTER_HELP, instance_descriptor};
+use crate::gpu::{Fault, Gpu, NO_ADAPTER_HELP, OnFault, instance_descriptor};
 use crate::render::readback::{CellProbe, FieldReadback};
 use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::sim::Simulation;
@@ -39,13 +39,19 @@ pub struct Running {
 }
 
 impl Running {
-    /// Opens the window and the device, then makes the simulation with `make_sim`.
-    pub fn start(event_loop: &ActiveEventLoop, title: &str, make_sim: impl FnOnce(&Gpu) -> Result<Simulation>) -> Result<Running> {
+    /// Opens the window.
+    pub fn open_window(event_loop: &ActiveEventLoop, title: &str) -> Result<Arc<Window>> {
         let attrs = Window::default_attributes()
             .with_title(title)
             .with_inner_size(winit::dpi::LogicalSize::new(1100.0, 760.0))
             .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 360.0));
-        let window = Arc::new(event_loop.create_window(attrs).map_err(|e| crate::error!("cannot create the window: {e}"))?);
+        Ok(Arc::new(event_loop.create_window(attrs).map_err(|e| crate::error!("cannot create the window: {e}"))?))
+    }
+
+    /// Opens a device that can draw into `window` (a new instance, adapter, device and surface:
+    /// also after the last device was lost), then makes the simulation with `make_sim`. The
+    /// device's faults are recorded in `gpu.fault` for the app to recover from.
+    pub fn start(event_loop: &ActiveEventLoop, window: Arc<Window>, make_sim: impl FnOnce(&Gpu) -> Result<Simulation>) -> Result<Running> {
         let mut desc = instance_descriptor();
         desc.display = Some(Box::new(event_loop.owned_display_handle()));
         let instance = wgpu::Instance::new(desc);
@@ -57,7 +63,7 @@ impl Running {
             ..Default::default()
         }))
         .map_err(|_| Error(NO_ADAPTER_HELP.into()))?;
-        let gpu = Gpu::with_adapter(instance, adapter)?;
+        let gpu = Gpu::with_adapter(instance, adapter, OnFault::Record)?;
         let caps = surface.get_capabilities(&gpu.adapter);
         // the field shader writes gamma-encoded colour, as egui does: prefer a non-sRGB format
         let format = crate::gpu::surface_format(&caps.formats)?;
@@ -220,8 +226,13 @@ impl Running {
     pub fn draw(&mut self, ui: UiFrame, d: Drawing, log: &mut Option<FrameLog>) -> bool {
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            wgpu::CurrentSurfaceTexture::Outdated => {
                 self.surface.configure(&self.gpu.device, &self.config);
+                return false;
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                // the surface (or the whole device) is gone: the next frame makes both anew
+                self.gpu.fault.record(Fault::SurfaceLost);
                 return false;
             }
             _ => return false,

@@ -7,10 +7,11 @@
 //! Rooms: window.rs (winit events), input.rs (keys, brush strokes), stepper.rs (running / paused / single step and the
 //! step budget), frame.rs (GPU objects, encode, present), commands.rs (what a command does to
 //! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
-//! numbers.rs (the numbers overlay).
+//! numbers.rs (the numbers overlay), fault.rs (a new device after the last one was lost).
 
 mod capture;
 mod commands;
+mod fault;
 mod files;
 mod frame;
 pub mod input;
@@ -57,6 +58,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
         }
     };
     scene.validate_geometry(&source)?;
+    let recovery = fault::Recovery::from_env()?;
     if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         crate::fail!(
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
@@ -65,6 +67,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
     crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
     let mut app = App::new(scene, source, state, ui::view::config_dir());
+    app.recovery = recovery;
     app.wake = Some(event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
     app.save_view(true);
@@ -125,6 +128,8 @@ pub struct App {
     dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
     /// Wakes the event loop from another thread (a file dialog's answer).
     wake: Option<winit::event_loop::EventLoopProxy<()>>,
+    /// A lost device's recovery (and its test hook).
+    recovery: fault::Recovery,
 }
 
 impl App {
@@ -169,6 +174,7 @@ impl App {
             note: None,
             dialog: None,
             wake: None,
+            recovery: fault::Recovery::default(),
         }
     }
 
@@ -269,7 +275,7 @@ impl App {
         self.settle_frames = if plan.steps > 0 { SETTLE_FRAMES } else { self.settle_frames.saturating_sub(1) };
         self.collect();
         if let Some(l) = &mut self.frame_log {
-            l.end_frame(plan.steps);
+            l.end_frame(plan.steps, self.stats.step);
         }
     }
 
@@ -328,6 +334,7 @@ impl App {
                 || self.field_dirty
                 || self.settle_frames > 0
                 || self.building.is_some()
+                || self.running.as_ref().is_some_and(|r| r.gpu.fault.is_set())
                 || self.running.as_ref().is_some_and(|r| r.capture.busy()))
     }
 

@@ -92,11 +92,12 @@ impl FrameLog {
         }
     }
 
-    pub fn end_frame(&mut self, steps: u32) {
+    /// Ends a frame that ran `steps` steps, the simulation now at step `step`.
+    pub fn end_frame(&mut self, steps: u32, step: u64) {
         self.frames += 1;
         if self.frames == 60 {
             let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
-            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps}", parts.join(", "));
+            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | at step {step}", parts.join(", "));
             self.parts.clear();
             self.frames = 0;
         }

@@ -58,8 +58,7 @@ pub struct Building {
 
 impl Building {
     pub fn start(gpu: &Gpu, scene: Scene, source: Source) -> Building {
-        let gpu =
-            Gpu { instance: gpu.instance.clone(), adapter: gpu.adapter.clone(), device: gpu.device.clone(), queue: gpu.queue.clone() };
+        let gpu = gpu.clone();
         let (tx, rx) = std::sync::mpsc::channel();
         let s = scene.clone();
         std::thread::spawn(move || {

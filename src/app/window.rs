@@ -24,7 +24,7 @@ impl ApplicationHandler for App {
             }),
             None => rebuild::new_sim(gpu, &scene, &source),
         };
-        match Running::start(event_loop, &self.title(), make_sim) {
+        match Running::open_window(event_loop, &self.title()).and_then(|w| Running::start(event_loop, w, make_sim)) {
             Ok(r) => {
                 self.stats.adapter = r.gpu.describe();
                 r.window.request_redraw();
@@ -60,7 +60,11 @@ impl ApplicationHandler for App {
                 self.occluded = hidden;
                 r.window.request_redraw();
             }
-            WindowEvent::RedrawRequested => self.frame(),
+            WindowEvent::RedrawRequested => {
+                if self.device_ok(event_loop) {
+                    self.frame();
+                }
+            }
             WindowEvent::CursorMoved { position, .. } => {
                 let px = [position.x as f32, position.y as f32];
                 self.pointer.pos = Some(px);
