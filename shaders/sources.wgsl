@@ -87,15 +87,24 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // The obstacle brush, run before `main` so that `main` sees the new solids and zeroes the faces
 // touching them: cells whose centre is inside a paint (erase) disk become solid (fluid).
+//
+// The splat count reaches the loop through workgroup memory, not straight from the uniform
+// buffer: lavapipe (Mesa 22.3) compiles a new variant of a small kernel whose loop runs to a
+// uniform value on every dispatch and never frees it, 150 kB a dispatch (the soak's memory grew
+// with every obstacle dab until this).
+var<workgroup> paint_count: u32;
+
 @compute @workgroup_size(8, 8)
-fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>) {
+fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    if lid == 0u { paint_count = params.splat_count; }
+    let count = workgroupUniformLoad(&paint_count);
     let i = i32(id.x);
     let j = i32(id.y);
     if i >= nx() || j >= ny() { return; }
     let c = cell_idx(i, j);
     let pos = vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h);
     var s_now = solid[c];
-    for (var k = 0u; k < params.splat_count; k++) {
+    for (var k = 0u; k < count; k++) {
         let s = splats[k];
         if s.mode >= MODE_PAINT_SOLID && length(splat_offset(pos, s)) <= s.radius {
             s_now = select(0.0, 1.0, s.mode == MODE_PAINT_SOLID);
