@@ -86,6 +86,31 @@ fn random_dab(rng: &mut Rng, size: f32) -> Splat {
     }
 }
 
+/// Where the fields are not finite, with the settings in effect: what a failed long soak needs to
+/// be reproduced (settings change every 200 steps, so these held since the last multiple of 200).
+fn diagnose(sim: &mut Simulation) -> String {
+    let f = sim.download();
+    let bad = |name: &str, xs: &[f32], row: usize| {
+        let at: Vec<String> =
+            xs.iter().enumerate().filter(|(_, x)| !x.is_finite()).take(6).map(|(k, x)| format!("({}, {}) {x}", k % row, k / row)).collect();
+        let n = xs.iter().filter(|x| !x.is_finite()).count();
+        format!("{name}: {n} not finite {at:?}")
+    };
+    let solids: Vec<String> =
+        f.solid.iter().enumerate().filter(|(_, s)| **s > 0.5).map(|(k, _)| format!("({}, {})", k % f.nx, k / f.nx)).collect();
+    [
+        bad("u", &f.u, f.nx + 1),
+        bad("v", &f.v, f.nx),
+        bad("p", &f.p, f.nx),
+        bad("density", &f.density, f.nx),
+        bad("ink", &f.ink, 3 * f.nx * f.dye_scale),
+        format!("solid cells: {solids:?}"),
+        format!("params: {:?}", sim.params),
+        format!("solver: {:?}, frozen flow: {}", sim.solver, sim.freeze_velocity),
+    ]
+    .join("\n")
+}
+
 struct Report {
     steps: u64,
     max_energy: f64,
@@ -126,10 +151,8 @@ fn soak(steps: u64, seed: u64) -> Report {
         let stats = sim.run_blocking(1, check);
         if let Some(s) = stats.last() {
             let e = s.kinetic_energy as f64;
-            assert!(
-                e.is_finite() && s.ink_total.is_finite() && s.div_max_after.is_finite() && s.max_speed.is_finite(),
-                "step {step}: not finite: {s:?}"
-            );
+            let finite = e.is_finite() && s.ink_total.is_finite() && s.div_max_after.is_finite() && s.max_speed.is_finite();
+            assert!(finite, "step {step}: not finite: {s:?}\n{}", diagnose(&mut sim));
             assert!(e <= cap, "step {step}: kinetic energy {e:.3e} J above {cap:.1e}: {s:?}");
             max_energy = max_energy.max(e);
             max_substeps = max_substeps.max(s.substeps);
