@@ -262,6 +262,8 @@ fn stats_match_cpu() {
         cpu::forces(&mut want, &sim.params);
         let before = cpu::stats::max_divergence(&want, &sim.params);
         cpu::divergence(&mut want, &sim.params);
+        assert!(sim.solver.warm_start);
+        cpu::warm_start(&mut want, &sim.params);
         for _ in 0..5 {
             cpu::pressure(&mut want, &sim.params);
         }

@@ -10,6 +10,7 @@ mod common;
 use common::*;
 use smokebox::config::{Scene, SolverKind};
 use smokebox::sim::Simulation;
+use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
 
 /// Resident memory of this process, bytes (Linux).
@@ -119,21 +120,96 @@ struct Report {
     rss_end: u64,
 }
 
+/// The soak's box: `paint` at 32² with a 128² dye (k = 4), so the dye grid is stirred too without
+/// "auto"'s 512² (16x the cost).
+fn soak_box(gpu: &smokebox::gpu::Gpu) -> Simulation {
+    let sets = ["grid.nx=32".to_string(), "grid.ny=32".into(), "grid.cell_size=0.03125".into(), "grid.dye_scale=4".into()];
+    let (scene, source) = Scene::load("paint", &sets).unwrap();
+    Simulation::from_scene(gpu, &scene, &source).unwrap()
+}
+
+/// Everything a soak carries from one step to the next, so that a long run can be resumed just
+/// before a failure (`SMOKEBOX_SOAK_CHECKPOINT=step:file`, then `SMOKEBOX_SOAK_RESUME=file`).
+fn save_checkpoint(path: &str, step: u64, sim: &Simulation, rng: &Rng) {
+    let f = sim.download();
+    let fields: Vec<&Vec<f32>> = vec![&f.u, &f.v, &f.p, &f.divergence, &f.ink, &f.density, &f.solid];
+    let json = serde_json::json!({
+        "step": step, "rng": rng.0, "nx": f.nx, "ny": f.ny, "dye_scale": f.dye_scale,
+        "params": bytemuck::cast_slice::<Params, u32>(std::slice::from_ref(&sim.params)),
+        "solver": sim.solver, "freeze": sim.freeze_velocity, "max_speed": sim.max_speed,
+        "step_index": sim.step_index, "time": sim.time,
+        "fields": fields.iter().map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>()).collect::<Vec<_>>(),
+    });
+    std::fs::write(path, json.to_string()).unwrap();
+    eprintln!("soak: checkpoint of step {step} written to {path}");
+}
+
+fn load_checkpoint(gpu: &smokebox::gpu::Gpu, path: &str) -> (u64, Simulation, Rng) {
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let bits =
+        |v: &serde_json::Value| -> Vec<f32> { v.as_array().unwrap().iter().map(|x| f32::from_bits(x.as_u64().unwrap() as u32)).collect() };
+    let words: Vec<u32> = j["params"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect();
+    let params: Params = *bytemuck::from_bytes(bytemuck::cast_slice(&words));
+    let fl = j["fields"].as_array().unwrap();
+    let mut f = Fields::zeros_dye(
+        j["nx"].as_u64().unwrap() as usize,
+        j["ny"].as_u64().unwrap() as usize,
+        j["dye_scale"].as_u64().unwrap() as usize,
+    );
+    for (dst, src) in [&mut f.u, &mut f.v, &mut f.p, &mut f.divergence, &mut f.ink, &mut f.density, &mut f.solid].into_iter().zip(fl) {
+        *dst = bits(src);
+    }
+    let mut sim = soak_box(gpu);
+    sim.restore(&f);
+    sim.params = params;
+    sim.solver = serde_json::from_value(j["solver"].clone()).unwrap();
+    sim.freeze_velocity = j["freeze"].as_bool().unwrap();
+    sim.max_speed = j["max_speed"].as_f64().unwrap() as f32;
+    sim.step_index = j["step_index"].as_u64().unwrap();
+    sim.time = j["time"].as_f64().unwrap();
+    (j["step"].as_u64().unwrap(), sim, Rng(j["rng"].as_u64().unwrap()))
+}
+
 /// Stirs `paint` at 32² for `steps` steps; panics on NaN or unbounded energy.
 fn soak(steps: u64, seed: u64) -> Report {
     let gpu = gpu();
-    // a 128² dye (k = 4): the dye grid is stirred too, without "auto"'s 512² (16x the cost)
-    let sets = ["grid.nx=32".to_string(), "grid.ny=32".into(), "grid.cell_size=0.03125".into(), "grid.dye_scale=4".into()];
-    let (scene, source) = Scene::load("paint", &sets).unwrap();
-    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+    let mut sim = soak_box(&gpu);
     let mut rng = Rng::new(seed);
+    let mut first = 0;
+    if let Ok(path) = std::env::var("SMOKEBOX_SOAK_RESUME") {
+        (first, sim, rng) = load_checkpoint(&gpu, &path);
+    }
+    let checkpoint = std::env::var("SMOKEBOX_SOAK_CHECKPOINT").ok().and_then(|s| {
+        let (step, path) = s.split_once(':')?;
+        Some((step.parse::<u64>().ok()?, path.to_string()))
+    });
+    let watch_from: u64 = std::env::var("SMOKEBOX_SOAK_WATCH_FROM").ok().and_then(|s| s.parse().ok()).unwrap_or(u64::MAX);
     let (mut max_energy, mut max_substeps) = (0.0f64, 1u32);
     let (mut rss_start, mut rss_end) = (0, 0);
     // energy a 1 m² box would hold at 100 m/s everywhere (ρ ≤ 10): far above anything a brush
     // of ±10 m/s can pump in and dissipation lets stay, far below a blow-up
     let cap = 0.5 * 10.0 * 100.0f64 * 100.0;
     let start = std::time::Instant::now();
-    for step in 0..steps {
+    for step in first..steps {
+        if let Some((at, path)) = &checkpoint
+            && *at == step
+        {
+            save_checkpoint(path, step, &sim, &rng);
+        }
+        if step >= watch_from || (step > 0 && step % 1000 == 0) {
+            let f = sim.download();
+            let absmax = |xs: &[f32]| xs.iter().fold(0.0f32, |m, x| if x.is_finite() { m.max(x.abs()) } else { f32::INFINITY });
+            let psum: f64 = f.p.iter().map(|&x| x as f64).sum();
+            let dsum: f64 = f.divergence.iter().map(|&x| x as f64).sum();
+            eprintln!(
+                "soak: step {step} max|p| {:.3e} Σp {psum:.3e} max|u| {:.3e} max|v| {:.3e} Σdiv {dsum:.3e} solids {} solver {:?}",
+                absmax(&f.p),
+                absmax(&f.u),
+                absmax(&f.v),
+                f.solid.iter().filter(|&&s| s > 0.5).count(),
+                sim.solver.kind
+            );
+        }
         if step > 0 && step % 1000 == 0 {
             eprintln!(
                 "soak: step {step}, {:.0} s, {:.1} MB resident",

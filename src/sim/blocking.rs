@@ -57,11 +57,17 @@ impl Simulation {
             "viscosity" => s.viscosity.encode(&mut encoder, None, b, &self.params, self.viscosity_iterations),
             "divergence" => timed_pass(&mut encoder, None, name, |pass| s.divergence.encode(pass)),
             "pressure" => {
-                let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, ..self.solve_spec() };
+                // from p as it is (the CPU's sweep is compared), or from zero with a cold start
+                let start = if self.solver.warm_start { solver::Start::AsIs } else { solver::Start::Cold };
+                let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, start, ..self.solve_spec() };
                 s.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
             }
             // the whole solve with the current settings, on the divergence as it is
             "solve" => s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
+            // the warm start's scaling of p alone (its stencil set up by an earlier solve)
+            "warm_start" => {
+                timed_pass(&mut encoder, None, name, |pass| s.solvers.warm.encode(pass, solver::Solvers::measure(self.solver.kind)))
+            }
             // divergence, solve and correction
             "projection" => {
                 timed_pass(&mut encoder, None, "divergence", |pass| s.divergence.encode(pass));

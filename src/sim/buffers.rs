@@ -92,7 +92,8 @@ impl Buffers {
             ink_out: storage(device, "ink_out", 3 * dye),
             density_out: storage(device, "density_out", cells),
             splats: storage(device, "splats", MAX_SPLATS * std::mem::size_of::<Splat>() / 4),
-            partials: storage(device, "partials", 5 * STATS_GROUPS as usize),
+            // the statistics' five blocks, then the warm start's two (shaders/warm_start.wgsl)
+            partials: storage(device, "partials", 7 * STATS_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),

@@ -112,6 +112,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
     ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
     ("solver_check", concat!(mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
+    ("warm_start", concat!(mg!("level"), include_str!("../../shaders/warm_start.wgsl"))),
     ("viscosity", include_str!("../../shaders/viscosity.wgsl")),
 ];
 

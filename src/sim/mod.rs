@@ -26,6 +26,7 @@ pub mod stats;
 pub mod substeps;
 pub mod viscosity;
 pub mod vorticity;
+pub mod warm_start;
 
 use crate::config::{Scene, SolverConfig, Source};
 use crate::error::Result;
@@ -373,7 +374,7 @@ impl Simulation {
             kind: s.kind,
             iterations: s.iterations.clamp(0, u32::MAX as i64) as u32,
             tolerance: s.tolerance,
-            warm_start: s.warm_start,
+            start: if s.warm_start { solver::Start::Warm } else { solver::Start::Cold },
         }
     }
 

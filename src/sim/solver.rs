@@ -20,6 +20,7 @@ use super::pressure::Jacobi;
 use super::pressure_sor;
 use super::solver_check::{Check, Launch, Measure, SolveReport, ctl};
 use super::stage::{Ctx, copy_all, timed_pass};
+use super::warm_start::WarmStart;
 use crate::config::SolverKind;
 use crate::error::Result;
 use std::cell::{Cell, RefCell};
@@ -44,7 +45,18 @@ pub struct SolveSpec {
     pub iterations: u32,
     /// Relative residual at which to stop; 0: run all iterations.
     pub tolerance: f32,
-    pub warm_start: bool,
+    pub start: Start,
+}
+
+/// Where a solve starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// From zero.
+    Cold,
+    /// From the last pressure, scaled by src/sim/warm_start.rs (`solver.warm_start`).
+    Warm,
+    /// From p exactly as it is (tests that compare sweeps with the CPU's).
+    AsIs,
 }
 
 impl SolveSpec {
@@ -131,6 +143,7 @@ struct Memory {
 pub struct Solvers {
     pub mg: Multigrid,
     pub check: Check,
+    pub warm: WarmStart,
     pub jacobi: Jacobi,
     pub control: wgpu::Buffer,
     /// u32 k at word k: copied into the control words (a count per step, in stream order).
@@ -144,9 +157,10 @@ impl Solvers {
         let d = ctx.device;
         let levels = super::multigrid::levels(ctx.nx, ctx.ny);
         let control = super::solver_check::control_buffer(d, &levels);
-        let mut check = None;
+        let (mut check, mut warm) = (None, None);
         let mg = Multigrid::new(ctx, &control, |tables| {
             check = Some(Check::new(d, &tables[0])?);
+            warm = Some(WarmStart::new(d, &tables[0], ctx.nx * ctx.ny)?);
             Ok(())
         })?;
         let words: Vec<u32> = (0..=MAX_DIRECT).collect();
@@ -171,6 +185,7 @@ impl Solvers {
             .collect();
         Ok(Solvers {
             check: check.expect("level 0 has a table"),
+            warm: warm.expect("level 0 has a table"),
             jacobi: Jacobi::new(ctx)?,
             mg,
             control,
@@ -274,6 +289,11 @@ impl Solvers {
         self.memory.set(m);
     }
 
+    /// Which stencil a solver of `kind` works with (the Jacobi one, or multigrid level 0's).
+    pub fn measure(kind: SolverKind) -> Measure {
+        if kind == SolverKind::Jacobi { Measure::Jacobi } else { Measure::Level0 }
+    }
+
     /// One unit of the solve.
     fn encode_unit(&self, pass: &mut wgpu::ComputePass<'_>, kind: SolverKind, launch: Launch<'_>, in_out: &mut bool) {
         match kind {
@@ -304,14 +324,14 @@ impl Solvers {
             m.jacobi_ready = false;
             m.multigrid_ready = false;
         }
-        if !spec.warm_start {
+        if spec.start == Start::Cold {
             encoder.clear_buffer(&b.p, 0, None);
         }
         let gated = spec.gated();
         let plan = if gated { Plan::new(m.prediction, spec.max_units()) } else { Plan::default() };
         m.last_plan = plan;
         let kind = spec.kind;
-        let measure = if kind == SolverKind::Jacobi { Measure::Jacobi } else { Measure::Level0 };
+        let measure = Self::measure(kind);
         let (setup_jacobi, setup_mg) = match kind {
             SolverKind::Jacobi => (!m.jacobi_ready, false),
             _ => (false, !m.multigrid_ready),
@@ -333,6 +353,9 @@ impl Solvers {
             }
             if kind != SolverKind::Jacobi {
                 self.mg.encode_load(pass, direct);
+            }
+            if spec.start == Start::Warm {
+                self.warm.encode(pass, measure);
             }
             if gated {
                 self.check.encode_start(pass);

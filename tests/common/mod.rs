@@ -14,7 +14,7 @@ pub fn gpu() -> Gpu {
 }
 
 /// A small deterministic generator (xorshift), so tests need no extra crate.
-pub struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {

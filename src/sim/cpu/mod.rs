@@ -14,6 +14,7 @@ pub mod sources;
 pub mod stats;
 pub mod viscosity;
 pub mod vorticity;
+pub mod warm_start;
 
 pub use advect::{advect, advect_ink, advect_velocity};
 pub use divergence::divergence;
@@ -23,6 +24,7 @@ pub use project::project;
 pub use sources::sources;
 pub use viscosity::viscosity;
 pub use vorticity::vorticity;
+pub use warm_start::warm_start;
 
 use crate::sim::fields::Fields;
 use crate::sim::params::{Params, Splat};
@@ -54,7 +56,9 @@ pub fn step_viscous(
             viscosity(f, p, viscosity_iterations);
         }
         divergence(f, p);
-        if !warm_start {
+        if warm_start {
+            self::warm_start(f, p);
+        } else {
             f.p.fill(0.0);
         }
         for _ in 0..iterations {

@@ -1,0 +1,157 @@
+//! The warm start of the pressure solve (src/sim/warm_start.rs): β against hand-computed cases,
+//! the GPU pass against its CPU twin, and the instability it removes: warm-started solves that stop
+//! short with an error operator that flips sign (SOR with ω near 2, Jacobi with weight 1 and an odd
+//! count, one Jacobi sweep) once grew without bound in a box at rest (the seed-7 soak's NaN).
+
+mod common;
+use common::*;
+use smokebox::config::{SolverConfig, SolverKind};
+use smokebox::sim::cpu::grid::{Grid, Neighbour};
+use smokebox::sim::cpu::warm_start::warm_factor;
+use smokebox::sim::fields::Fields;
+use smokebox::sim::init::enforce_faces;
+use smokebox::sim::params::*;
+use smokebox::sim::{Simulation, cpu};
+
+/// A p (count p_c - sum of fluid neighbours; outflow ghosts 0), written by hand from the stencil's
+/// definition (DESIGN.md §2) with the grid's neighbour rule.
+fn apply_a(f: &Fields, p: &Params) -> Vec<f32> {
+    let g = Grid::new(f, p);
+    let mut out = vec![0.0; f.p.len()];
+    for j in 0..g.ny() {
+        for i in 0..g.nx() {
+            if g.is_solid(i, j) {
+                continue;
+            }
+            let c = g.cell(i, j);
+            let mut sum = 0.0f64;
+            for (di, dj) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                match g.neighbour(i, j, di, dj) {
+                    Neighbour::Fluid(a, b) => sum += f.p[c] as f64 - f.p[g.cell(a, b)] as f64,
+                    Neighbour::Dirichlet => sum += f.p[c] as f64,
+                    Neighbour::None => {}
+                }
+            }
+            out[c] = sum as f32;
+        }
+    }
+    out
+}
+
+/// A state whose right-hand side b = -rho h^2 div / dt is `k` A p (plus `noise` of white noise).
+fn with_rhs(kinds: [u32; 4], seed: u64, k: f32, noise: f32) -> (Fields, Params) {
+    let (nx, ny) = (37, 29);
+    let p = with_boundaries(box_params(nx, ny, 0.05, 0.02), kinds);
+    let mut f = random_fields(nx, ny, seed, 0.15);
+    if kinds[0] == BC_INFLOW {
+        (0..ny).for_each(|j| f.solid[j * nx] = 0.0);
+    }
+    enforce_faces(&mut f, &p);
+    let ap = apply_a(&f, &p);
+    let mut rng = Rng::new(seed + 1);
+    for (c, d) in f.divergence.iter_mut().enumerate() {
+        let b = k * ap[c] + noise * rng.signed();
+        *d = -b * p.dt / (p.rho * p.h * p.h);
+    }
+    (f, p)
+}
+
+#[test]
+fn beta_is_the_best_multiple_of_the_last_pressure() {
+    for (name, kinds) in boundary_cases() {
+        // b = k A p: the exact solution is k p (up to the null space), so β = k, clamped to [0, 1]
+        for (k, want) in [(1.0, 1.0), (0.5, 0.5), (0.25, 0.25), (2.0, 1.0), (-1.0, 0.0)] {
+            let (f, p) = with_rhs(kinds, 3, k, 0.0);
+            let beta = warm_factor(&f, &p);
+            assert!((beta - want).abs() < 1e-4, "{name}, b = {k} A p: β {beta}, want {want}");
+        }
+        // no last pressure: a cold start
+        let (mut f, p) = with_rhs(kinds, 3, 0.5, 0.0);
+        f.p.fill(0.0);
+        assert_eq!(warm_factor(&f, &p), 0.0, "{name}: p = 0");
+    }
+}
+
+#[test]
+fn warm_start_matches_cpu() {
+    let gpu = gpu();
+    for (name, kinds) in boundary_cases() {
+        for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
+            let (f, p) = with_rhs(kinds, 7, 0.3, 0.05);
+            let solver = SolverConfig { kind, iterations: 1, tolerance: 0.0, warm_start: true, ..Default::default() };
+            let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
+            sim.run_pass("solve"); // sets up the stencils
+            sim.upload(&f);
+            sim.run_pass("warm_start");
+            let mut want = f.clone();
+            cpu::warm_start(&mut want, &p);
+            let beta = warm_factor(&f, &p);
+            assert!(beta > 0.2 && beta < 0.4, "{name}: β {beta} (b = 0.3 A p + noise)");
+            assert_close(&format!("{name}, {kind:?}: p"), &sim.download().p, &want.p, 1e-4);
+        }
+    }
+}
+
+fn kinetic(f: &Fields) -> f64 {
+    f.u.iter().chain(&f.v).map(|&x| (x as f64) * (x as f64)).sum()
+}
+
+/// A closed 32² box of random, unprojected velocity left to settle with no forces: each solve
+/// stops short, so the next step sees its leftover divergence. Before the scaled warm start,
+/// SOR ω = 1.98 with 22 sweeps reached |p| ~ 1e19 in 100 steps and NaN by 200; Jacobi with weight
+/// 1 and 21 sweeps 3e32; one Jacobi sweep hovered at |p| ~ 13 (a checkerboard).
+#[test]
+fn warm_started_solves_that_stop_short_stay_bounded_at_rest() {
+    let gpu = gpu();
+    let cases = [
+        ("SOR ω 1.98, 22 sweeps", SolverKind::Sor, 22, 1.98, 0.8),
+        ("Jacobi weight 1, 21 sweeps", SolverKind::Jacobi, 21, 1.9, 1.0),
+        ("Jacobi weight 0.8, 1 sweep", SolverKind::Jacobi, 1, 1.9, 0.8),
+        ("multigrid, 1 V-cycle", SolverKind::Multigrid, 1, 1.9, 0.8),
+    ];
+    for (name, kind, iterations, omega, weight) in cases {
+        let (nx, ny) = (32, 32);
+        let mut f = random_fields(nx, ny, 3, 0.0);
+        f.p.fill(0.0);
+        let mut p = box_params(nx, ny, 1.0 / 32.0, 0.0094);
+        p.gravity_y = 0.0;
+        p.sor_omega = omega;
+        p.jacobi_weight = weight;
+        enforce_faces(&mut f, &p);
+        let solver = SolverConfig { kind, iterations, tolerance: 0.0, warm_start: true, omega, jacobi_weight: weight };
+        let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
+        sim.run_blocking(1, false);
+        let first = sim.download();
+        let (e0, p0) = (kinetic(&first), max_abs(&first.p));
+        let mut worst = 0.0f32;
+        for _ in 0..6 {
+            sim.run_blocking(50, false);
+            let g = sim.download();
+            assert!(g.p.iter().chain(&g.u).chain(&g.v).all(|x| x.is_finite()), "{name}: not finite");
+            worst = worst.max(max_abs(&g.p));
+            assert!(kinetic(&g) <= 1.01 * e0, "{name}: kinetic energy grew from {e0:.3e} to {:.3e}", kinetic(&g));
+        }
+        eprintln!("{name}: max |p| {p0:.3e} after the first step, at most {worst:.3e} over 300 more");
+        assert!(worst <= 2.0 * p0, "{name}: |p| grew from {p0:.3e} to {worst:.3e}");
+    }
+}
+
+/// The warm start's sums sit beside the statistics' partial sums, which a step holds across the
+/// solve: a step's max |div| before is still that of its divergence (an early version of the
+/// warm start wrote over it, and `--stats` reported ratios of 1e26).
+#[test]
+fn statistics_survive_the_warm_start() {
+    let gpu = gpu();
+    let (nx, ny) = (48, 40);
+    let mut f = random_fields(nx, ny, 11, 0.1);
+    f.p.iter_mut().for_each(|x| *x *= 0.01);
+    let p = box_params(nx, ny, 1.0 / 48.0, 0.01);
+    enforce_faces(&mut f, &p);
+    let solver = SolverConfig { kind: SolverKind::Multigrid, iterations: 2, tolerance: 0.0, warm_start: true, ..Default::default() };
+    let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
+    let stats = sim.run_blocking(1, true);
+    let g = sim.download();
+    let before = g.divergence.iter().zip(&g.solid).filter(|(_, s)| **s < 0.5).map(|(d, _)| d.abs()).fold(0.0f32, f32::max);
+    let s = stats.last().unwrap();
+    assert!(before > 0.0 && (s.div_max_before - before).abs() <= 1e-5 * before, "div before: stats {} fields {before}", s.div_max_before);
+}
