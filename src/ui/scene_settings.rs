@@ -243,7 +243,7 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
         "Jacobi weight",
         "Weight of each Jacobi update, (0, 1]: below 1 damps the checkerboard mode of a closed box.",
     );
-    checkbox(ui, &mut c.warm_start, "warm start", "Start each solve from the last step's pressure.");
+    checkbox(ui, &mut c.warm_start, "warm start", "Start each solve from the last step's pressure, scaled to fit this step.");
 }
 
 fn scheme_name(s: Scheme) -> &'static str {
