@@ -233,7 +233,7 @@ fn soak(steps: u64, seed: u64) -> Report {
             max_energy = max_energy.max(e);
             max_substeps = max_substeps.max(s.substeps);
         }
-        if step == steps.min(500) - 1 {
+        if step == (first + 500).min(steps) - 1 {
             rss_start = resident_bytes();
         }
         if step + 1 == steps {
