@@ -13,8 +13,9 @@ use super::kernel::{Kernel, solver_workgroup};
 use super::solver_check::Measure;
 use crate::error::Result;
 
-/// Workgroups of the measuring dispatch (the partial sums; keep in sync with the shader).
-pub const GROUPS: u32 = 64;
+/// Workgroups of the measuring dispatch: one partial sum each, in the blocks of `partials` after the
+/// statistics' (the shader's GROUPS and BASE).
+pub const GROUPS: u32 = super::buffers::STATS_GROUPS;
 /// Most workgroups of the scaling dispatch: each folds the partials once, then loops over cells.
 /// A GPU wants a thousand or so in flight; on a CPU adapter each costs a coroutine start, so a few
 /// per core do (128² on lavapipe: 2.4 ms with 1024 of 8 invocations, 0.4 ms with 64).
