@@ -7,6 +7,8 @@
 //   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
 //   5 units per check   6 units the next gate counts   7 probe ratio (f32)
 //   8..72 partial maxima   72.. full args, then live args (3 words per slot)
+//   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
+//   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks
 
 
 const GROUPS: u32 = 64u;
@@ -17,9 +19,25 @@ const PARTIALS: u32 = 8u;
 const ARG_SLOTS: u32 = 33u;
 const FULL_ARGS: u32 = 72u;
 const LIVE_ARGS: u32 = 171u;
+const VERDICT: u32 = 270u;
+const TAIL: u32 = 273u;
+const MAX_BLOCK: u32 = 64u;
+
+// Non-finite (inf or NaN) by its bits: WGSL may assume floats are finite, so no comparison tells.
+fn finite(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;
+}
 
 var<workgroup> red_max: array<f32, 256>;
 var<workgroup> done_now: u32;
+var<workgroup> closed: u32;
+
+// Whether the gate is closed already: a check after it has nothing to measure (uniform over the
+// workgroup, so the reduction's barriers stay in uniform control flow).
+fn gate_closed(lid: u32) -> bool {
+    if lid == 0u { closed = mg_control[2]; }
+    return workgroupUniformLoad(&closed) != 0u;
+}
 
 fn finish_partial(lid: u32, wid: u32, m: f32) {
     red_max[lid] = m;
@@ -45,6 +63,7 @@ fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
 // max |residual| of multigrid level 0 (x = p, rhs from `load`), computed on the fly.
 @compute @workgroup_size(WG)
 fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    if gate_closed(lid.x) { return; }
     let n = level.nx * level.ny;
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
@@ -59,6 +78,7 @@ fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 // above the residual once p is large against h^2 rhs (src/sim/cpu/solver_check.rs is its twin).
 @compute @workgroup_size(WG)
 fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    if gate_closed(lid.x) { return; }
     let n = params.nx * params.ny;
     let w = nx();
     var m = 0.0;
@@ -126,11 +146,22 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
         var done = mg_control[2];
         if done == 0u {
             mg_control[4] += mg_control[6];
-            let ratio = r / bitcast<f32>(mg_control[1]);
+            let rhs = bitcast<f32>(mg_control[1]);
+            let ratio = r / rhs;
             mg_control[3] = bitcast<u32>(ratio);
-            if ratio <= bitcast<f32>(mg_control[0]) { done = 1u; }
+            // a non-finite state never counts as solved
+            if finite(r) && finite(rhs) && ratio <= bitcast<f32>(mg_control[0]) { done = 1u; }
         }
-        mg_control[6] = mg_control[5];
+        // the gated units before the next check (src/sim/solver_check.rs `tail_block`): single
+        // ones for the first `fine` checks, then doubling blocks, never past the tail's end
+        let k = mg_control[TAIL];
+        let fine = mg_control[TAIL + 2u];
+        var block = 1u;
+        if k >= fine { block = min(1u << min(k - fine + 1u, 6u), MAX_BLOCK); }
+        block = min(block, mg_control[TAIL + 1u]);
+        mg_control[6] = block;
+        mg_control[TAIL] = k + 1u;
+        mg_control[TAIL + 1u] -= block;
         mg_control[2] = done;
         done_now = done;
     }
@@ -143,5 +174,24 @@ fn probe(@builtin(local_invocation_id) lid: vec3<u32>) {
     let r = partial_max(lid.x);
     if lid.x == 0u {
         mg_control[7] = bitcast<u32>(r / bitcast<f32>(mg_control[1]));
+    }
+}
+
+// After a solve: the step's worst ratio, and the step counted once as failed when a solve of it
+// stopped above the tolerance (src/sim/solver.rs `begin_step` clears the first two words).
+@compute @workgroup_size(1)
+fn verdict() {
+    let r = bitcast<f32>(mg_control[3]);
+    let worst = bitcast<f32>(mg_control[VERDICT]);
+    if !finite(worst) {
+        // stays non-finite
+    } else if !finite(r) {
+        mg_control[VERDICT] = mg_control[3];
+    } else if r > worst {
+        mg_control[VERDICT] = mg_control[3];
+    }
+    if mg_control[2] == 0u && mg_control[VERDICT + 1u] == 0u {
+        mg_control[VERDICT + 1u] = 1u;
+        mg_control[VERDICT + 2u] += 1u;
     }
 }

@@ -16,10 +16,18 @@ const WG: u32 = 256u;
 
 var<workgroup> red: array<f32, 256>;
 
+// The larger of a and b, or whichever is not finite (inf, NaN: told by its bits, as WGSL may assume
+// floats finite), so a blown-up field reads as non-finite (JSON null), never as 0.
+fn max_or_nonfinite(a: f32, b: f32) -> f32 {
+    if (bitcast<u32>(a) & 0x7f800000u) == 0x7f800000u { return a; }
+    if (bitcast<u32>(b) & 0x7f800000u) == 0x7f800000u { return b; }
+    return max(a, b);
+}
+
 fn reduce_max(lid: u32) {
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
-        if lid < s { red[lid] = max(red[lid], red[lid + s]); }
+        if lid < s { red[lid] = max_or_nonfinite(red[lid], red[lid + s]); }
     }
     workgroupBarrier();
 }
@@ -37,7 +45,7 @@ fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let n = params.nx * params.ny;
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
-        m = max(m, abs(divergence[c]));
+        m = max_or_nonfinite(m, abs(divergence[c]));
     }
     red[lid.x] = m;
     reduce_max(lid.x);
@@ -53,7 +61,7 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
         let j = i32(c / params.nx);
         if !is_solid(i, j) {
             let d = (u_face_value(i + 1, j) - u_face_value(i, j) + v_face_value(i, j + 1) - v_face_value(i, j)) / params.h;
-            m = max(m, abs(d));
+            m = max_or_nonfinite(m, abs(d));
         }
     }
     red[lid.x] = m;
@@ -88,9 +96,7 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
             x = v[k - nu];
         }
         e += x * x;
-        // NaN compares false: max keeps it out, so a blown-up field reads as its largest finite
-        // speed; `finish` flags NaN through the energy instead
-        top = max(top, abs(x));
+        top = max_or_nonfinite(top, abs(x));
     }
     workgroupBarrier();
     red[lid.x] = e;
@@ -110,9 +116,9 @@ fn finish() {
     var s3 = 0.0;
     var m4 = 0.0;
     for (var g = 0u; g < GROUPS; g++) {
-        m4 = max(m4, partials[4u * GROUPS + g]);
-        m0 = max(m0, partials[g]);
-        m1 = max(m1, partials[GROUPS + g]);
+        m4 = max_or_nonfinite(m4, partials[4u * GROUPS + g]);
+        m0 = max_or_nonfinite(m0, partials[g]);
+        m1 = max_or_nonfinite(m1, partials[GROUPS + g]);
         s2 += partials[2u * GROUPS + g];
         s3 += partials[3u * GROUPS + g];
     }

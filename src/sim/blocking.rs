@@ -32,8 +32,12 @@ impl Simulation {
                     self.max_speed = s.max_speed;
                 }
                 if stats {
+                    let spec = self.solve_spec();
+                    let verdict =
+                        (spec.tolerance > 0.0 && spec.iterations > 0).then(|| self.stages.solvers.verdict_now(&self.device, &self.queue));
                     for s in &mut got {
                         s.substeps = self.last_plan.substeps;
+                        s.converged = verdict.map(|v| !v.failed);
                     }
                     out.extend(got);
                 }

@@ -213,7 +213,7 @@ impl Simulation {
     /// rebuilding pipelines.
     pub fn restore(&mut self, fields: &Fields) {
         self.upload(fields);
-        self.stages.solvers.forget_prediction();
+        self.stages.solvers.forget_prediction(&self.queue);
         self.pending_splats.clear();
         self.step_index = 0;
         self.time = 0.0;
@@ -302,6 +302,7 @@ impl Simulation {
             ));
         }
         self.params.dt = plan.dt;
+        self.stages.solvers.begin_step(encoder);
         for k in 0..plan.substeps {
             // the dabs land once, in the first sub-step; emitters act in every one
             let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
@@ -370,11 +371,13 @@ impl Simulation {
     /// The pressure solve's settings.
     pub fn solve_spec(&self) -> solver::SolveSpec {
         let s = &self.solver;
+        let p = &self.params;
         solver::SolveSpec {
             kind: s.kind,
             iterations: s.iterations.clamp(0, u32::MAX as i64) as u32,
             tolerance: s.tolerance,
             start: if s.warm_start { solver::Start::Warm } else { solver::Start::Cold },
+            reach: solver::scratch_units(s.kind, self.nx, self.ny, p.jacobi_weight, p.sor_omega, s.tolerance),
         }
     }
 

@@ -3,14 +3,21 @@
 //! to a tolerance (src/sim/solver_check.rs).
 //!
 //! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8
-//! Jacobi sweeps, 4 SOR sweeps). It runs the number of units the last solve needed as plain
-//! dispatches, then checks the residual on the GPU, then up to `EXTRA_UNITS` *gated* units
-//! (indirect dispatches that a check empties once the tolerance is met), each checked. A probe one
-//! unit before the predicted count says whether fewer would have done. The counts come back
-//! through a small read-back a step later: non-blocking in the app; `run_blocking` waits for each
-//! step, so a headless run repeats bit for bit, and a dump saves the count (`meta.json`
-//! `solver_units`) so a loaded run continues as the straight one. Until the first read-back (or
-//! after a restore, or a change of kind, tolerance or count), every unit is gated.
+//! Jacobi sweeps, 4 SOR sweeps). It runs the number of units the last solve needed (at least
+//! `FLOOR_UNITS`) as plain dispatches, then checks the residual on the GPU, then *gated* units
+//! (indirect dispatches that a check empties once the tolerance is met): in a running flow
+//! `EXTRA_UNITS`, each checked; after a solve with nothing to solve (at rest, a pause) or a load,
+//! as many as a solve from zero needs on this grid (`scratch_units`, within `solver.iterations`),
+//! checked after blocks that double (`tail_block`), so the first dab or step reaches the
+//! tolerance too. Once the gate closes, the rest cost only their recording and checks that return
+//! at once. A solve that still stops above the tolerance raises the prediction at once to the
+//! units its rate of convergence says it needs, and is counted (`Verdict`: `--stats`
+//! `converged`, the panel, `bench`). A probe one unit before the predicted count says whether
+//! fewer would have done. The counts come back through a small read-back a step later:
+//! non-blocking in the app; `run_blocking` waits for each step, so a headless run repeats bit for
+//! bit, and a dump saves the count (`meta.json` `solver_units`) so a loaded run continues as the
+//! straight one. Until the first read-back (or after a restore, or a change of kind, tolerance or
+//! count), every unit is gated.
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
@@ -18,7 +25,7 @@ use super::kernel::slot;
 use super::multigrid::Multigrid;
 use super::pressure::Jacobi;
 use super::pressure_sor;
-use super::solver_check::{Check, Launch, Measure, SolveReport, ctl};
+use super::solver_check::{Check, Launch, Measure, SolveReport, Verdict, ctl, tail_block};
 use super::stage::{Ctx, copy_all, timed_pass};
 use super::warm_start::WarmStart;
 use crate::config::SolverKind;
@@ -34,8 +41,15 @@ use wgpu::util::DeviceExt;
 pub const EXTRA_UNITS: u32 = 2;
 /// The share of `solver.tolerance` the GPU gate aims for (see `Solvers::prepare`).
 pub const GATE_MARGIN: f32 = 0.9;
-/// Largest count of direct units the control words can be told (`counts` table).
+/// Largest count of direct units a solve plans.
 const MAX_DIRECT: u32 = 1023;
+/// Largest count the control words can be told (`counts` table): direct or gated units.
+const MAX_COUNT: u32 = 4095;
+/// The fewest direct units a solve to a tolerance plans, even after steps at rest.
+pub const FLOOR_UNITS: u32 = 1;
+/// How many times the slowest mode's estimate a solve from zero is given (obstacles lengthen the
+/// paths the pressure travels; the periodic seam and f32 round-off slow the last digits).
+const SCRATCH_SAFETY: f64 = 2.0;
 
 /// What to solve: the settings of the pressure solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +60,9 @@ pub struct SolveSpec {
     /// Relative residual at which to stop; 0: run all iterations.
     pub tolerance: f32,
     pub start: Start,
+    /// Units the gated part reaches (with the direct ones) after a rest or a load: a solve from
+    /// zero (`scratch_units`).
+    pub reach: u32,
 }
 
 /// Where a solve starts.
@@ -78,6 +95,31 @@ pub fn unit_sweeps(kind: SolverKind) -> u32 {
     }
 }
 
+/// Units a solve from zero needs to reach `tolerance` on an `nx` x `ny` grid, from the slowest
+/// mode of a closed box (1 + cos(pi/N))/2 of the Jacobi iteration, N the longer side: weighted
+/// Jacobi contracts it by 1 - w(1 - mu) a sweep, red-black SOR by the SOR spectral radius for
+/// omega and mu (Young), times `SCRATCH_SAFETY`; multigrid by its V-cycle, whatever the size (all
+/// of `max_units`, at most 20 by default). u32::MAX where the method does not converge.
+pub fn scratch_units(kind: SolverKind, nx: usize, ny: usize, jacobi_weight: f32, omega: f32, tolerance: f32) -> u32 {
+    let n = nx.max(ny).max(2) as f64;
+    let mu = (1.0 + (std::f64::consts::PI / n).cos()) / 2.0;
+    let rate = match kind {
+        SolverKind::Multigrid => return u32::MAX,
+        SolverKind::Jacobi => 1.0 - jacobi_weight as f64 * (1.0 - mu),
+        SolverKind::Sor => {
+            let w = omega as f64;
+            let d = w * w * mu * mu - 4.0 * (w - 1.0);
+            if d > 0.0 { ((w * mu + d.sqrt()) / 2.0).powi(2) } else { w - 1.0 }
+        }
+    };
+    let target = (tolerance as f64 * GATE_MARGIN as f64).clamp(1e-12, 0.5).ln();
+    if !(rate > 0.0 && rate < 1.0) {
+        return u32::MAX;
+    }
+    let sweeps = SCRATCH_SAFETY * target / rate.ln();
+    (sweeps / unit_sweeps(kind) as f64).ceil().min(u32::MAX as f64) as u32
+}
+
 /// How a solve to a tolerance is recorded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
@@ -87,28 +129,48 @@ pub struct Plan {
     pub gated: u32,
     /// Whether a probe measures the residual before the last direct unit.
     pub probe: bool,
+    /// Gated units checked one by one before the checks space out (`tail_block`).
+    pub fine: u32,
 }
 
 impl Plan {
-    pub fn new(prediction: Option<u32>, max_units: u32) -> Plan {
+    /// `reach`: units the direct and gated ones together reach at least (within `max_units`); 0
+    /// in a running flow, where `EXTRA_UNITS` follow the prediction.
+    pub fn new(prediction: Option<u32>, max_units: u32, reach: u32) -> Plan {
         match prediction {
-            None => Plan { direct: 0, gated: max_units, probe: false },
+            // nothing known: every unit checked, to learn the count exactly
+            None => {
+                let gated = max_units.min(MAX_COUNT);
+                Plan { direct: 0, gated, probe: false, fine: gated }
+            }
             Some(n) => {
-                let direct = n.min(max_units).min(MAX_DIRECT);
-                Plan { direct, gated: EXTRA_UNITS.min(max_units - direct), probe: direct >= 1 }
+                let direct = n.max(FLOOR_UNITS).min(max_units).min(MAX_DIRECT);
+                let gated = EXTRA_UNITS.max(reach.saturating_sub(direct)).min(max_units - direct).min(MAX_COUNT);
+                Plan { direct, gated, probe: direct >= 1, fine: EXTRA_UNITS }
             }
         }
     }
 
-    /// The prediction after this plan's solve reported `r` (units).
+    /// The prediction after this plan's solve reported `r` (units), at least `FLOOR_UNITS`. A
+    /// solve that stopped above the tolerance asks at once for the units its rate says it needs
+    /// (ratio = rate^units), at least one more than it ran.
     pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
-        if !r.converged {
-            (r.iterations + 1).min(max_units)
+        let next = if !r.converged {
+            let ran = r.iterations.max(1);
+            let target = (tolerance * GATE_MARGIN) as f64;
+            let ratio = r.ratio as f64;
+            let needed = if ratio > 0.0 && ratio < 1.0 && target > 0.0 {
+                (ran as f64 * target.ln() / ratio.ln()).ceil().min(u32::MAX as f64) as u32
+            } else {
+                2 * ran
+            };
+            needed.max(ran + 1).min(max_units)
         } else if self.probe && r.probe.is_some_and(|p| p <= tolerance * GATE_MARGIN) {
             self.direct - 1
         } else {
             r.iterations
-        }
+        };
+        next.max(FLOOR_UNITS)
     }
 }
 
@@ -138,6 +200,11 @@ struct Memory {
     multigrid_ready: bool,
     last_plan: Plan,
     last_report: Option<SolveReport>,
+    /// The newest count of steps that stopped above the tolerance (`Verdict::failed_steps`).
+    failed_steps: u32,
+    /// The next solve may start far from its answer (after a solve at rest, or a load): its gated
+    /// part reaches a solve from zero.
+    cold: bool,
 }
 
 pub struct Solvers {
@@ -163,7 +230,7 @@ impl Solvers {
             warm = Some(WarmStart::new(d, &tables[0], ctx.nx * ctx.ny)?);
             Ok(())
         })?;
-        let words: Vec<u32> = (0..=MAX_DIRECT).collect();
+        let words: Vec<u32> = (0..=MAX_COUNT).collect();
         let counts = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("solver counts"),
             contents: bytemuck::cast_slice(&words),
@@ -173,7 +240,7 @@ impl Solvers {
             .map(|_| FeedbackSlot {
                 buffer: d.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("solver feedback"),
-                    size: (ctl::FEEDBACK_WORDS * 4) as u64,
+                    size: ((ctl::FEEDBACK_WORDS + 3) * 4) as u64,
                     usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 }),
@@ -206,11 +273,35 @@ impl Solvers {
         self.memory.set(m);
     }
 
-    /// Forgets the predicted count (the next solve to a tolerance gates every unit).
-    pub fn forget_prediction(&self) {
+    /// Forgets the predicted count (the next solve to a tolerance gates every unit) and the
+    /// count of steps above the tolerance (a new state).
+    pub fn forget_prediction(&self, queue: &wgpu::Queue) {
         let mut m = self.memory.get();
         m.prediction = None;
+        m.failed_steps = 0;
         self.memory.set(m);
+        queue.write_buffer(&self.control, (ctl::VERDICT * 4) as u64, bytemuck::cast_slice(&[0u32; 3]));
+    }
+
+    /// Opens a step's verdict (call once a step, before its first solve): in stream order, so
+    /// each step of one submission gets its own.
+    pub fn begin_step(&self, encoder: &mut wgpu::CommandEncoder) {
+        for word in [ctl::VERDICT, ctl::VERDICT + 1] {
+            encoder.copy_buffer_to_buffer(&self.counts, 0, &self.control, (word * 4) as u64, 4);
+        }
+    }
+
+    /// The verdict of the last step submitted (blocking; the command line and tests, after the
+    /// step's submission was waited for).
+    pub fn verdict_now(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Verdict {
+        let words = &super::buffers::read_buffers(device, queue, &[&self.control])[0];
+        Verdict::from_words(&words[ctl::VERDICT..ctl::VERDICT + 3])
+    }
+
+    /// Steps that stopped above the tolerance, as far as the read-backs have told (non-blocking).
+    pub fn failed_steps(&self) -> u32 {
+        self.collect_feedback();
+        self.memory.get().failed_steps
     }
 
     /// Sets the predicted count in units (tests), after taking in the feedback that has arrived.
@@ -236,7 +327,8 @@ impl Solvers {
         self.collect_feedback();
         let mut m = self.memory.get();
         m.spec = Some(spec);
-        m.prediction = units;
+        m.prediction = units.map(|u| u.max(FLOOR_UNITS));
+        m.cold = true;
         self.memory.set(m);
     }
 
@@ -281,9 +373,12 @@ impl Solvers {
             s.mapped.store(false, Ordering::Release);
             s.state = SlotState::Free;
             let report = SolveReport::from_words(&words);
+            m.failed_steps = m.failed_steps.max(Verdict::from_words(&words[ctl::FEEDBACK_WORDS..]).failed_steps);
             if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
                 m.prediction = Some(s.plan.next(&report, spec.tolerance, spec.max_units()));
                 m.last_report = Some(report);
+                // nothing was left to solve (the gate closed before any unit): at rest
+                m.cold = report.converged && report.iterations == 0;
             }
         }
         self.memory.set(m);
@@ -328,7 +423,8 @@ impl Solvers {
             encoder.clear_buffer(&b.p, 0, None);
         }
         let gated = spec.gated();
-        let plan = if gated { Plan::new(m.prediction, spec.max_units()) } else { Plan::default() };
+        let reach = if m.cold { spec.reach } else { 0 };
+        let plan = if gated { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
         m.last_plan = plan;
         let kind = spec.kind;
         let measure = Self::measure(kind);
@@ -340,8 +436,14 @@ impl Solvers {
         m.multigrid_ready |= kind != SolverKind::Jacobi;
         self.memory.set(m);
         if gated {
-            let pending = (plan.direct * 4) as u64;
-            encoder.copy_buffer_to_buffer(&self.counts, pending, &self.control, (ctl::PENDING * 4) as u64, 4);
+            // in stream order: the units before the first check, and the tail's schedule
+            let mut put = |word: usize, count: u32| {
+                encoder.copy_buffer_to_buffer(&self.counts, (count * 4) as u64, &self.control, (word * 4) as u64, 4);
+            };
+            put(ctl::PENDING, plan.direct);
+            put(ctl::TAIL, 0);
+            put(ctl::TAIL + 1, plan.gated);
+            put(ctl::TAIL + 2, plan.fine);
         }
         let direct = self.launch(false);
         timed_pass(encoder, profiler, "pressure setup", |pass| {
@@ -378,10 +480,17 @@ impl Solvers {
                 self.encode_unit(pass, kind, direct, &mut in_out);
             }
             self.check.encode_gate(pass, measure);
-            for _ in 0..plan.gated {
-                self.encode_unit(pass, kind, self.launch(true), &mut in_out);
+            // the gated tail, in the blocks the gate counts (`tail_block`)
+            let (mut left, mut k) = (plan.gated, 0);
+            while left > 0 {
+                let block = tail_block(k, plan.fine).min(left);
+                for _ in 0..block {
+                    self.encode_unit(pass, kind, self.launch(true), &mut in_out);
+                }
                 self.check.encode_gate(pass, measure);
+                (left, k) = (left - block, k + 1);
             }
+            self.check.encode_verdict(pass);
         });
         if in_out {
             copy_all(encoder, &b.p_out, &b.p);
@@ -390,6 +499,8 @@ impl Solvers {
             let mut slots = self.feedback.borrow_mut();
             if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
                 encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
+                let (verdict, at) = ((ctl::VERDICT * 4) as u64, (ctl::FEEDBACK_WORDS * 4) as u64);
+                encoder.copy_buffer_to_buffer(&self.control, verdict, &s.buffer, at, 12);
                 s.state = SlotState::Copied;
                 s.plan = plan;
                 s.spec = Some(spec);

@@ -27,9 +27,17 @@ pub mod ctl {
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
     pub const FULL_ARGS: usize = 72;
     pub const LIVE_ARGS: usize = FULL_ARGS + 3 * ARG_SLOTS;
-    pub const WORDS: usize = LIVE_ARGS + 3 * ARG_SLOTS;
-    /// Words the feedback read-back copies (0..8).
+    /// The verdict of the current step (`verdict`): its worst relative residual (f32), whether a
+    /// solve of it stopped above the tolerance, and the steps that did since the last reset.
+    pub const VERDICT: usize = LIVE_ARGS + 3 * ARG_SLOTS;
+    /// The gated tail's schedule (`tail_block`): checks done, gated units not yet checked, checks
+    /// after a single unit before the blocks double.
+    pub const TAIL: usize = VERDICT + 3;
+    pub const WORDS: usize = TAIL + 3;
+    /// Words the feedback read-back copies (0..8), then the three verdict words after them.
     pub const FEEDBACK_WORDS: usize = 8;
+    /// The longest block of gated units between two checks.
+    pub const MAX_BLOCK: u32 = 64;
 
     pub fn cells_slot(level: usize) -> usize {
         level
@@ -90,7 +98,8 @@ pub struct Check {
     gate_start: Kernel,
     gate: Kernel,
     probe: Kernel,
-    groups: [wgpu::BindGroup; 6],
+    verdict: Kernel,
+    groups: [wgpu::BindGroup; 7],
 }
 
 /// What a residual check measures: the Jacobi pressure in `p` with its packed stencil, or
@@ -110,8 +119,8 @@ impl Check {
             let constants: &[(&str, f64)] = if entry.starts_with("reduce") { &[("WG", wg)] } else { &[] };
             Kernel::with_options(device, "solver_check", entry, constants, false)
         };
-        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe) =
-            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?);
+        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict) =
+            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?, k("verdict")?);
         let groups = [
             reduce_rhs.bind(device, table),
             reduce_mg.bind(device, table),
@@ -119,8 +128,9 @@ impl Check {
             gate_start.bind(device, table),
             gate.bind(device, table),
             probe.bind(device, table),
+            verdict.bind(device, table),
         ];
-        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, groups })
+        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict, groups })
     }
 
     /// Start of a gated solve: measures max |rhs| and opens the gate.
@@ -136,7 +146,8 @@ impl Check {
         }
     }
 
-    /// A residual check that closes the gate once the tolerance is met.
+    /// A residual check that closes the gate once the tolerance is met (its reduction returns
+    /// at once when the gate is already closed).
     pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
         self.encode_reduce(pass, measure);
         self.gate.dispatch_groups(pass, &self.groups[4], 1);
@@ -146,6 +157,36 @@ impl Check {
     pub fn encode_probe(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
         self.encode_reduce(pass, measure);
         self.probe.dispatch_groups(pass, &self.groups[5], 1);
+    }
+
+    /// After a solve: folds its outcome into the step's verdict (`ctl::VERDICT`).
+    pub fn encode_verdict(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.verdict.dispatch_groups(pass, &self.groups[6], 1);
+    }
+}
+
+/// Gated units before check `k` of a solve's gated tail: one each for the first `fine` checks,
+/// then blocks that double up to `ctl::MAX_BLOCK` (a long tail costs a few checks, and a rescue
+/// at most twice the units it needed). Keep in sync
+/// with `gate` in shaders/solver_check.wgsl.
+pub fn tail_block(k: u32, fine: u32) -> u32 {
+    if k < fine { 1 } else { (1u32 << (k - fine + 1).min(6)).min(ctl::MAX_BLOCK) }
+}
+
+/// What the solves of one step reached (`ctl::VERDICT`, read back).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Verdict {
+    /// The largest relative residual a solve of the step stopped at (non-finite: the state is).
+    pub worst: f32,
+    /// Whether a solve of the step stopped above its tolerance.
+    pub failed: bool,
+    /// Steps that did, since the count was last reset.
+    pub failed_steps: u32,
+}
+
+impl Verdict {
+    pub fn from_words(words: &[f32]) -> Verdict {
+        Verdict { worst: words[0], failed: words[1].to_bits() != 0, failed_steps: words[2].to_bits() }
     }
 }
 

@@ -23,6 +23,12 @@ pub struct StepStats {
     pub max_speed: f32,
     /// Sub-steps the step was split into by the CFL limit (1: none).
     pub substeps: u32,
+    /// max |div| after / max |div| before the solve (0 when there was nothing to solve); NaN when
+    /// the state is not finite (JSON null).
+    pub residual: f32,
+    /// Whether every solve of the step reached `solver.tolerance` (the GPU's check; None: no
+    /// tolerance, a fixed count, or not read back).
+    pub converged: Option<bool>,
 }
 
 impl StepStats {
@@ -36,6 +42,8 @@ impl StepStats {
             kinetic_energy: raw[3],
             max_speed: raw[4],
             substeps: 1,
+            residual: if raw[0] == 0.0 { 0.0 * raw[1] } else { raw[1] / raw[0] },
+            converged: None,
         }
     }
 }

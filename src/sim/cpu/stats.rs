@@ -4,6 +4,17 @@ use super::grid::Grid;
 use crate::sim::fields::Fields;
 use crate::sim::params::Params;
 
+/// The larger of a and b, or whichever is not finite (stats.wgsl `max_or_nonfinite`).
+pub fn max_or_nonfinite(a: f64, b: f64) -> f64 {
+    if !a.is_finite() {
+        a
+    } else if !b.is_finite() {
+        b
+    } else {
+        a.max(b)
+    }
+}
+
 /// max |div| of the velocity field as it stands (prescribed faces at their values).
 pub fn max_divergence(f: &Fields, p: &Params) -> f64 {
     let g = Grid::new(f, p);
@@ -12,7 +23,7 @@ pub fn max_divergence(f: &Fields, p: &Params) -> f64 {
         for i in 0..g.nx() {
             if !g.is_solid(i, j) {
                 let d = (g.u_value(i + 1, j) - g.u_value(i, j) + g.v_value(i, j + 1) - g.v_value(i, j)) / p.h;
-                m = m.max(d.abs() as f64);
+                m = max_or_nonfinite(m, d.abs() as f64);
             }
         }
     }
@@ -39,5 +50,5 @@ pub fn kinetic_energy(f: &Fields, p: &Params) -> f64 {
 
 /// max |u|, |v| over all faces (the CFL speed of shaders/stats.wgsl).
 pub fn max_speed(f: &Fields) -> f64 {
-    f.u.iter().chain(&f.v).fold(0.0f64, |m, &x| m.max(x.abs() as f64))
+    f.u.iter().chain(&f.v).fold(0.0f64, |m, &x| max_or_nonfinite(m, x.abs() as f64))
 }
