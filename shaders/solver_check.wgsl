@@ -39,11 +39,18 @@ fn gate_closed(lid: u32) -> bool {
     return workgroupUniformLoad(&closed) != 0u;
 }
 
+// The larger of a and b, or whichever is not finite: a blown-up state never reads as solved.
+fn max_nf(a: f32, b: f32) -> f32 {
+    if !finite(a) { return a; }
+    if !finite(b) { return b; }
+    return max(a, b);
+}
+
 fn finish_partial(lid: u32, wid: u32, m: f32) {
     red_max[lid] = m;
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
-        if lid < s { red_max[lid] = max(red_max[lid], red_max[lid + s]); }
+        if lid < s { red_max[lid] = max_nf(red_max[lid], red_max[lid + s]); }
     }
     workgroupBarrier();
     if lid == 0u { mg_control[PARTIALS + wid] = bitcast<u32>(red_max[0]); }
@@ -55,7 +62,7 @@ fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let n = params.nx * params.ny;
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
-        if !(solid[c] > 0.5) { m = max(m, abs(divergence[c])); }
+        if !(solid[c] > 0.5) { m = max_nf(m, abs(divergence[c])); }
     }
     finish_partial(lid.x, wid.x, m * params.rho * params.h * params.h / params.dt);
 }
@@ -68,7 +75,7 @@ fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         let s = mg_stencil[c];
-        if stencil_count(s) > 0.0 { m = max(m, abs(local_residual(i32(c % level.nx), i32(c / level.nx), s))); }
+        if stencil_count(s) > 0.0 { m = max_nf(m, abs(local_residual(i32(c % level.nx), i32(c / level.nx), s))); }
     }
     finish_partial(lid.x, wid.x, m);
 }
@@ -97,7 +104,7 @@ fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id)
         if (s & STENCIL_BOTTOM) != 0u { d += p[u32(select(j - 1, ny() - 1, j == 0) * w + i)] - pc; fluid += 1.0; }
         if (s & STENCIL_TOP) != 0u { d += p[u32(select(j + 1, 0, j == ny() - 1) * w + i)] - pc; fluid += 1.0; }
         let b = -params.rho * params.h * params.h * divergence[c] / params.dt;
-        m = max(m, abs(b + (d - (count - fluid) * pc)));
+        m = max_nf(m, abs(b + (d - (count - fluid) * pc)));
     }
     finish_partial(lid.x, wid.x, m);
 }
@@ -106,7 +113,7 @@ fn partial_max(lid: u32) -> f32 {
     red_max[lid] = bitcast<f32>(mg_control[PARTIALS + lid]);
     for (var s = GROUPS / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
-        if lid < s { red_max[lid] = max(red_max[lid], red_max[lid + s]); }
+        if lid < s { red_max[lid] = max_nf(red_max[lid], red_max[lid + s]); }
     }
     workgroupBarrier();
     return red_max[0];

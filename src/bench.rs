@@ -6,7 +6,8 @@
 //! src/sim/kernel.rs `count_dispatch`), bytes moved per step (estimated from the passes, below)
 //! and the effective GB/s (those bytes over the wall time of a step), and per-pass GPU ms per step
 //! from timestamp queries (wgpu-profiler) where the adapter has them. After a tolerance row, a
-//! fixed-count row with the cycles it used, to price the gate. Prints a table, writes JSON.
+//! fixed-count row with the cycles it used, to price the gate. With a tolerance, the timed steps
+//! that stopped above it (`above`; 0 is what it should be). Prints a table, writes JSON.
 
 use crate::config::{Scene, SolverKind};
 use crate::error::Result;
@@ -49,6 +50,8 @@ pub struct BenchRow {
     pub ms_projection: f64,
     pub residual: f32,
     pub iterations_used: Option<u32>,
+    /// Timed steps whose solve stopped above the tolerance (None: no tolerance).
+    pub steps_above_tolerance: Option<u32>,
     pub dispatches_per_step: f64,
     /// Estimated bytes moved per step (`step_bytes`).
     pub bytes_per_step: u64,
@@ -123,8 +126,8 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     let gpu = Gpu::headless()?;
     let mut rows = Vec::new();
     println!(
-        "{:<10} {:>5} {:>6} {:>8} {:>10} {:>10} {:>11} {:>6} {:>7} {:>9} {:>6}",
-        "solver", "n", "iters", "tol", "ms/step", "ms/proj", "residual", "used", "disp", "MB/step", "GB/s"
+        "{:<10} {:>5} {:>6} {:>8} {:>10} {:>10} {:>11} {:>6} {:>6} {:>7} {:>9} {:>6}",
+        "solver", "n", "iters", "tol", "ms/step", "ms/proj", "residual", "used", "above", "disp", "MB/step", "GB/s"
     );
     for &n in &args.sizes {
         let mut queue: Vec<(SolverKind, u32, f32)> = configs();
@@ -138,7 +141,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
             }
             let row = bench_row(&gpu, args, n, kind, iterations, tolerance)?;
             println!(
-                "{:<10} {:>5} {:>6} {:>8} {:>10.2} {:>10.2} {:>11.3e} {:>6} {:>7.1} {:>9.1} {:>6.2}",
+                "{:<10} {:>5} {:>6} {:>8} {:>10.2} {:>10.2} {:>11.3e} {:>6} {:>6} {:>7.1} {:>9.1} {:>6.2}",
                 row.solver,
                 row.n,
                 row.iterations,
@@ -147,6 +150,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 row.ms_projection,
                 row.residual,
                 row.iterations_used.map(|k| k.to_string()).unwrap_or_default(),
+                row.steps_above_tolerance.map(|k| k.to_string()).unwrap_or_default(),
                 row.dispatches_per_step,
                 row.bytes_per_step as f64 / 1e6,
                 row.gb_per_s
@@ -185,13 +189,15 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
     let mut sim = Simulation::from_scene(gpu, &scene, &source)?;
     sim.run_blocking(3, true);
     let (mut step_ms, mut proj_ms, mut residual, mut used) = (Vec::new(), Vec::new(), 0.0, Vec::new());
+    let mut above = 0;
     let d0 = dispatches();
     for _ in 0..args.steps {
         let t0 = Instant::now();
         let stats = sim.run_blocking(1, true);
         step_ms.push(t0.elapsed().as_secs_f64() * 1e3);
         if let Some(s) = stats.last() {
-            residual = if s.div_max_before > 0.0 { s.div_max_after / s.div_max_before } else { 0.0 };
+            residual = s.residual;
+            above += (s.converged == Some(false)) as u32;
         }
         if tolerance > 0.0 {
             used.push(sim.stages.solvers.report(&sim.device, &sim.queue, kind).iterations as f64);
@@ -225,6 +231,7 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
         ms_projection: median(proj_ms),
         residual,
         iterations_used,
+        steps_above_tolerance: (tolerance > 0.0).then_some(above),
         dispatches_per_step,
         bytes_per_step,
         gb_per_s: bytes_per_step as f64 / (ms_step * 1e6),

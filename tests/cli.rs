@@ -193,6 +193,43 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
     assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
 }
 
+/// A state that is not finite prints its figures as JSON null (JSON has no NaN), never as 0, and
+/// its solve as not converged.
+#[test]
+fn stats_of_a_non_finite_state_are_null() {
+    let dir = tmp("nan");
+    let good = dir.join("good");
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "box",
+        "--steps",
+        "1",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=12",
+        "--dump",
+        good.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = std::fs::read(good.join("u.npy")).unwrap();
+    let at = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize + 4 * (5 * 17 + 5);
+    bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    std::fs::write(good.join("u.npy"), bytes).unwrap();
+    let out = smokebox(&["run", "--load", good.to_str().unwrap(), "--steps", "2", "--stats"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for l in &lines {
+        for key in ["div_max_before", "div_max_after", "kinetic_energy", "max_speed", "residual"] {
+            assert!(l[key].is_null(), "{key} of a NaN state: {l}");
+        }
+        assert_eq!(l["converged"], serde_json::json!(false), "{l}");
+    }
+}
+
 #[test]
 fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     let dir = tmp("state");

@@ -314,6 +314,7 @@ impl App {
             self.stats.ink_total = Some(s.ink_total);
         }
         self.stats.step = now;
+        self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
         self.stats.substeps = r.sim.last_plan.substeps;
         if let Some(w) = r.sim.take_warning() {
             // over the field, not in the panel, which must not jump

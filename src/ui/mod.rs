@@ -121,6 +121,9 @@ pub struct LiveStats {
     pub div_before: Option<f32>,
     pub div_after: Option<f32>,
     pub ink_total: Option<f32>,
+    /// Steps whose pressure solve stopped above `solver.tolerance` since the state was opened or
+    /// reset (the GPU's count, read back).
+    pub unconverged_steps: u32,
     pub pressure_range: Option<(f32, f32)>,
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,

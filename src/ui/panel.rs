@@ -228,7 +228,23 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
             _ => None,
         };
         row(ui, "residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
-        row(ui, "total ink", known(s.ink_total, &|v| format!("{v:.4}")), "Sum of ink over the cells (all three colours)");
+        let tip = "Steps whose pressure solve stopped above solver.tolerance (relative residual) since the state was opened \
+                   or reset; `run --stats` marks each with converged: false. More iterations (solver.iterations) or multigrid help";
+        ui.label("tolerance").on_hover_text(tip);
+        if s.unconverged_steps > 0 {
+            let n = s.unconverged_steps;
+            let text = format!("⚠ {n} step{} above it", if n == 1 { "" } else { "s" });
+            ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(text).monospace()).on_hover_text(tip);
+        } else {
+            ui.monospace("met every step").on_hover_text(tip);
+        }
+        ui.end_row();
+        row(
+            ui,
+            "total ink",
+            known(s.ink_total, &|v| format!("{v:.4} m²")),
+            "Area-weighted ink: Σ ink·(h/k)² over the dye cells and the three colours (concentration × m², h the cell side, k the dye scale)",
+        );
         let p = s.pressure_range.map_or("–".to_string(), |(lo, hi)| format!("{lo:.2e}..{hi:.2e} Pa"));
         row(ui, "pressure", p, "Pressure minimum and maximum, read back while the pressure overlay (auto range) or the numbers are shown");
     });
