@@ -193,6 +193,54 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
     assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
 }
 
+/// A meta.json that claims a huge grid or dye grid is refused by the window's `--load` as by
+/// `run --load`: one line with the sizes in MB/GB and exit 2, before any field is read or
+/// allocated (before: SIGABRT). No display is needed: the check comes first.
+#[test]
+fn the_window_refuses_a_huge_state_before_it_allocates() {
+    let dir = tmp("huge");
+    let good = dir.join("good");
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "box",
+        "--steps",
+        "1",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=12",
+        "--dump",
+        good.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let meta = std::fs::read_to_string(good.join("meta.json")).unwrap();
+    for (name, nx, ny, k, needle) in [("side", 65536, 65536, 1, "GB"), ("dye", 4096, 4096, 16, "grid.dye_scale = 16")] {
+        let state = dir.join(name);
+        copy_dir(&good, &state);
+        let mut m: serde_json::Value = serde_json::from_str(&meta).unwrap();
+        (m["nx"], m["ny"], m["dye_scale"]) = (nx.into(), ny.into(), k.into());
+        std::fs::write(state.join("meta.json"), m.to_string()).unwrap();
+        for args in [vec!["--load", state.to_str().unwrap()], vec!["run", "--load", state.to_str().unwrap(), "--steps", "1"]] {
+            for display in [None, Some(":99")] {
+                let mut cmd = Command::new(env!("CARGO_BIN_EXE_smokebox"));
+                cmd.args(&args).env_remove("WAYLAND_DISPLAY");
+                match display {
+                    Some(d) => cmd.env("DISPLAY", d),
+                    None => cmd.env_remove("DISPLAY"),
+                };
+                let out = cmd.output().unwrap();
+                let err = String::from_utf8_lossy(&out.stderr).to_string();
+                assert_eq!(out.status.code(), Some(2), "{args:?} {display:?}: {err}");
+                let lines = own_lines(&out);
+                assert_eq!(lines.len(), 1, "{args:?}: {lines:?}");
+                assert!(lines[0].contains("does not fit") && lines[0].contains(needle), "{args:?}: {}", lines[0]);
+                assert!(lines[0].contains(" GB") || lines[0].contains(" MB"), "sizes in MB/GB: {}", lines[0]);
+            }
+        }
+    }
+}
+
 /// A state that is not finite prints its figures as JSON null (JSON has no NaN), never as 0, and
 /// its solve as not converged.
 #[test]

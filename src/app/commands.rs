@@ -161,7 +161,8 @@ impl App {
     fn open(&mut self, name: &str) -> Result<()> {
         let path = Path::new(name);
         if files::is_state_folder(path)? {
-            let (scene, source, fields, meta) = files::load_state(path)?;
+            let limits = self.running.as_ref().map(|r| r.gpu.device.limits()).unwrap_or_default();
+            let (scene, source, fields, meta) = files::load_state(path, &limits)?;
             self.start_from(scene, source, Some((fields, meta)))?;
             eprintln!("smokebox: opened the state {name}");
             return Ok(());

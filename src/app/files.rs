@@ -14,9 +14,12 @@ use std::path::{Path, PathBuf};
 pub const STATE_SCENE: &str = "scene.toml";
 
 /// A state folder: its scene (with the state's grid), the fields and meta.json. The scene is the
-/// one meta.json names; a relative or moved `scene.toml` is looked for inside the folder.
-pub fn load_state(dir: &Path) -> Result<(Scene, Source, Fields, Meta)> {
+/// one meta.json names; a relative or moved `scene.toml` is looked for inside the folder. The
+/// grid meta.json claims is checked against `limits` (the device's) before anything is read or
+/// allocated, as `smokebox run --load` does.
+pub fn load_state(dir: &Path, limits: &wgpu::Limits) -> Result<(Scene, Source, Fields, Meta)> {
     let meta = state_io::load_meta(dir)?;
+    crate::sim::check_dye_fits(limits, meta.nx, meta.ny, meta.dye_scale).map_err(|e| crate::error!("{}: {e}", dir.display()))?;
     let beside = dir.join(STATE_SCENE);
     let name = if Source::find(&meta.scene).is_err() && beside.exists() { beside.display().to_string() } else { meta.scene.clone() };
     let (mut scene, source) = Scene::load(&name, &meta.overrides)?;
@@ -26,6 +29,21 @@ pub fn load_state(dir: &Path) -> Result<(Scene, Source, Fields, Meta)> {
     scene.validate(&source)?;
     let fields = state_io::load_fields(dir, &meta)?;
     Ok((scene, source, fields, meta))
+}
+
+/// The limits the window's device will have (the adapter's, as `gpu::device_descriptor` asks
+/// for them), found before any display or window is opened: `smokebox --load` checks a state
+/// with them first.
+pub fn window_device_limits() -> Result<wgpu::Limits> {
+    crate::gpu::quiet_window_system_probe();
+    let instance = wgpu::Instance::new(crate::gpu::instance_descriptor());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        }))
+        .map_err(|_| crate::error::Error(crate::gpu::NO_ADAPTER_HELP.into()))?;
+    Ok(crate::gpu::device_descriptor(&adapter).required_limits)
 }
 
 /// What a dropped or named path is: a state folder or a scene file.
@@ -116,6 +134,25 @@ mod tests {
         let (back, _) = Scene::load(&path.display().to_string(), &[]).unwrap();
         // the built-in mask is found by name wherever the file lives
         assert_eq!(back, scene);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A drop or Open of a state whose meta.json claims 65536² (or a dye grid 16 times finer) is
+    /// refused in one line with its sizes, before its fields are read or any memory is taken.
+    #[test]
+    fn a_huge_state_is_refused_before_it_is_read() {
+        let dir = std::env::temp_dir().join(format!("smokebox_huge_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let limits = wgpu::Limits::default();
+        for (nx, k, needle) in [(65536, 1, "the ink buffer needs 48.0 GB"), (2048, 16, "grid.dye_scale = 16")] {
+            let meta = format!(
+                r#"{{"nx": {nx}, "ny": {nx}, "cell_size": 0.01, "step": 0, "time": 0, "dt": 0.01, "scene": "box", "dye_scale": {k}}}"#
+            );
+            std::fs::write(dir.join("meta.json"), meta).unwrap();
+            assert!(is_state_folder(&dir).unwrap());
+            let e = load_state(&dir, &limits).unwrap_err().to_string();
+            assert!(e.contains(needle) && e.contains("does not fit") && !e.contains('\n'), "{e}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

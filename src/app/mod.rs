@@ -49,7 +49,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
             if scene.is_some() || !overrides.is_empty() {
                 crate::fail!("--load {}: the state brings its own scene and settings; leave out --scene and --set", dir.display());
             }
-            let (scene, source, fields, meta) = files::load_state(dir)?;
+            let (scene, source, fields, meta) = files::load_state(dir, &files::window_device_limits()?)?;
             (scene, source, Some((fields, meta)))
         }
         None => {
