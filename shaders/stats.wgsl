@@ -7,8 +7,9 @@
 //   partials[3G .. 4G)    sum of u^2 over distinct u faces plus v^2 over distinct v faces
 //   partials[4G .. 5G)    max |u| and |v| over all faces: the speed the CFL limit sizes sub-steps by
 //   partials[5G .. 7G)    the warm start's sums (warm_start.wgsl), between div before and after
-//   stats[0..5]           the five totals (ink times the dye cell area, energy times rho h^2 / 2,
-//                         max speed)
+//   partials[7G .. 8G)    max |density| over cells: what buoyancy can add to the speed (sub-steps)
+//   stats[0..6]           the six totals (ink times the dye cell area, energy times rho h^2 / 2,
+//                         max speed, max |density|)
 
 // Keep in sync with STATS_GROUPS in src/sim/stats.rs.
 const GROUPS: u32 = 64u;
@@ -106,6 +107,15 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     red[lid.x] = top;
     reduce_max(lid.x);
     if lid.x == 0u { partials[4u * GROUPS + wid.x] = red[0]; }
+
+    var heavy = 0.0;
+    for (var c = wid.x * WG + lid.x; c < params.nx * params.ny; c += GROUPS * WG) {
+        heavy = max_or_nonfinite(heavy, abs(density[c]));
+    }
+    workgroupBarrier();
+    red[lid.x] = heavy;
+    reduce_max(lid.x);
+    if lid.x == 0u { partials[7u * GROUPS + wid.x] = red[0]; }
 }
 
 @compute @workgroup_size(1)
@@ -115,7 +125,9 @@ fn finish() {
     var s2 = 0.0;
     var s3 = 0.0;
     var m4 = 0.0;
+    var m5 = 0.0;
     for (var g = 0u; g < GROUPS; g++) {
+        m5 = max_or_nonfinite(m5, partials[7u * GROUPS + g]);
         m4 = max_or_nonfinite(m4, partials[4u * GROUPS + g]);
         m0 = max_or_nonfinite(m0, partials[g]);
         m1 = max_or_nonfinite(m1, partials[GROUPS + g]);
@@ -128,4 +140,5 @@ fn finish() {
     stats[2] = s2 * dye_h() * dye_h();
     stats[3] = 0.5 * params.rho * h2 * s3;
     stats[4] = m4;
+    stats[5] = m5;
 }

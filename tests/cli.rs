@@ -191,6 +191,22 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
         "largest square grid that fits",
     );
     assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
+    // counts and forces that cannot be meant (issue 20): one line with the limit
+    let set = |kv: &'static str| ["run", "--scene", "box", "--steps", "1", "--set", kv];
+    assert_bad(&set("solver.iterations=201"), "from 0 to 200 V-cycles");
+    assert_bad(
+        &["run", "--scene", "box", "--steps", "1", "--set", "solver.kind=sor", "--set", "solver.iterations=10001"],
+        "from 0 to 10000 sweeps",
+    );
+    assert_bad(&set("forces.gravity=[0,1e38]"), "forces.gravity");
+    assert_bad(&set("forces.vorticity=1e20"), "forces.vorticity");
+    assert_bad(&set("boundary.top.speed=1e30"), "boundary.top.speed");
+    assert_bad(&["run", "--scene", "wind-tunnel", "--steps", "1", "--set", "boundary.left.velocity=[1e9,0]"], "boundary.left.velocity");
+    // the limits themselves are accepted
+    for kv in ["solver.iterations=200", "forces.gravity=[0,-1000]"] {
+        let out = smokebox(&set(kv));
+        assert!(out.status.success(), "{kv}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }
 
 /// A meta.json that claims a huge grid or dye grid is refused by the window's `--load` as by

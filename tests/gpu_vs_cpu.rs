@@ -279,6 +279,8 @@ fn stats_match_cpu() {
         assert!(close(s.kinetic_energy as f64, energy), "[{label}] energy {} vs {energy}", s.kinetic_energy);
         let speed = cpu::stats::max_speed(&got);
         assert!(close(s.max_speed as f64, speed), "[{label}] max speed {} vs {speed}", s.max_speed);
+        let heavy = cpu::stats::max_density(&got);
+        assert!(close(s.max_density as f64, heavy), "[{label}] max |density| {} vs {heavy}", s.max_density);
     }
 }
 

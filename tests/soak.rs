@@ -136,7 +136,7 @@ fn save_checkpoint(path: &str, step: u64, sim: &Simulation, rng: &Rng) {
     let json = serde_json::json!({
         "step": step, "rng": rng.0, "nx": f.nx, "ny": f.ny, "dye_scale": f.dye_scale,
         "params": bytemuck::cast_slice::<Params, u32>(std::slice::from_ref(&sim.params)),
-        "solver": sim.solver, "freeze": sim.freeze_velocity, "max_speed": sim.max_speed,
+        "solver": sim.solver, "freeze": sim.freeze_velocity, "max_speed": sim.max_speed, "max_density": sim.max_density,
         "step_index": sim.step_index, "time": sim.time,
         "fields": fields.iter().map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>()).collect::<Vec<_>>(),
     });
@@ -165,6 +165,7 @@ fn load_checkpoint(gpu: &smokebox::gpu::Gpu, path: &str) -> (u64, Simulation, Rn
     sim.solver = serde_json::from_value(j["solver"].clone()).unwrap();
     sim.freeze_velocity = j["freeze"].as_bool().unwrap();
     sim.max_speed = j["max_speed"].as_f64().unwrap() as f32;
+    sim.max_density = j["max_density"].as_f64().unwrap_or(0.0) as f32;
     sim.step_index = j["step_index"].as_u64().unwrap();
     sim.time = j["time"].as_f64().unwrap();
     (j["step"].as_u64().unwrap(), sim, Rng(j["rng"].as_u64().unwrap()))

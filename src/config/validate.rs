@@ -34,6 +34,9 @@ impl Scene {
         non_negative("fluid.ink_dissipation", self.fluid.ink_dissipation, "1/s")?;
         non_negative("fluid.density_drain", self.fluid.density_drain, "1/s")?;
         non_negative("forces.vorticity", self.forces.vorticity, "")?;
+        if self.forces.vorticity > MAX_VORTICITY {
+            crate::fail!("forces.vorticity = {}: expected a confinement strength from 0 to {MAX_VORTICITY}", self.forces.vorticity);
+        }
         if self.advection.velocity == Scheme::Conservative {
             crate::fail!(
                 "advection.velocity = \"conservative\": the flux form is for ink and density only; use semi-lagrangian, maccormack or bfecc"
@@ -42,12 +45,23 @@ impl Scene {
         non_negative("forces.damping", self.forces.damping, "1/s")?;
         non_negative("solver.tolerance", self.solver.tolerance, "")?;
         finite_all("forces.gravity", &self.forces.gravity)?;
+        let g = self.forces.gravity;
+        if (g[0] as f64).hypot(g[1] as f64) > MAX_GRAVITY as f64 {
+            crate::fail!(
+                "forces.gravity = {g:?}: expected at most {MAX_GRAVITY} m/s² in size (about 100 g; Earth's is 9.81), or the buoyancy it drives is no longer a flow the grid can hold"
+            );
+        }
         if !(0..=10_000).contains(&self.fluid.viscosity_iterations) {
             crate::fail!("fluid.viscosity_iterations = {}: expected a whole number from 0 to 10000", self.fluid.viscosity_iterations);
         }
         let s = &self.solver;
-        if !(0..=100_000).contains(&s.iterations) {
-            crate::fail!("solver.iterations = {}: expected a whole number from 0 to 100000", s.iterations);
+        let (most, what) = if s.kind == SolverKind::Multigrid { (MAX_VCYCLES, "V-cycles") } else { (MAX_SWEEPS, "sweeps") };
+        if !(0..=most).contains(&s.iterations) {
+            crate::fail!(
+                "solver.iterations = {}: expected a whole number from 0 to {most} {what} for solver.kind = \"{}\" (more never help: raise solver.tolerance or use multigrid)",
+                s.iterations,
+                format!("{:?}", s.kind).to_lowercase()
+            );
         }
         if !(s.jacobi_weight > 0.0 && s.jacobi_weight <= 1.0) {
             crate::fail!("solver.jacobi_weight = {}: expected a number in (0, 1]", s.jacobi_weight);
@@ -68,7 +82,9 @@ impl Scene {
         }
         for (name, side) in b.sides() {
             non_negative_or_any(&format!("boundary.{name}.speed"), side.speed)?;
+            bounded_all(&format!("boundary.{name}.speed"), &[side.speed], MAX_SPEED, "m/s")?;
             finite_all(&format!("boundary.{name}.velocity"), &side.velocity)?;
+            bounded_all(&format!("boundary.{name}.velocity"), &side.velocity, MAX_SPEED, "m/s")?;
             finite_all(&format!("boundary.{name}.ink"), &side.ink)?;
         }
         let (w, h) = self.size();
@@ -173,9 +189,17 @@ fn non_negative_or_any(key: &str, x: f32) -> Result<()> {
     Ok(())
 }
 
-/// Largest |velocity| (m/s) and |swirl| (1/s) a blob or emitter may set: far beyond any smoke,
-/// well inside f32, so energies and their sums stay finite.
-const MAX_SPEED: f32 = 1e4;
+/// Largest |velocity| (m/s) and |swirl| (1/s) a blob, emitter, wall or inflow may set: far
+/// beyond any smoke, well inside f32, so energies and their sums stay finite.
+pub const MAX_SPEED: f32 = 1e4;
+/// Largest |gravity| (m/s²).
+pub const MAX_GRAVITY: f32 = 1e3;
+/// Largest vorticity confinement strength ε.
+pub const MAX_VORTICITY: f32 = 1e3;
+/// Most Jacobi or SOR sweeps a step: beyond, a tolerance is better met by multigrid.
+pub const MAX_SWEEPS: i64 = 10_000;
+/// Most multigrid V-cycles a step: each cuts the residual about tenfold, so 200 are far past f32.
+pub const MAX_VCYCLES: i64 = 200;
 /// Largest |ink|, |density| (kg/m³) and emitter rate (1/s).
 const MAX_AMOUNT: f32 = 1e6;
 

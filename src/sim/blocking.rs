@@ -30,6 +30,7 @@ impl Simulation {
                 let mut got = self.readback.collect();
                 if let Some(s) = got.last() {
                     self.max_speed = s.max_speed;
+                    self.max_density = s.max_density;
                 }
                 if stats {
                     let spec = self.solve_spec();

@@ -9,7 +9,7 @@ use super::params::{MAX_SPLATS, Params, Splat};
 /// shaders/stats.wgsl.
 pub const STATS_GROUPS: u32 = 64;
 /// Floats in the stats buffer.
-pub const STATS_LEN: usize = 5;
+pub const STATS_LEN: usize = 6;
 
 pub struct Buffers {
     pub params: wgpu::Buffer,
@@ -93,7 +93,7 @@ impl Buffers {
             density_out: storage(device, "density_out", cells),
             splats: storage(device, "splats", MAX_SPLATS * std::mem::size_of::<Splat>() / 4),
             // the statistics' five blocks, then the warm start's two (shaders/warm_start.wgsl)
-            partials: storage(device, "partials", 7 * STATS_GROUPS as usize),
+            partials: storage(device, "partials", 8 * STATS_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),

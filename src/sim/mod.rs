@@ -121,6 +121,8 @@ pub struct Simulation {
     pub max_substeps: u32,
     /// Fastest |u|, |v| known: of the initial state, then from the statistics a step late.
     pub max_speed: f32,
+    /// Largest |density| known (kg/m³), the same way: buoyancy's share of the sub-steps.
+    pub max_density: f32,
     /// How the last step was taken.
     pub last_plan: substeps::Plan,
     /// A one-line warning the first time a step was shortened (taken by `take_warning`).
@@ -173,6 +175,7 @@ impl Simulation {
             max_cfl: 0.0,
             max_substeps: 1,
             max_speed: cpu::stats::max_speed(fields) as f32,
+            max_density: cpu::stats::max_density(fields) as f32,
             last_plan: substeps::Plan { substeps: 1, dt: params.dt, clamped: false },
             warning: None,
             warned: false,
@@ -230,6 +233,7 @@ impl Simulation {
         self.buffers.upload(&self.queue, fields);
         self.stages.solvers.mark_dirty();
         self.max_speed = cpu::stats::max_speed(fields) as f32;
+        self.max_density = cpu::stats::max_density(fields) as f32;
         // figures of the state before this one no longer apply
         let _ = self.readback.take_latest();
     }
@@ -286,10 +290,16 @@ impl Simulation {
     pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, stats: bool, profiler: Option<&wgpu_profiler::GpuProfiler>) {
         if let Some(s) = self.readback.take_latest() {
             self.max_speed = s.max_speed;
+            self.max_density = s.max_density;
         }
         let splats = self.take_splats();
         let dt = self.params.dt;
-        let speed = substeps::speed_with_splats(self.max_speed, &splats);
+        let p = &self.params;
+        // what the fluid can reach in this step: its speed, the dabs' and emitters', and what
+        // buoyancy adds over dt (no motion yet is no reason for one long step)
+        let density = substeps::density_with_splats(self.max_density, &splats);
+        let pull = if self.freeze_velocity { 0.0 } else { substeps::buoyancy_speed(dt, [p.gravity_x, p.gravity_y], p.rho, density) };
+        let speed = substeps::speed_with_splats(self.max_speed, &splats) + pull;
         let plan = substeps::plan(dt, speed, self.params.h, self.max_cfl, self.max_substeps);
         if plan.clamped && !self.warned {
             self.warned = true;

@@ -23,6 +23,9 @@ pub struct StepStats {
     pub max_speed: f32,
     /// Sub-steps the step was split into by the CFL limit (1: none).
     pub substeps: u32,
+    /// max |density deviation| over the cells after the step (kg/m³): what buoyancy can add to
+    /// the speed over the next step, for its sub-steps.
+    pub max_density: f32,
     /// max |div| after / max |div| before the solve (0 when there was nothing to solve); NaN when
     /// the state is not finite (JSON null).
     pub residual: f32,
@@ -42,6 +45,7 @@ impl StepStats {
             kinetic_energy: raw[3],
             max_speed: raw[4],
             substeps: 1,
+            max_density: raw[5],
             residual: if raw[0] == 0.0 { 0.0 * raw[1] } else { raw[1] / raw[0] },
             converged: None,
         }

@@ -1,7 +1,8 @@
 //! A safe time step: a step whose dt would carry the fastest fluid more than `max_cfl` cells is
 //! split into sub-steps; one that would need more than `max_substeps` is shortened to what they
-//! can hold (the caller warns). The speed comes from the GPU's statistics a step late, plus what
-//! this step's brush dabs and emitters can add.
+//! can hold (the caller warns). The speed comes from the GPU's statistics a step late (the
+//! initial fields' at first), plus what this step's brush dabs and emitters can add, plus what
+//! buoyancy can add over dt (|g| max|density| / rho dt), from the first step on.
 
 use super::params::{SPLAT_ADD, SPLAT_BLEND, Splat};
 
@@ -33,6 +34,22 @@ pub fn plan(dt: f32, speed: f32, h: f32, max_cfl: f32, max_substeps: u32) -> Pla
     } else {
         Plan { substeps: max, dt: max_cfl * h / speed, clamped: true }
     }
+}
+
+/// The largest |density| a step can reach from `density` (kg/m³) with these splats: dabs add
+/// theirs, emitters relax toward theirs.
+pub fn density_with_splats(density: f32, splats: &[Splat]) -> f32 {
+    let most = |mode: u32| splats.iter().filter(move |s| s.mode == mode).map(|s| s.density.abs());
+    density.max(most(SPLAT_BLEND).fold(0.0, f32::max)) + most(SPLAT_ADD).sum::<f32>()
+}
+
+/// The speed buoyancy can add over `dt` (m/s): a = (density / rho) g on the heaviest or lightest
+/// fluid (src/sim/forces.rs), held for the whole step.
+pub fn buoyancy_speed(dt: f32, gravity: [f32; 2], rho: f32, density: f32) -> f32 {
+    let g = (gravity[0] as f64).hypot(gravity[1] as f64);
+    let a = g * density as f64 / rho as f64;
+    let v = (a * dt as f64) as f32;
+    if v.is_finite() { v } else { f32::INFINITY }
 }
 
 /// The fastest |u|, |v| a step can reach from `speed` with these splats: brush dabs add their

@@ -225,7 +225,8 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
     } else {
         "sweeps per step (at most, with a tolerance)"
     };
-    slider(ui, &mut c.iterations, 0..=500, false, "iterations", what);
+    let most = if c.kind == SolverKind::Multigrid { crate::config::MAX_VCYCLES } else { 500 };
+    slider(ui, &mut c.iterations, 0..=most, false, "iterations", what);
     let tol = egui::Slider::new(&mut c.tolerance, 0.0..=0.1)
         .clamping(egui::SliderClamping::Edits)
         .logarithmic(true)

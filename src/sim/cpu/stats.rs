@@ -48,6 +48,11 @@ pub fn kinetic_energy(f: &Fields, p: &Params) -> f64 {
     0.5 * p.rho as f64 * (p.h as f64).powi(2) * e
 }
 
+/// max |density| over the cells (stats.wgsl `totals`, for the sub-steps).
+pub fn max_density(f: &Fields) -> f64 {
+    f.density.iter().fold(0.0f64, |m, &x| max_or_nonfinite(m, x.abs() as f64))
+}
+
 /// max |u|, |v| over all faces (the CFL speed of shaders/stats.wgsl).
 pub fn max_speed(f: &Fields) -> f64 {
     f.u.iter().chain(&f.v).fold(0.0f64, |m, &x| max_or_nonfinite(m, x.abs() as f64))
