@@ -422,18 +422,23 @@ fn the_panel_does_not_jump_when_figures_appear() {
         div_before: Some(1.5e-3),
         div_after: Some(2.5e-7),
         ink_total: Some(1234.5678),
+        unconverged_steps: 3,
         pressure_range: Some((-1.25e-3, 3.5e-2)),
         passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
         adapter: "llvmpipe".into(),
     };
     settle(&mut h);
     assert_eq!(places(&h), empty, "controls moved when the statistics filled in");
+    // steps that stopped above the tolerance are counted on the solver's line, never silent
+    assert!(h.query_all_by_label_contains("3 steps above it").next().is_some(), "no warning for steps above the tolerance");
+    assert!(h.query_all_by_label_contains("m²").next().is_some(), "total ink without its unit");
     h.state_mut().stats.forget_state();
     settle(&mut h);
     assert_eq!(places(&h), empty, "controls moved when the statistics were forgotten");
     let s = &h.state().stats;
     assert_eq!((s.ink_total, s.div_before, s.pressure_range, s.step), (None, None, None, 0), "forget_state kept the old state's figures");
     assert_eq!(s.adapter, "llvmpipe");
+    assert!(h.query_all_by_label_contains("met every step").next().is_some(), "a fresh state has no steps above the tolerance");
 }
 
 #[test]

@@ -266,7 +266,14 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
         b.set_radius(scene, radius);
     }
     slider(ui, &mut b.strength, 0.0..=5.0, false, "strength", "Velocity added per m/s of mouse movement (dimensionless)");
-    slider(ui, &mut b.amount, 0.0..=3.0, false, "ink amount", "Ink concentration added by each dab");
+    slider(
+        ui,
+        &mut b.amount,
+        0.0..=3.0,
+        false,
+        "ink amount",
+        "Ink concentration added at the centre of each dab, per colour (dimensionless)",
+    );
     slider(
         ui,
         &mut b.density,
