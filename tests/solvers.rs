@@ -249,7 +249,7 @@ fn reduce_p_uses_the_difference_form() {
     let s = &sim.stages.solvers;
     run(&sim, |pass| {
         s.check.encode_start(pass);
-        s.check.encode_gate(pass, Measure::Jacobi, smokebox::sim::solver_check::Launch { control: &s.control, gated: false });
+        s.check.encode_gate(pass, Measure::Jacobi);
     });
     let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
     let rhs_max = words[1];

@@ -233,7 +233,7 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
         ui.label("tolerance").on_hover_text(tip);
         if s.unconverged_steps > 0 {
             let n = s.unconverged_steps;
-            let text = format!("⚠ {n} step{} above it", if n == 1 { "" } else { "s" });
+            let text = format!("{n} step{} above it", if n == 1 { "" } else { "s" });
             ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(text).monospace()).on_hover_text(tip);
         } else {
             ui.monospace("met every step").on_hover_text(tip);
