@@ -10,6 +10,17 @@
 //   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
 //   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(3) var<storage, read> p: array<f32>;
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(17) var<storage, read> stencil: array<u32>;
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+
 
 const GROUPS: u32 = 64u;
 // Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
