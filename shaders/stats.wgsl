@@ -16,6 +16,7 @@
 @group(0) @binding(2) var<storage, read> v: array<f32>;
 @group(0) @binding(4) var<storage, read> divergence: array<f32>;
 @group(0) @binding(5) var<storage, read> ink: array<f32>;
+@group(0) @binding(6) var<storage, read> density: array<f32>;
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
 @group(0) @binding(14) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(15) var<storage, read_write> stats: array<f32>;
