@@ -215,21 +215,7 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
 #[test]
 fn the_window_refuses_a_huge_state_before_it_allocates() {
     let dir = tmp("huge");
-    let good = dir.join("good");
-    let out = smokebox(&[
-        "run",
-        "--scene",
-        "box",
-        "--steps",
-        "1",
-        "--set",
-        "grid.nx=16",
-        "--set",
-        "grid.ny=12",
-        "--dump",
-        good.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let good = small_state(&dir);
     let meta = std::fs::read_to_string(good.join("meta.json")).unwrap();
     for (name, nx, ny, k, needle) in [("side", 65536, 65536, 1, "GB"), ("dye", 4096, 4096, 16, "grid.dye_scale = 16")] {
         let state = dir.join(name);
@@ -262,21 +248,7 @@ fn the_window_refuses_a_huge_state_before_it_allocates() {
 #[test]
 fn stats_of_a_non_finite_state_are_null() {
     let dir = tmp("nan");
-    let good = dir.join("good");
-    let out = smokebox(&[
-        "run",
-        "--scene",
-        "box",
-        "--steps",
-        "1",
-        "--set",
-        "grid.nx=16",
-        "--set",
-        "grid.ny=12",
-        "--dump",
-        good.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let good = small_state(&dir);
     let mut bytes = std::fs::read(good.join("u.npy")).unwrap();
     let at = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize + 4 * (5 * 17 + 5);
     bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
@@ -297,21 +269,7 @@ fn stats_of_a_non_finite_state_are_null() {
 #[test]
 fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     let dir = tmp("state");
-    let good = dir.join("good");
-    let out = smokebox(&[
-        "run",
-        "--scene",
-        "box",
-        "--steps",
-        "1",
-        "--set",
-        "grid.nx=16",
-        "--set",
-        "grid.ny=12",
-        "--dump",
-        good.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let good = small_state(&dir);
     assert_bad(&["run", "--load", dir.join("missing").to_str().unwrap(), "--steps", "1"], "meta.json");
     // a field file missing
     let missing = dir.join("missing_field");
@@ -340,6 +298,26 @@ fn bad_state_files_get_one_line_and_leave_no_partial_dump() {
     let leftovers: Vec<_> =
         std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
     assert!(leftovers.is_empty(), "partial dump left behind");
+}
+
+/// A dump of `box` at 16x12 after one step, in DIR/good.
+fn small_state(dir: &Path) -> PathBuf {
+    let good = dir.join("good");
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "box",
+        "--steps",
+        "1",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=12",
+        "--dump",
+        good.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    good
 }
 
 fn copy_dir(from: &Path, to: &Path) {
