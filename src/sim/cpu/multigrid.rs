@@ -50,7 +50,22 @@ fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
 
 /// The residual of cell `c` = (i, j) of a level (w x h at offset `off`) with stencil `s`, in the
 /// cancellation-free form of shaders/multigrid_common.wgsl `local_residual`.
-fn local_residual(mg: &Mg, off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -> f32 {
+/// The weight of an outflow (p = 0) neighbour on level `l`: level 0's ghost centre, where p = 0,
+/// lies half a fine cell beyond the side; a coarse cell's centre is H/2 from the side, so that
+/// point is H/2 + h/2 away instead of H: weight H / (H/2 + h/2) = 2^(l+1) / (2^l + 1).
+pub fn outflow_weight(l: usize) -> f32 {
+    let t = (1u32 << l) as f32;
+    2.0 * t / (t + 1.0)
+}
+
+/// The diagonal of cell stencil `s` on level `l`: fluid neighbours plus weighted outflow ones.
+fn diagonal(s: u32, l: usize) -> f32 {
+    let fluid = (s & (LEFT | RIGHT | BOTTOM | TOP)).count_ones() as f32;
+    fluid + (count(s) - fluid) * outflow_weight(l)
+}
+
+fn local_residual(mg: &Mg, l: usize, i: i32, j: i32, s: u32) -> f32 {
+    let (w, h, off) = mg.dims(l);
     let xc = mg.x[off + (j * w + i) as usize];
     let (mut d, mut fluid) = (0.0f32, 0.0f32);
     for (a, b, flag) in neighbours(w, h, i, j) {
@@ -59,7 +74,7 @@ fn local_residual(mg: &Mg, off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -
             fluid += 1.0;
         }
     }
-    mg.rhs[off + (j * w + i) as usize] + (d - (count(s) - fluid) * xc)
+    mg.rhs[off + (j * w + i) as usize] + (d - (count(s) - fluid) * outflow_weight(l) * xc)
 }
 
 impl Mg {
@@ -151,7 +166,7 @@ impl Mg {
                 }
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, off, w, h, i, j, s) / count(s) };
+                let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, l, i, j, s) / diagonal(s, l) };
                 updates.push((c, x));
             }
         }
@@ -172,7 +187,7 @@ impl Mg {
             for i in 0..w {
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                self.res[c] = if count(s) > 0.0 { local_residual(self, off, w, h, i, j, s) } else { 0.0 };
+                self.res[c] = if count(s) > 0.0 { local_residual(self, l, i, j, s) } else { 0.0 };
             }
         }
     }
