@@ -27,6 +27,15 @@ fn outflow_weight(k: u32) -> f32 {
     return 2.0 * t / (t + 1.0);
 }
 
+// The over-relaxation at cell (i, j): none on an odd periodic seam, where the cell and its
+// neighbour across the seam share a colour and relax together (over-relaxing that pair stalled or
+// diverged SOR at ω near 2: tests/odd_seam.rs). CPU twin: src/sim/cpu/multigrid.rs `on_odd_seam`.
+fn seam_omega(i: i32, j: i32, omega: f32) -> f32 {
+    let odd_x = periodic_x() && (lnx() & 1) == 1 && (i == 0 || i == lnx() - 1);
+    let odd_y = periodic_y() && (lny() & 1) == 1 && (j == 0 || j == lny() - 1);
+    return select(omega, min(omega, 1.0), odd_x || odd_y);
+}
+
 // The diagonal of stencil s on level k: its fluid neighbours plus its weighted outflow ones.
 fn diagonal(s: u32, k: u32) -> f32 {
     let fluid = f32(countOneBits(s & 15u));

@@ -43,7 +43,14 @@ fn download_mg(sim: &Simulation, second: bool) -> Mg {
         x.extend_from_slice(&data[1 + k % 2][at..at + l.cells()]);
     }
     assert_eq!(x.len(), total);
-    Mg { levels: s.levels.clone(), x, rhs: data[3].clone(), res: vec![0.0; total], stencil: data[4].iter().map(|v| v.to_bits()).collect() }
+    Mg {
+        levels: s.levels.clone(),
+        x,
+        rhs: data[3].clone(),
+        res: vec![0.0; total],
+        stencil: data[4].iter().map(|v| v.to_bits()).collect(),
+        periodic: [sim.params.bc_kind[0] == BC_PERIODIC, sim.params.bc_kind[2] == BC_PERIODIC],
+    }
 }
 
 /// Writes an `Mg` into the GPU's level buffers, its x into both of each level's buffers.

@@ -37,6 +37,8 @@ pub struct Mg {
     pub rhs: Vec<f32>,
     pub res: Vec<f32>,
     pub stencil: Vec<u32>,
+    /// Whether the x and y sides are periodic (`setup` sets it from the params).
+    pub periodic: [bool; 2],
 }
 
 fn count(s: u32) -> f32 {
@@ -56,6 +58,14 @@ fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
 pub fn outflow_weight(l: usize) -> f32 {
     let t = (1u32 << l) as f32;
     2.0 * t / (t + 1.0)
+}
+
+/// Whether cell (i, j) of a w x h level lies on an odd periodic seam (`seams`: x, y periodic),
+/// where it and its neighbour across the seam share a colour and relax together: there it is not
+/// over-relaxed (multigrid_level.wgsl `seam_omega`), or SOR at ω near 2 stalls or diverges
+/// (tests/odd_seam.rs).
+fn on_odd_seam(seams: [bool; 2], w: i32, h: i32, i: i32, j: i32) -> bool {
+    (seams[0] && w % 2 == 1 && (i == 0 || i == w - 1)) || (seams[1] && h % 2 == 1 && (j == 0 || j == h - 1))
 }
 
 /// The diagonal of cell stencil `s` on level `l`: fluid neighbours plus weighted outflow ones.
@@ -81,7 +91,7 @@ impl Mg {
     pub fn new(nx: usize, ny: usize) -> Mg {
         let levels = levels(nx, ny);
         let n = levels.iter().map(LevelDesc::cells).sum();
-        Mg { levels, x: vec![0.0; n], rhs: vec![0.0; n], res: vec![0.0; n], stencil: vec![0; n] }
+        Mg { levels, x: vec![0.0; n], rhs: vec![0.0; n], res: vec![0.0; n], stencil: vec![0; n], periodic: [false; 2] }
     }
 
     fn dims(&self, l: usize) -> (i32, i32, usize) {
@@ -91,6 +101,7 @@ impl Mg {
 
     /// `mark` and `pack` on every level, then `load` (level 0's rhs); x of level 0 = p.
     pub fn setup(&mut self, f: &Fields, p: &Params) {
+        self.periodic = [p.bc_kind[0] == BC_PERIODIC, p.bc_kind[2] == BC_PERIODIC];
         for l in 0..self.levels.len() {
             let (w, h, off) = self.dims(l);
             for j in 0..h {
@@ -158,6 +169,7 @@ impl Mg {
     /// periodic axis makes two cells of one colour neighbours.
     pub fn relax(&mut self, l: usize, parity: i32, omega: f32) {
         let (w, h, off) = self.dims(l);
+        let seam = self.periodic;
         let mut updates = Vec::new();
         for j in 0..h {
             for i in 0..w {
@@ -166,6 +178,7 @@ impl Mg {
                 }
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
+                let omega = if on_odd_seam(seam, w, h, i, j) { omega.min(1.0) } else { omega };
                 let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, l, i, j, s) / diagonal(s, l) };
                 updates.push((c, x));
             }
