@@ -5,8 +5,8 @@
 use crate::config::{Scene, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::platform::Task;
 use crate::sim::Simulation;
-use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// A step slower than this (estimated) is not interactive: ask first.
 pub const SLOW_STEP_MS: f32 = 250.0;
@@ -50,30 +50,24 @@ pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fi
     Ok(sim)
 }
 
-/// A state being built on a worker thread.
+/// A state being built off the frame (a worker thread natively, the page's event loop on the
+/// web).
 pub struct Building {
-    rx: Receiver<Result<Simulation>>,
+    task: Task<Result<Simulation>>,
     pub scene: Scene,
 }
 
 impl Building {
     pub fn start(gpu: &Gpu, scene: Scene, source: Source) -> Building {
         let gpu = gpu.clone();
-        let (tx, rx) = std::sync::mpsc::channel();
         let s = scene.clone();
-        std::thread::spawn(move || {
-            let _ = tx.send(new_sim(&gpu, &s, &source));
-        });
-        Building { rx, scene }
+        let task = crate::platform::spawn(move || new_sim(&gpu, &s, &source), || {});
+        Building { task, scene }
     }
 
     /// The finished state, if it is ready.
     pub fn poll(&self) -> Option<Result<Simulation>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err(crate::error!("building the new grid failed (its worker stopped)"))),
-        }
+        self.task.take()
     }
 }
 

@@ -1,0 +1,99 @@
+//! The app as a web page: the URL gives the scene and its `--set` overrides (and `view.` keys
+//! for the view settings, which win over those kept in localStorage), winit runs on the page's
+//! canvas, and without WebGPU the page says so in one sentence.
+
+use super::{App, DEFAULT_SCENE, selftest};
+use crate::config::Scene;
+use crate::platform;
+use winit::event_loop::EventLoop;
+use winit::platform::web::EventLoopExtWebSys;
+
+/// The page's entry point (src/bin/smokebox-web.rs).
+pub fn run_web() {
+    console_error_panic_hook::set_once();
+    let page = platform::url_setup();
+    if !platform::has_webgpu() {
+        no_webgpu(page.selftest);
+        return;
+    }
+    let (view_sets, scene_sets): (Vec<String>, Vec<String>) = page.overrides.iter().cloned().partition(|o| o.starts_with("view."));
+    let name = page.scene.clone().unwrap_or_else(|| DEFAULT_SCENE.to_string());
+    let loaded = Scene::load(&name, &scene_sets).and_then(|(s, src)| s.validate_geometry(&src).map(|()| (s, src)));
+    let (scene, source) = match loaded {
+        Ok(x) => x,
+        Err(e) => {
+            platform::show_message(&format!("{e} (the page opened {DEFAULT_SCENE} instead)"));
+            Scene::load(DEFAULT_SCENE, &[]).expect("the default scene loads")
+        }
+    };
+    let mut app = App::new(scene, source, None, crate::ui::view::config_dir());
+    for o in &view_sets {
+        match app.view.with_override(o.trim_start_matches("view.")) {
+            Ok(v) => app.view = v,
+            Err(e) => platform::show_message(&e.to_string()),
+        }
+    }
+    if page.selftest {
+        app.selftest = Some(selftest::SelfTest::default());
+    }
+    app.page = page;
+    let event_loop = match EventLoop::new() {
+        Ok(l) => l,
+        Err(e) => return platform::show_message(&format!("cannot start the page's event loop: {e}")),
+    };
+    app.wake = Some(event_loop.create_proxy());
+    event_loop.spawn_app(app);
+}
+
+/// No WebGPU: the one sentence (and the self-test's answer).
+fn no_webgpu(selftest: bool) {
+    platform::show_message(platform::NO_WEBGPU);
+    if selftest {
+        platform::post("/result", &serde_json::json!({ "ok": false, "no_webgpu": true, "message": platform::NO_WEBGPU }).to_string());
+    }
+}
+
+impl App {
+    /// The window's device is open: files may be dropped on the page; the self-test starts.
+    pub(super) fn on_started(&mut self) {
+        let wake = self.wake.clone();
+        platform::accept_drops(move || {
+            if let Some(w) = &wake {
+                let _ = w.send_event(());
+            }
+        });
+        platform::say(&format!("{} on {}", self.source.label(), self.stats.adapter));
+        if let Some(steps) = self.page.steps {
+            self.stepper.set_paused(false);
+            self.view.every_step = true;
+            self.run_until = Some(steps);
+        }
+    }
+
+    /// The device or window could not be made: with no adapter the one sentence; the self-test
+    /// reports.
+    pub(super) fn on_failed(&mut self, e: &crate::Error) {
+        if e.to_string() == platform::NO_WEBGPU {
+            no_webgpu(self.selftest.is_some());
+        } else if self.selftest.is_some() {
+            platform::post("/result", &serde_json::json!({ "ok": false, "error": e.to_string() }).to_string());
+        }
+    }
+
+    /// Before each frame on the page: the self-test's next move, and `?steps=N` (run N steps,
+    /// then pause and tell the test).
+    pub(super) fn page_frame(&mut self) {
+        if let Some(mut t) = self.selftest.take() {
+            t.tick(self);
+            self.selftest = Some(t);
+        }
+        if let (Some(n), Some(r)) = (self.run_until, &self.running)
+            && r.sim.step_index >= n
+        {
+            self.run_until = None;
+            self.stepper.set_paused(true);
+            let t = r.sim.step_index;
+            platform::post("/done", &serde_json::json!({ "step": t, "faults": platform::take_faults() }).to_string());
+        }
+    }
+}
