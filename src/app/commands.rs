@@ -113,6 +113,7 @@ impl App {
 
     /// Opens files picked or dropped on the page: a scene .toml, the zip Save state wrote, or a
     /// state's loose .npy files and meta.json picked together.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(super) fn open_files(&mut self, picked: Vec<platform::FileData>) {
         self.building = None;
         let names: Vec<String> = picked.iter().map(|f| f.name.clone()).collect();

@@ -11,6 +11,7 @@
 
 use super::App;
 use super::frame::Running;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::error::Result;
 use crate::gpu::{EXIT_GPU_FAILED, Fault};
 use crate::platform::{Duration, Instant};

@@ -181,6 +181,7 @@ fn meta_file(dir: &str, meta: Meta) -> (String, Vec<u8>) {
 }
 
 /// A state as the zip the page's Save state offers.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn state_zip(fields: &Fields, meta: Meta, scene_text: String) -> Vec<u8> {
     let mut files = state_files(fields, scene_text);
     files.push(meta_file("", meta));
@@ -189,6 +190,7 @@ pub fn state_zip(fields: &Fields, meta: Meta, scene_text: String) -> Vec<u8> {
 
 /// What files picked or dropped on the page are: a scene `.toml`, the zip Save state wrote, or
 /// a state's loose `.npy` files with its `meta.json`. Returns the scene and the state, if any.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn open_files(picked: Vec<crate::platform::FileData>) -> Result<(Scene, Source, Option<(Fields, Meta)>)> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for f in picked {

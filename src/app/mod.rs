@@ -144,6 +144,8 @@ pub struct App {
     /// The window's GPU objects while their async set-up runs (filled when it is done).
     started: Arc<Mutex<Option<Result<Running>>>>,
     starting: bool,
+    /// The scene made smaller to fit the device at start, and the line that says so.
+    refitted: Arc<Mutex<Option<(Scene, String)>>>,
     /// A saved state being read back for Save state (never waited on).
     saving: Option<files::SavingState>,
     /// The web page's URL switches (canvas size, self-test).
@@ -201,6 +203,7 @@ impl App {
             recovery: fault::Recovery::default(),
             started: Arc::default(),
             starting: false,
+            refitted: Arc::default(),
             saving: None,
             #[cfg(target_arch = "wasm32")]
             page: crate::platform::UrlSetup::default(),
@@ -307,6 +310,8 @@ impl App {
         if r.draw(ui_frame, drawing, &mut self.frame_log) {
             self.field_dirty = false;
         }
+        #[cfg(target_arch = "wasm32")]
+        self.page_frame_drawn();
         self.settle_frames = if plan.steps > 0 { SETTLE_FRAMES } else { self.settle_frames.saturating_sub(1) };
         self.collect();
         if let Some(l) = &mut self.frame_log {

@@ -146,6 +146,13 @@ impl SelfTest {
                 faults.insert(0, e);
             }
             platform::say(&format!("self-test: {} {}", c.check.name, if faults.is_empty() { "ok" } else { "FAILED" }));
+            // the first few distinct lines tell what went wrong
+            let count = faults.len();
+            faults.dedup();
+            faults.truncate(4);
+            if count > faults.len() {
+                faults.push(format!("({count} errors in all)"));
+            }
             self.results.push(json!({ "name": c.check.name, "ok": faults.is_empty(), "errors": faults, "measured": c.measured }));
         }
     }

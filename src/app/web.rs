@@ -49,7 +49,9 @@ pub fn run_web() {
 fn no_webgpu(selftest: bool) {
     platform::show_message(platform::NO_WEBGPU);
     if selftest {
-        platform::post("/result", &serde_json::json!({ "ok": false, "no_webgpu": true, "message": platform::NO_WEBGPU }).to_string());
+        let body =
+            serde_json::json!({ "ok": false, "no_webgpu": true, "navigator_gpu": platform::has_webgpu(), "message": platform::NO_WEBGPU });
+        platform::post("/result", &body.to_string());
     }
 }
 
@@ -80,20 +82,33 @@ impl App {
         }
     }
 
-    /// Before each frame on the page: the self-test's next move, and `?steps=N` (run N steps,
-    /// then pause and tell the test).
+    /// Before each frame on the page: the self-test's next move.
     pub(super) fn page_frame(&mut self) {
         if let Some(mut t) = self.selftest.take() {
             t.tick(self);
             self.selftest = Some(t);
         }
+    }
+
+    /// After each frame is drawn (and before the browser presents it, so the canvas can still be
+    /// read): `?steps=N` pauses at step N and tells the browser test, with the canvas.
+    pub(super) fn page_frame_drawn(&mut self) {
         if let (Some(n), Some(r)) = (self.run_until, &self.running)
             && r.sim.step_index >= n
         {
             self.run_until = None;
             self.stepper.set_paused(true);
-            let t = r.sim.step_index;
-            platform::post("/done", &serde_json::json!({ "step": t, "faults": platform::take_faults() }).to_string());
+            let body = serde_json::json!({
+                "step": r.sim.step_index,
+                "scene": self.source.label(),
+                "solver": toml::Value::try_from(&self.scene.solver.kind).map(|v| v.as_str().unwrap_or_default().to_string()).unwrap_or_default(),
+                "nx": r.sim.nx,
+                "ny": r.sim.ny,
+                "viewport": [self.viewport.x, self.viewport.y, self.viewport.w, self.viewport.h],
+                "canvas_png": platform::canvas_png(),
+                "faults": platform::take_faults(),
+            });
+            platform::post("/done", &body.to_string());
         }
     }
 }

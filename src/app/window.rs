@@ -20,6 +20,11 @@ impl App {
                 self.stats.adapter = r.gpu.describe();
                 r.window.request_redraw();
                 self.running = Some(r);
+                if let Some((scene, line)) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
+                    self.scene = scene;
+                    crate::platform::say(&line);
+                    self.panel.message = Some(line);
+                }
                 self.on_started();
             }
             Err(e) => self.failed_to_start(event_loop, e),
@@ -49,12 +54,21 @@ impl ApplicationHandler for App {
             return;
         }
         let (scene, source, state) = (self.scene.clone(), self.source.clone(), self.initial_state.take());
+        let refitted = self.refitted.clone();
         let make_sim = move |gpu: &crate::gpu::Gpu| match &state {
             Some((fields, meta)) => rebuild::sim_from_fields(gpu, &scene, fields).map(|mut sim| {
                 (sim.step_index, sim.time) = (meta.step, meta.time);
                 sim.resume_solver_units(meta.solver_units);
                 sim
             }),
+            // the page makes a grid its device cannot hold smaller (the desktop says it does not fit)
+            None if cfg!(target_arch = "wasm32") => {
+                let (fit, line) = rebuild::fitting(&gpu.device.limits(), &scene);
+                if let (Some(line), Ok(mut slot)) = (line, refitted.lock()) {
+                    *slot = Some((fit.clone(), line));
+                }
+                rebuild::new_sim(gpu, &fit, &source)
+            }
             None => rebuild::new_sim(gpu, &scene, &source),
         };
         #[cfg(target_arch = "wasm32")]

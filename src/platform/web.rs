@@ -124,7 +124,8 @@ pub fn take_faults() -> Vec<String> {
     if let Ok(list) = js_sys::Reflect::get(&window(), &"smokeboxErrors".into())
         && let Ok(list) = list.dyn_into::<js_sys::Array>()
     {
-        all.extend(list.iter().map(|e| e.as_string().unwrap_or_else(|| format!("{e:?}"))));
+        // (the page's own fault lines are already in FAULTS)
+        all.extend(list.iter().map(|e| e.as_string().unwrap_or_else(|| format!("{e:?}"))).filter(|e| !e.starts_with("smokebox: GPU error")));
         list.set_length(0);
     }
     all
@@ -299,4 +300,10 @@ pub fn canvas(size: Option<(u32, u32)>) -> Option<web_sys::HtmlCanvasElement> {
 /// The adapter's name for the panel (WebGPU tells little).
 pub fn user_agent() -> String {
     window().navigator().user_agent().unwrap_or_default()
+}
+
+/// The canvas's picture as a `data:image/png;base64,…` address (the browser test compares it).
+pub fn canvas_png() -> Option<String> {
+    let c: web_sys::HtmlCanvasElement = document().get_element_by_id("smokebox")?.dyn_into().ok()?;
+    c.to_data_url().ok()
 }
