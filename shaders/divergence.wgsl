@@ -1,6 +1,12 @@
 // Divergence per cell (seed 002, step 3): (u_right - u_left + v_top - v_bottom) / h.
 // Prescribed faces (walls, inflows, solids) are read as their prescribed value. Solid cells: 0.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read> u: array<f32>;
+@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(4) var<storage, read_write> divergence: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+
 // u_face_value, v_face_value: the prelude (shared/grid.wgsl).
 
 @compute @workgroup_size(8, 8)

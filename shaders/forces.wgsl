@@ -3,6 +3,12 @@
 // damping (seed 001: momentum *= factor, here exp(-damping dt) so it is independent of dt).
 // Prescribed faces are left as they are.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read_write> u: array<f32>;
+@group(0) @binding(2) var<storage, read_write> v: array<f32>;
+@group(0) @binding(6) var<storage, read> density: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+
 // Density deviation at a face: the mean of the fluid cells on its two sides.
 fn face_density(a: vec2<i32>, b: vec2<i32>) -> f32 {
     var sum = 0.0;

@@ -6,6 +6,13 @@
 // sweeps. The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs
 // `coarse`). Stencils stay in the stencil buffer (read-only); x and rhs live here.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(27) var<storage, read> mg_levels: array<Level>;
+
 // Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
 override WG: u32 = 256u;
 const COARSE_CELLS: u32 = 1280u;

@@ -1,7 +1,7 @@
 // Shared by the multigrid passes that relax or measure (composed after multigrid_level.wgsl): the
 // residual of one cell.
 
-// The buffers (slots 19-23, 26) are in the binding table of shared/grid.wgsl.
+// The buffers it reads (level, mg_x, mg_rhs, ...) are declared by the pass that takes this part.
 
 // The residual rhs - (count x - sum of fluid neighbours) of cell (i, j) with stencil s, in the form
 // that avoids cancellation: the neighbour differences x_nb - x_c are small and exact where the

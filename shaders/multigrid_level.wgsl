@@ -1,11 +1,12 @@
 // Shared by every multigrid pass (composed after the prelude): indexing of the bound level.
 // All levels' rhs and stencils live in one buffer each at per-level offsets; the iterate x of
-// level 0 is `p` itself and coarser levels' x live in `mg_x` (src/sim/multigrid.rs).
+// level 0 is `p` itself and coarser levels' x live in `mg_x[k % 2]` (src/sim/multigrid.rs), so a level's x and
+// its coarser neighbour's (`mg_xc`) are two buffers.
 // The operator on every level is the Jacobi one (pressure.wgsl): count * x - sum(fluid nbrs) = rhs,
 // with rhs = -rho h^2 div / dt on level 0; coarser levels reuse the same boundary kinds (walls and
 // inflows Neumann, outflow a p = 0 ghost, periodic wrap) on their own solid masks.
 
-// The `Level` struct and slot 18 are in the binding table of shared/grid.wgsl.
+// The `Level` struct is in shared/grid.wgsl; `level` (slot 18) is declared by each pass.
 
 const MG_SOLID: u32 = 128u;
 

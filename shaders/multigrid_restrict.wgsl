@@ -4,6 +4,13 @@
 // h^2-residuals gives the (2h)^2 one), and its correction starts at zero. Children past an odd
 // edge do not exist; solid children have no residual.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(26) var<storage, read_write> mg_xc: array<f32>;
+
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);

@@ -4,6 +4,13 @@
 // stencil_pack does, but on the level's own grid. `load`, every solve, writes level 0's right-hand
 // side from the divergence.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
+
 
 @compute @workgroup_size(8, 8)
 fn mark(@builtin(global_invocation_id) id: vec3<u32>) {

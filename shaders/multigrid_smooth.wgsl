@@ -3,6 +3,14 @@
 // place on x that a CPU adapter uses instead (src/sim/kernel.rs `solver_tiles`); on an odd
 // periodic axis two seam cells of one colour then update in either order.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(21) var<storage, read_write> mg_y: array<f32>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(26) var<storage, read> mg_xc: array<f32>;
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, false);

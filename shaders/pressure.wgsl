@@ -5,6 +5,13 @@
 // Weighted (params.jacobi_weight < 1) because plain Jacobi never damps the checkerboard mode of a
 // closed box (its iteration matrix has the eigenvalue -1 there).
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(3) var<storage, read> p: array<f32>;
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(10) var<storage, read_write> p_out: array<f32>;
+@group(0) @binding(17) var<storage, read_write> stencil: array<u32>;
+
 // `sweep` is one sweep p -> p_out; `main` runs four in one dispatch through workgroup memory: a
 // workgroup owns a 24 x 24 block and loads it with a 4-cell border (wrapped on periodic sides),
 // each sweep trusted one cell further in, then writes the block to p_out.

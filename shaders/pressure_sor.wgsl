@@ -3,6 +3,14 @@
 // and whose rhs is `load`'s -rho h^2 div / dt. Each cell moves params.sor_omega of the way past its
 // Gauss-Seidel value.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(21) var<storage, read_write> mg_y: array<f32>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(26) var<storage, read> mg_xc: array<f32>;
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, false);

@@ -3,6 +3,12 @@
 // normal velocity is 0 on every face touching a solid cell or a wall. Each thread reads only its
 // own face (in place); on periodic sides the duplicated last face computes the same value.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read_write> u: array<f32>;
+@group(0) @binding(2) var<storage, read_write> v: array<f32>;
+@group(0) @binding(3) var<storage, read> p: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+
 // Pressure across a face from the cell at (i, j): outside an outflow side the ghost is p = 0.
 fn pressure_or_ghost(i: i32, j: i32) -> f32 {
     var a = i;

@@ -8,6 +8,17 @@
 //   5 units per check   6 units the next gate counts   7 probe ratio (f32)
 //   8..72 partial maxima   72.. full args, then live args (3 words per slot)
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(3) var<storage, read> p: array<f32>;
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(17) var<storage, read> stencil: array<u32>;
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read> mg_x: array<f32>;
+@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+
 
 const GROUPS: u32 = 64u;
 // Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU

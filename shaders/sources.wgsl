@@ -3,6 +3,15 @@
 // One thread per (i, j) covers u[j][i], v[j][i], flow cell (i, j) and dye cell (i, j) where each
 // exists.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read_write> u: array<f32>;
+@group(0) @binding(2) var<storage, read_write> v: array<f32>;
+@group(0) @binding(3) var<storage, read_write> p: array<f32>;
+@group(0) @binding(5) var<storage, read_write> ink: array<f32>;
+@group(0) @binding(6) var<storage, read_write> density: array<f32>;
+@group(0) @binding(7) var<storage, read_write> solid: array<f32>;
+@group(0) @binding(13) var<storage, read> splats: array<Splat>;
+
 // Offset from a splat centre, with the nearest periodic image on wrap-around axes.
 fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
     var d = pos - vec2<f32>(s.x, s.y);

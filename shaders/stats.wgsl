@@ -10,6 +10,15 @@
 //   stats[0..5]           the five totals (ink times the dye cell area, energy times rho h^2 / 2,
 //                         max speed)
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read> u: array<f32>;
+@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
+@group(0) @binding(5) var<storage, read> ink: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(14) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(15) var<storage, read_write> stats: array<f32>;
+
 // Keep in sync with STATS_GROUPS in src/sim/stats.rs.
 const GROUPS: u32 = 64u;
 const WG: u32 = 256u;

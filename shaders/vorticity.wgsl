@@ -4,7 +4,13 @@
 // cells with N = ∇|ω| / |∇|ω||, and adds Δt times the mean of the two cells' f to each free face.
 // Not dispatched at all when ε = 0.
 
-// cell_tmp: slot 28 of the binding table (shared/grid.wgsl).
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read_write> u: array<f32>;
+@group(0) @binding(2) var<storage, read_write> v: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(28) var<storage, read_write> cell_tmp: array<f32>;
+
+// cell_tmp holds ω between the two entry points.
 
 // A cell index along x (then y) for a neighbour: wrapped on periodic axes, else clamped.
 fn nb_x(i: i32) -> i32 { return select(clamp(i, 0, nx() - 1), wrap(i, nx()), periodic_x()); }

@@ -10,6 +10,14 @@
 // statistics' five blocks (stats.wgsl), which a step with statistics holds across the solve:
 // p·b at BASE + [0, GROUPS), p·Ap at BASE + [GROUPS, 2 GROUPS).
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(3) var<storage, read_write> p: array<f32>;
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
+@group(0) @binding(14) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(17) var<storage, read> stencil: array<u32>;
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+
 const GROUPS: u32 = 64u;
 const BASE: u32 = 5u * GROUPS;
 // Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); at most 256.

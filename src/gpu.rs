@@ -280,8 +280,10 @@ pub fn instance_descriptor() -> wgpu::InstanceDescriptor {
     desc
 }
 
-/// Ask for what the adapter offers: the simulation binds up to 17 storage buffers in one pass,
-/// and the grid size is limited by the largest storage binding.
+/// Ask for WebGPU's default limits, as a browser's page must, so that a pass the page would be
+/// refused (more than 8 storage buffers, too much workgroup memory) fails natively too; only the
+/// buffer and texture sizes and dispatch counts, which bound the grid, go up to what the adapter offers. An adapter below the
+/// defaults (a GL one) gets what it has.
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
     let mut features = wgpu::Features::empty();
     for f in
@@ -291,5 +293,25 @@ pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'sta
             features |= f;
         }
     }
-    wgpu::DeviceDescriptor { label: Some("smokebox"), required_features: features, required_limits: adapter.limits(), ..Default::default() }
+    wgpu::DeviceDescriptor {
+        label: Some("smokebox"),
+        required_features: features,
+        required_limits: limits_for(&adapter.limits()),
+        ..Default::default()
+    }
+}
+
+/// The limits smokebox asks an adapter with these limits for (see `device_descriptor`).
+pub fn limits_for(adapter: &wgpu::Limits) -> wgpu::Limits {
+    let webgpu = wgpu::Limits::default();
+    if !webgpu.check_limits(adapter) {
+        return adapter.clone();
+    }
+    wgpu::Limits {
+        max_buffer_size: adapter.max_buffer_size,
+        max_storage_buffer_binding_size: adapter.max_storage_buffer_binding_size,
+        max_texture_dimension_2d: adapter.max_texture_dimension_2d,
+        max_compute_workgroups_per_dimension: adapter.max_compute_workgroups_per_dimension,
+        ..webgpu
+    }
 }

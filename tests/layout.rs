@@ -160,27 +160,27 @@ fn solver_control_words_match_wgsl() {
 }
 
 #[test]
-fn every_slot_is_declared_once_in_the_prelude() {
-    // no pass declares a binding of its own
-    for (name, body) in kernel::SHADERS {
-        assert!(!body.contains("@binding"), "shaders/{name}.wgsl declares a binding; slots live in shaders/shared/grid.wgsl");
-    }
-    // the prelude's slots are exactly kernel::slot::NAMES
-    let module = validate("prelude", kernel::PRELUDE);
-    let mut declared = vec![String::new(); slot::COUNT];
-    for (_, g) in module.global_variables.iter() {
-        if let Some(b) = &g.binding {
-            assert_eq!(b.group, 0);
-            assert!(declared[b.binding as usize].is_empty(), "slot {} declared twice", b.binding);
-            declared[b.binding as usize] = g.name.clone().unwrap_or_default();
+fn every_declared_binding_sits_at_its_slot() {
+    // the prelude declares only the parameter block; each pass declares the rest itself
+    let prelude = validate("prelude", kernel::PRELUDE);
+    let declared: Vec<_> =
+        prelude.global_variables.iter().filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.binding, g.name.clone()))).collect();
+    assert_eq!(declared, vec![(slot::PARAMS, Some("params".to_string()))]);
+    for (name, _) in kernel::SHADERS {
+        let module = pass_module(name);
+        for (_, g) in module.global_variables.iter() {
+            if let Some(b) = &g.binding {
+                assert_eq!(b.group, 0, "shaders/{name}.wgsl");
+                assert_eq!(Some(slot::NAMES[b.binding as usize]), g.name.as_deref(), "shaders/{name}.wgsl: binding {}", b.binding);
+            }
         }
     }
-    assert_eq!(declared, slot::NAMES.map(String::from), "the prelude's binding table differs from kernel::slot::NAMES");
     for (n, c) in [
         (slot::LEVEL, "level"),
         (slot::MG_CONTROL, "mg_control"),
         (slot::VISC_RHS_U, "visc_rhs_u"),
         (slot::CELL_TMP, "cell_tmp"),
+        (slot::TRANSPORT_TMP, "transport_tmp"),
         (slot::VEL_TMP, "vel_tmp"),
     ] {
         assert_eq!(slot::NAMES[n as usize], c);

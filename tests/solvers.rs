@@ -26,26 +26,36 @@ fn params(nx: usize, ny: usize, kinds: [u32; 4]) -> Params {
     with_boundaries(box_params(nx, ny, 0.05, 0.02), kinds)
 }
 
-/// Reads the GPU's level buffers back into an `Mg`: x of level 0 from `p` and the rest from
-/// `mg_x`, or with `second`, from the smoothers' second buffers `p_out` and `mg_y`.
+/// Reads the GPU's level buffers back into an `Mg`: x of level 0 from `p` and level k's from
+/// `mg_x[k % 2]`, or with `second`, from the smoothers' second buffers `p_out` and `mg_y`.
 fn download_mg(sim: &Simulation, second: bool) -> Mg {
     let s = &sim.stages.solvers.mg;
-    let (x0, x) = if second { (&sim.buffers.p_out, &s.mg_y) } else { (&sim.buffers.p, &s.mg_x) };
-    let data = read_buffers(&sim.device, &sim.queue, &[x0, x, &s.mg_rhs, &s.mg_stencil]);
+    let data = if second {
+        read_buffers(&sim.device, &sim.queue, &[&sim.buffers.p_out, &s.mg_y, &s.mg_y, &s.mg_rhs, &s.mg_stencil])
+    } else {
+        read_buffers(&sim.device, &sim.queue, &[&sim.buffers.p, &s.mg_x[0], &s.mg_x[1], &s.mg_rhs, &s.mg_stencil])
+    };
     let total = smokebox::sim::multigrid::total_cells(&s.levels);
     let mut x = data[0].clone();
-    x.extend_from_slice(&data[1][..total - x.len()]);
-    Mg { levels: s.levels.clone(), x, rhs: data[2].clone(), res: vec![0.0; total], stencil: data[3].iter().map(|v| v.to_bits()).collect() }
+    for (k, l) in s.levels.iter().enumerate().skip(1) {
+        let at = l.x_off as usize;
+        x.extend_from_slice(&data[1 + k % 2][at..at + l.cells()]);
+    }
+    assert_eq!(x.len(), total);
+    Mg { levels: s.levels.clone(), x, rhs: data[3].clone(), res: vec![0.0; total], stencil: data[4].iter().map(|v| v.to_bits()).collect() }
 }
 
 /// Writes an `Mg` into the GPU's level buffers, its x into both of each level's buffers.
 fn upload_mg(sim: &Simulation, mg: &Mg) {
     let s = &sim.stages.solvers.mg;
     let n0 = mg.levels[0].cells();
-    for (x0, x) in [(&sim.buffers.p, &s.mg_x), (&sim.buffers.p_out, &s.mg_y)] {
+    for x0 in [&sim.buffers.p, &sim.buffers.p_out] {
         sim.queue.write_buffer(x0, 0, bytemuck::cast_slice(&mg.x[..n0]));
-        if mg.x.len() > n0 {
-            sim.queue.write_buffer(x, 0, bytemuck::cast_slice(&mg.x[n0..]));
+    }
+    for (k, l) in mg.levels.iter().enumerate().skip(1) {
+        let level = &mg.x[n0 + l.x_off as usize..][..l.cells()];
+        for x in [&s.mg_x[k % 2], &s.mg_y] {
+            sim.queue.write_buffer(x, l.x_off as u64 * 4, bytemuck::cast_slice(level));
         }
     }
     sim.queue.write_buffer(&s.mg_rhs, 0, bytemuck::cast_slice(&mg.rhs));

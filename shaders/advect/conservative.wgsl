@@ -15,9 +15,17 @@
 // One thread per dye cell; the first nx × ny threads also handle the flow cell of that index.
 // Writes ink_out / density_out only for the fields whose scheme is conservative.
 
-// cell_tmp (flow cells) and ink_tmp (its first dye-cell-count floats) hold the outflow scales:
-// slots 28-29 of the binding table (shared/grid.wgsl). ink_tmp is free: a conservative ink
-// field runs no MacCormack/BFECC.
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read> u: array<f32>;
+@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(5) var<storage, read> ink: array<f32>;
+@group(0) @binding(6) var<storage, read> density: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+// The outflow scales: ink's in the first dye-cell-count floats, density's at `density_tmp_at`
+// (a conservative field runs no MacCormack/BFECC, so the scratch is free).
+@group(0) @binding(29) var<storage, read_write> transport_tmp: array<f32>;
 
 const SCHEME_CONSERVATIVE: u32 = 3u;
 
@@ -52,8 +60,8 @@ fn density_conservative() -> bool { return params.schemes.z == SCHEME_CONSERVATI
 fn outflow_scale(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
-    if a < dye_nx() && b < dye_ny() && ink_conservative() { ink_tmp[dye_idx(a, b)] = outflow_of(a, b, dye_k()); }
-    if a < nx() && b < ny() && density_conservative() { cell_tmp[cell_idx(a, b)] = outflow_of(a, b, 1); }
+    if a < dye_nx() && b < dye_ny() && ink_conservative() { transport_tmp[dye_idx(a, b)] = outflow_of(a, b, dye_k()); }
+    if a < nx() && b < ny() && density_conservative() { transport_tmp[density_tmp_at(cell_idx(a, b))] = outflow_of(a, b, 1); }
 }
 
 // Content and outflow scale of the cell at (a, b) of the lattice k times finer, which may lie
@@ -80,10 +88,10 @@ fn donor(a0: i32, b0: i32, k: i32, is_ink: bool) -> Donor {
     }
     if is_ink {
         let d = dye_idx(a, b);
-        return Donor(vec4<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u], 0.0), ink_tmp[d]);
+        return Donor(vec4<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u], 0.0), transport_tmp[d]);
     }
     let c = cell_idx(a, b);
-    return Donor(vec4<f32>(0.0, 0.0, 0.0, density[c]), cell_tmp[c]);
+    return Donor(vec4<f32>(0.0, 0.0, 0.0, density[c]), transport_tmp[density_tmp_at(c)]);
 }
 
 // What crosses a face from the low side (cell p) to the high side (cell q) this step; negative

@@ -5,6 +5,15 @@
 // through an inflow side picks up what that inflow carries; solid cells are never sampled and
 // hold no ink.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read> u: array<f32>;
+@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(5) var<storage, read> ink: array<f32>;
+@group(0) @binding(6) var<storage, read> density: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+
 // The inflow side a back-trace from `pos` came in through (4: none).
 fn inflow_crossed(back: vec2<f32>) -> u32 {
     let side = side_crossed(back);

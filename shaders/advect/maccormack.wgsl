@@ -9,7 +9,19 @@
 // Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
 // Velocity lattices carry the wall and inflow ghosts of the semi-Lagrangian samplers.
 
-// ink_tmp, density_tmp, vel_tmp: slots 29-31 of the binding table (shared/grid.wgsl).
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read> u: array<f32>;
+@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(5) var<storage, read> ink: array<f32>;
+@group(0) @binding(6) var<storage, read> density: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
+@group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
+@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+// φ̃ / φ̄ of ink (3 channels a dye cell) then of density (`density_tmp_at`), and of u then v.
+@group(0) @binding(29) var<storage, read_write> transport_tmp: array<f32>;
+@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
 
 const SCHEME_MACCORMACK: u32 = 1u;
 const SCHEME_BFECC: u32 = 2u;
@@ -103,10 +115,10 @@ fn limit(x: f32, w: vec4<f32>, a: vec4<f32>) -> f32 {
 
 fn ink_n(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink[3u * k.x + ch], ink[3u * k.y + ch], ink[3u * k.z + ch], ink[3u * k.w + ch]); }
 fn ink_hat(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_out[3u * k.x + ch], ink_out[3u * k.y + ch], ink_out[3u * k.z + ch], ink_out[3u * k.w + ch]); }
-fn ink_bar(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_tmp[3u * k.x + ch], ink_tmp[3u * k.y + ch], ink_tmp[3u * k.z + ch], ink_tmp[3u * k.w + ch]); }
+fn ink_bar(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(transport_tmp[3u * k.x + ch], transport_tmp[3u * k.y + ch], transport_tmp[3u * k.z + ch], transport_tmp[3u * k.w + ch]); }
 fn density_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density[k.x], density[k.y], density[k.z], density[k.w]); }
 fn density_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_out[k.x], density_out[k.y], density_out[k.z], density_out[k.w]); }
-fn density_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_tmp[k.x], density_tmp[k.y], density_tmp[k.z], density_tmp[k.w]); }
+fn density_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(transport_tmp[density_tmp_at(k.x)], transport_tmp[density_tmp_at(k.y)], transport_tmp[density_tmp_at(k.z)], transport_tmp[density_tmp_at(k.w)]); }
 fn u_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(u[l.k.x], u[l.k.y], u[l.k.z], u[l.k.w])); }
 fn u_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(u_out[l.k.x], u_out[l.k.y], u_out[l.k.z], u_out[l.k.w])); }
 fn u_bar(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(vel_tmp[l.k.x], vel_tmp[l.k.y], vel_tmp[l.k.z], vel_tmp[l.k.w])); }
@@ -138,13 +150,13 @@ fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     if dye_active(a, b) && corrected(params.schemes.y) {
         let d = dye_idx(a, b);
         let s = dyes_of(dye_stencil(trace(dye_centre(a, b), -params.dt)));
-        ink_tmp[3u * d] = blend(s.w, ink_hat(s.k, 0u));
-        ink_tmp[3u * d + 1u] = blend(s.w, ink_hat(s.k, 1u));
-        ink_tmp[3u * d + 2u] = blend(s.w, ink_hat(s.k, 2u));
+        transport_tmp[3u * d] = blend(s.w, ink_hat(s.k, 0u));
+        transport_tmp[3u * d + 1u] = blend(s.w, ink_hat(s.k, 1u));
+        transport_tmp[3u * d + 2u] = blend(s.w, ink_hat(s.k, 2u));
     }
     if flow_active(a, b) && corrected(params.schemes.z) {
         let s = cells_of(cell_stencil(trace(cell_centre(a, b), -params.dt)));
-        density_tmp[cell_idx(a, b)] = blend(s.w, density_hat(s.k));
+        transport_tmp[density_tmp_at(cell_idx(a, b))] = blend(s.w, density_hat(s.k));
     }
 }
 
@@ -155,13 +167,13 @@ fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
     if dye_active(a, b) && params.schemes.y == SCHEME_BFECC {
         let d = dye_idx(a, b);
         let k = keep_ink();
-        ink_tmp[3u * d] = ink[3u * d] + 0.5 * (ink[3u * d] - ink_tmp[3u * d] / k);
-        ink_tmp[3u * d + 1u] = ink[3u * d + 1u] + 0.5 * (ink[3u * d + 1u] - ink_tmp[3u * d + 1u] / k);
-        ink_tmp[3u * d + 2u] = ink[3u * d + 2u] + 0.5 * (ink[3u * d + 2u] - ink_tmp[3u * d + 2u] / k);
+        transport_tmp[3u * d] = ink[3u * d] + 0.5 * (ink[3u * d] - transport_tmp[3u * d] / k);
+        transport_tmp[3u * d + 1u] = ink[3u * d + 1u] + 0.5 * (ink[3u * d + 1u] - transport_tmp[3u * d + 1u] / k);
+        transport_tmp[3u * d + 2u] = ink[3u * d + 2u] + 0.5 * (ink[3u * d + 2u] - transport_tmp[3u * d + 2u] / k);
     }
     if flow_active(a, b) && params.schemes.z == SCHEME_BFECC {
         let c = cell_idx(a, b);
-        density_tmp[c] = density[c] + 0.5 * (density[c] - density_tmp[c] / keep_density());
+        transport_tmp[density_tmp_at(c)] = density[c] + 0.5 * (density[c] - transport_tmp[density_tmp_at(c)] / keep_density());
     }
 }
 
@@ -191,11 +203,11 @@ fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
             let d = dye_idx(a, b);
             let s = dyes_of(dye_stencil(back.xy));
             let k = keep_ink();
-            ink_out[3u * d] = correct_one(si, k, ink_out[3u * d], ink[3u * d], ink_tmp[3u * d], s.w, ink_n(s.k, 0u), ink_bar(s.k, 0u));
+            ink_out[3u * d] = correct_one(si, k, ink_out[3u * d], ink[3u * d], transport_tmp[3u * d], s.w, ink_n(s.k, 0u), ink_bar(s.k, 0u));
             ink_out[3u * d + 1u] =
-                correct_one(si, k, ink_out[3u * d + 1u], ink[3u * d + 1u], ink_tmp[3u * d + 1u], s.w, ink_n(s.k, 1u), ink_bar(s.k, 1u));
+                correct_one(si, k, ink_out[3u * d + 1u], ink[3u * d + 1u], transport_tmp[3u * d + 1u], s.w, ink_n(s.k, 1u), ink_bar(s.k, 1u));
             ink_out[3u * d + 2u] =
-                correct_one(si, k, ink_out[3u * d + 2u], ink[3u * d + 2u], ink_tmp[3u * d + 2u], s.w, ink_n(s.k, 2u), ink_bar(s.k, 2u));
+                correct_one(si, k, ink_out[3u * d + 2u], ink[3u * d + 2u], transport_tmp[3u * d + 2u], s.w, ink_n(s.k, 2u), ink_bar(s.k, 2u));
         }
     }
     let sd = params.schemes.z;
@@ -204,7 +216,7 @@ fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
         if back.z > 0.0 {
             let c = cell_idx(a, b);
             let s = cells_of(cell_stencil(back.xy));
-            density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], density_tmp[c], s.w, density_n(s.k), density_bar(s.k));
+            density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], transport_tmp[density_tmp_at(c)], s.w, density_n(s.k), density_bar(s.k));
         }
     }
 }

@@ -2,6 +2,13 @@
 // midpoint back-trace through the two staggered bilinear stencils) and takes the velocity found
 // there. Reads u, v; writes u_out, v_out. Prescribed faces keep their prescribed value.
 
+// Bindings (numbers: `slot` in src/sim/kernel.rs).
+@group(0) @binding(1) var<storage, read> u: array<f32>;
+@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
+@group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
+
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);

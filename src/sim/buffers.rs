@@ -30,12 +30,12 @@ pub struct Buffers {
     pub stats: wgpu::Buffer,
     pub scratch: wgpu::Buffer,
     pub stencil: wgpu::Buffer,
-    /// Transport and vorticity scratch (slots 28-31): a cell field (vorticity, outflow scale),
-    /// ink (dye grid; also the dye's outflow scale in conservative mode) and density for
-    /// MacCormack/BFECC, and u then v for the velocity corrections.
+    /// Vorticity's scratch: ω per cell.
     pub cell_tmp: wgpu::Buffer,
-    pub ink_tmp: wgpu::Buffer,
-    pub density_tmp: wgpu::Buffer,
+    /// The transport schemes' scratch: 3 floats a dye cell (ink), then one a flow cell (density):
+    /// MacCormack/BFECC's φ̃ and φ̄, or the flux form's outflow scales.
+    pub transport_tmp: wgpu::Buffer,
+    /// u then v for the velocity corrections.
     pub vel_tmp: wgpu::Buffer,
 }
 
@@ -56,12 +56,12 @@ pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let floats = 2 * (ny * (nx + 1) + (ny + 1) * nx) // u, v and their outputs
         + 2 * cells // p, p_out
         + cells // divergence
-        + 3 * 3 * dye // ink, ink_out, ink_tmp
+        + 3 * 3 * dye // ink, ink_out, and ink's part of transport_tmp
         + 2 * cells // density, density_out
         + cells // solid
         + cells // scratch
         + cells // stencil (u32)
-        + 2 * cells + (ny * (nx + 1) + (ny + 1) * nx); // transport scratch: cell_tmp, density_tmp, vel_tmp
+        + 2 * cells + (ny * (nx + 1) + (ny + 1) * nx); // cell_tmp, density's part of transport_tmp, vel_tmp
     (floats * 4) as u64
 }
 
@@ -98,13 +98,12 @@ impl Buffers {
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),
             cell_tmp: storage(device, "cell_tmp", cells),
-            ink_tmp: storage(device, "ink_tmp", 3 * dye),
-            density_tmp: storage(device, "density_tmp", cells),
+            transport_tmp: storage(device, "transport_tmp", 3 * dye + cells),
             vel_tmp: storage(device, "vel_tmp", nu + nv),
         }
     }
 
-    /// The binding table with every slot at its natural buffer.
+    /// The table of buffers by slot, every slot at its natural buffer.
     pub fn table(&self) -> [Option<&wgpu::Buffer>; slot::COUNT] {
         let mut t = [None; slot::COUNT];
         let natural = [
@@ -129,8 +128,7 @@ impl Buffers {
         ];
         t[..natural.len()].copy_from_slice(&natural);
         t[slot::CELL_TMP as usize] = Some(&self.cell_tmp);
-        t[slot::INK_TMP as usize] = Some(&self.ink_tmp);
-        t[slot::DENSITY_TMP as usize] = Some(&self.density_tmp);
+        t[slot::TRANSPORT_TMP as usize] = Some(&self.transport_tmp);
         t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
         t
     }

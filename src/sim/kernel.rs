@@ -1,10 +1,11 @@
 //! Compute kernels: a pass's WGSL with the shared prelude in front, checked by naga, with the
-//! bindings it really uses found by reflection. Every pass shares one binding table (the
-//! numbers below, declared once in shaders/shared/grid.wgsl), so binding is by name, not by hand.
+//! bindings it really uses found by reflection. Each pass declares its own bindings, `read` where
+//! it only reads, each name at its number in `slot` below, so the Rust side binds by name from one
+//! table of buffers; tests/bindings.rs checks every entry point against WebGPU's rules.
 
 use crate::error::{Error, Result};
 
-/// The binding table of shaders/shared/grid.wgsl, the one place every slot is declared.
+/// The slot of every named buffer: a pass that declares `u` declares it at binding 1.
 pub mod slot {
     pub const PARAMS: u32 = 0;
     pub const U: u32 = 1;
@@ -38,8 +39,8 @@ pub mod slot {
     pub const MG_LEVELS: u32 = 27;
     // 28..=31 transport schemes and vorticity
     pub const CELL_TMP: u32 = 28;
-    pub const INK_TMP: u32 = 29;
-    pub const DENSITY_TMP: u32 = 30;
+    /// Ink's then density's scratch of the transport schemes (30 is free).
+    pub const TRANSPORT_TMP: u32 = 29;
     pub const VEL_TMP: u32 = 31;
     // 32 implicit viscosity's Chebyshev sweep state
     pub const VISC_STATE: u32 = 32;
@@ -76,14 +77,38 @@ pub mod slot {
         "mg_xc",
         "mg_levels",
         "cell_tmp",
-        "ink_tmp",
-        "density_tmp",
+        "transport_tmp",
+        "",
         "vel_tmp",
         "visc_state",
     ];
 }
 
 pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
+
+/// The parts of the prelude that read fields, and the multigrid's shared parts: taken by the
+/// passes that declare what they read. (file, text)
+pub const PARTS: &[(&str, &str)] = &[
+    ("shared/solid", include_str!("../../shaders/shared/solid.wgsl")),
+    ("shared/velocity", include_str!("../../shaders/shared/velocity.wgsl")),
+    ("multigrid_level", include_str!("../../shaders/multigrid_level.wgsl")),
+    ("multigrid_common", include_str!("../../shaders/multigrid_common.wgsl")),
+    ("multigrid_tile", include_str!("../../shaders/multigrid_tile.wgsl")),
+    ("multigrid_setup", include_str!("../../shaders/multigrid_setup.wgsl")),
+    ("multigrid_smooth", include_str!("../../shaders/multigrid_smooth.wgsl")),
+    ("multigrid_restrict", include_str!("../../shaders/multigrid_restrict.wgsl")),
+    ("multigrid_prolong", include_str!("../../shaders/multigrid_prolong.wgsl")),
+    ("multigrid_coarse", include_str!("../../shaders/multigrid_coarse.wgsl")),
+];
+
+macro_rules! part {
+    (solid) => {
+        include_str!("../../shaders/shared/solid.wgsl")
+    };
+    (velocity) => {
+        include_str!("../../shaders/shared/velocity.wgsl")
+    };
+}
 
 /// A multigrid shader file (composed after the prelude, shared parts first).
 macro_rules! mg {
@@ -92,28 +117,29 @@ macro_rules! mg {
     };
 }
 
-/// Every pass's WGSL, by file name (without `.wgsl`).
+/// Every pass's WGSL, by file name (without `.wgsl`): the parts it takes, then its own file,
+/// which declares every binding the parts and the pass read or write.
 pub const SHADERS: &[(&str, &str)] = &[
-    ("sources", include_str!("../../shaders/sources.wgsl")),
-    ("forces", include_str!("../../shaders/forces.wgsl")),
-    ("divergence", include_str!("../../shaders/divergence.wgsl")),
-    ("pressure", include_str!("../../shaders/pressure.wgsl")),
-    ("project", include_str!("../../shaders/project.wgsl")),
-    ("advect/velocity", include_str!("../../shaders/advect/velocity.wgsl")),
-    ("advect/ink", include_str!("../../shaders/advect/ink.wgsl")),
-    ("stats", include_str!("../../shaders/stats.wgsl")),
-    ("vorticity", include_str!("../../shaders/vorticity.wgsl")),
-    ("advect/maccormack", include_str!("../../shaders/advect/maccormack.wgsl")),
-    ("advect/conservative", include_str!("../../shaders/advect/conservative.wgsl")),
+    ("sources", concat!(part!(solid), include_str!("../../shaders/sources.wgsl"))),
+    ("forces", concat!(part!(solid), include_str!("../../shaders/forces.wgsl"))),
+    ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../shaders/divergence.wgsl"))),
+    ("pressure", concat!(part!(solid), include_str!("../../shaders/pressure.wgsl"))),
+    ("project", concat!(part!(solid), include_str!("../../shaders/project.wgsl"))),
+    ("advect/velocity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/velocity.wgsl"))),
+    ("advect/ink", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/ink.wgsl"))),
+    ("stats", concat!(part!(solid), part!(velocity), include_str!("../../shaders/stats.wgsl"))),
+    ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/vorticity.wgsl"))),
+    ("advect/maccormack", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/maccormack.wgsl"))),
+    ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/conservative.wgsl"))),
     ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../shaders/pressure_sor.wgsl"))),
-    ("multigrid_setup", concat!(mg!("level"), mg!("setup"))),
+    ("multigrid_setup", concat!(part!(solid), mg!("level"), mg!("setup"))),
     ("multigrid_smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
     ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
     ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
     ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
-    ("solver_check", concat!(mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
+    ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
     ("warm_start", concat!(mg!("level"), include_str!("../../shaders/warm_start.wgsl"))),
-    ("viscosity", include_str!("../../shaders/viscosity.wgsl")),
+    ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/viscosity.wgsl"))),
 ];
 
 /// The full source of a pass: the prelude, then the pass.
@@ -124,13 +150,19 @@ pub fn source(name: &str) -> Result<String> {
 
 /// Parses and validates a composed shader, naming the pass file and line of a mistake.
 pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::ModuleInfo)> {
-    let prelude_lines = PRELUDE.lines().count() + 1;
+    // where each known part lies in the source; the rest is the pass's own file, which comes last
+    let spans: Vec<(&str, usize, usize)> = std::iter::once(("shared/grid", PRELUDE))
+        .chain(PARTS.iter().copied().filter(|(file, _)| *file != name))
+        .filter_map(|(file, text)| source.find(text).map(|at| (file, at, at + text.len())))
+        .collect();
+    let last_part = spans.iter().map(|s| s.2).max().unwrap_or(0);
+    let own_start = last_part + usize::from(source[last_part..].starts_with('\n'));
+    let line_of = |offset: usize| source[..offset].matches('\n').count() + 1;
     let locate = |offset: usize| -> String {
-        let line = source[..offset.min(source.len())].lines().count().max(1);
-        if line > prelude_lines {
-            format!("shaders/{name}.wgsl:{}", line - prelude_lines)
-        } else {
-            format!("shaders/shared/grid.wgsl:{line}")
+        let offset = offset.min(source.len());
+        match spans.iter().find(|s| (s.1..s.2).contains(&offset)) {
+            Some((file, start, _)) => format!("shaders/{file}.wgsl:{}", line_of(offset) - line_of(*start) + 1),
+            None => format!("shaders/{name}.wgsl:{}", line_of(offset) - line_of(own_start.min(offset)) + 1),
         }
     };
     let module = naga::front::wgsl::parse_str(source).map_err(|e| {
@@ -144,6 +176,53 @@ pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::Mod
             Error(format!("{at}: {}", e.into_inner()))
         })?;
     Ok((module, info))
+}
+
+/// How a pass declares a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Uniform,
+    Read,
+    ReadWrite,
+}
+
+/// One binding an entry point uses, as its WGSL declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub slot: u32,
+    pub name: String,
+    pub access: Access,
+    /// Whether this entry point stores to it (reads and writes as naga's analysis sees them).
+    pub written: bool,
+}
+
+/// The bindings entry point `index` of a validated module uses, by slot.
+pub fn entry_bindings(module: &naga::Module, info: &naga::valid::ModuleInfo, index: usize) -> Vec<Binding> {
+    let uses = info.get_entry_point(index);
+    let mut used: Vec<Binding> = module
+        .global_variables
+        .iter()
+        .filter(|(handle, _)| !uses[*handle].is_empty())
+        .filter_map(|(handle, g)| {
+            let access = match g.space {
+                naga::AddressSpace::Uniform => Access::Uniform,
+                naga::AddressSpace::Storage { access } if access.contains(naga::StorageAccess::STORE) => Access::ReadWrite,
+                naga::AddressSpace::Storage { .. } => Access::Read,
+                _ => return None,
+            };
+            let written = uses[handle].contains(naga::valid::GlobalUse::WRITE);
+            g.binding.as_ref().map(|b| Binding { slot: b.binding, name: g.name.clone().unwrap_or_default(), access, written })
+        })
+        .collect();
+    used.sort_unstable_by_key(|b| b.slot);
+    used
+}
+
+/// Every entry point of a pass and the bindings each uses.
+pub fn reflect(shader: &str) -> Result<Vec<(String, Vec<Binding>)>> {
+    let src = source(shader)?;
+    let (module, info) = parse(shader, &src)?;
+    Ok(module.entry_points.iter().enumerate().map(|(i, e)| (e.name.clone(), entry_bindings(&module, &info, i))).collect())
 }
 
 static DISPATCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -193,6 +272,8 @@ pub struct Kernel {
     pub layout: wgpu::BindGroupLayout,
     /// Binding numbers the entry point uses, in increasing order.
     pub bindings: Vec<u32>,
+    /// Whether each of `bindings` is bound writable.
+    pub writable: Vec<bool>,
     pub workgroup_size: [u32; 3],
 }
 
@@ -237,30 +318,19 @@ impl Kernel {
             .iter()
             .position(|e| e.name == entry)
             .ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?;
-        let uses = info.get_entry_point(index);
-        // (binding, read-only): a binding the shader declares `read` is bound read-only
-        let mut used: Vec<(u32, bool)> = module
-            .global_variables
-            .iter()
-            .filter(|(handle, _)| !uses[*handle].is_empty())
-            .filter_map(|(_, g)| {
-                let read_only = matches!(g.space, naga::AddressSpace::Storage { access } if !access.contains(naga::StorageAccess::STORE));
-                g.binding.as_ref().map(|b| (b.binding, read_only))
-            })
-            .collect();
-        used.sort_unstable();
-        let bindings: Vec<u32> = used.iter().map(|b| b.0).collect();
+        let used = entry_bindings(&module, &info, index);
+        let bindings: Vec<u32> = used.iter().map(|b| b.slot).collect();
         let label = if entry == "main" { shader.to_string() } else { format!("{shader}.{entry}") };
         let entries: Vec<wgpu::BindGroupLayoutEntry> = used
             .iter()
-            .map(|&(binding, read_only)| wgpu::BindGroupLayoutEntry {
-                binding,
+            .map(|b| wgpu::BindGroupLayoutEntry {
+                binding: b.slot,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
-                    ty: if binding == slot::PARAMS {
-                        wgpu::BufferBindingType::Uniform
-                    } else {
-                        wgpu::BufferBindingType::Storage { read_only }
+                    ty: match b.access {
+                        Access::Uniform => wgpu::BufferBindingType::Uniform,
+                        Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                        Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
                     },
                     has_dynamic_offset: false,
                     min_binding_size: None,
@@ -285,19 +355,35 @@ impl Kernel {
             cache: None,
         });
         let workgroup_size = module.entry_points[index].workgroup_size;
-        Ok(Kernel { label, pipeline, layout, bindings, workgroup_size })
+        Ok(Kernel {
+            label,
+            pipeline,
+            layout,
+            bindings,
+            writable: used.iter().map(|b| b.access == Access::ReadWrite).collect(),
+            workgroup_size,
+        })
     }
 
     /// A bind group giving each used slot its buffer from `table` (indexed by slot number).
+    /// Panics on a buffer bound at two slots where one is writable: WebGPU forbids that
+    /// ("writable storage buffer binding aliasing") and native wgpu does not check it.
     pub fn bind(&self, device: &wgpu::Device, table: &Table) -> wgpu::BindGroup {
-        let entries: Vec<wgpu::BindGroupEntry> = self
-            .bindings
-            .iter()
-            .map(|&b| wgpu::BindGroupEntry {
-                binding: b,
-                resource: table[b as usize].unwrap_or_else(|| panic!("{}: slot {b} has no buffer", self.label)).as_entire_binding(),
-            })
-            .collect();
+        let buffer = |b: u32| table[b as usize].unwrap_or_else(|| panic!("{}: slot {b} has no buffer", self.label));
+        for (x, &a) in self.bindings.iter().enumerate() {
+            for (y, &b) in self.bindings.iter().enumerate().skip(x + 1) {
+                if buffer(a) == buffer(b) && (self.writable[x] || self.writable[y]) {
+                    panic!(
+                        "{}: one buffer bound as both {} and {}, one of them writable (WebGPU forbids writable aliasing)",
+                        self.label,
+                        slot::NAMES[a as usize],
+                        slot::NAMES[b as usize]
+                    );
+                }
+            }
+        }
+        let entries: Vec<wgpu::BindGroupEntry> =
+            self.bindings.iter().map(|&b| wgpu::BindGroupEntry { binding: b, resource: buffer(b).as_entire_binding() }).collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&self.label), layout: &self.layout, entries: &entries })
     }
 

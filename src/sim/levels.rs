@@ -6,8 +6,9 @@
 //! dispatches a V-cycle each (smooth, restrict, prolong + smooth; shaders/multigrid_*.wgsl).
 //!
 //! Per-level arrays (rhs, stencil) share one buffer each, every level at `off`. The iterate x of
-//! level 0 is the pressure `p` itself (no copy in or out); coarser levels' x live in `mg_x` at
-//! `x_off`. The tile smoothers read a halo that neighbouring workgroups own, so they cannot work in
+//! level 0 is the pressure `p` itself (no copy in or out); coarser levels' x live in `mg_x[k % 2]` at
+//! `x_off` (two buffers, so a level's x and its coarser neighbour's are never one buffer bound
+//! twice, which WebGPU forbids where one binding writes). The tile smoothers read a halo that neighbouring workgroups own, so they cannot work in
 //! place: a level's pre-smoother writes its second buffer y (`p_out` on level 0, `mg_y` below),
 //! and restriction and the prolongation + post-smoother read y, the latter writing x again. `LevelDesc` (slot 18, one small buffer per level) says where a level and its
 //! neighbours lie; the coarse solve reads the whole table (slot 27).
@@ -57,12 +58,12 @@ pub struct LevelDesc {
     pub fine_nx: u32,
     pub fine_ny: u32,
     pub fine_off: u32,
-    /// Where this level's x lies in the buffer bound as its x (`p` for level 0, else `mg_x`).
+    /// Where this level's x lies in the buffer bound as its x (`p` for level 0, else `mg_x[k % 2]`).
     pub x_off: u32,
     pub coarse_nx: u32,
     pub coarse_ny: u32,
     pub coarse_off: u32,
-    /// Where the next coarser level's x lies in `mg_x`.
+    /// Where the next coarser level's x lies in its buffer (`mg_x[(k + 1) % 2]`).
     pub coarse_x_off: u32,
 }
 

@@ -53,8 +53,11 @@ pub struct Multigrid {
     pub levels: Vec<LevelDesc>,
     /// The first level of the one-dispatch coarse solve.
     pub coarse: usize,
-    /// x of the levels below level 0 (level 0's x is `p`), and their second buffer.
-    pub mg_x: wgpu::Buffer,
+    /// x of the levels below level 0 (level 0's x is `p`): level k's in `mg_x[k % 2]`, so a level
+    /// and the next coarser one never share a buffer (WebGPU forbids binding one buffer twice
+    /// where one binding writes); both at the offsets `x_off` of the levels.
+    pub mg_x: [wgpu::Buffer; 2],
+    /// The levels' second buffer (the tile smoothers write it; level 0's is `p_out`).
     pub mg_y: wgpu::Buffer,
     pub mg_rhs: wgpu::Buffer,
     pub mg_stencil: wgpu::Buffer,
@@ -106,7 +109,11 @@ impl Multigrid {
             contents: bytemuck::cast_slice(&levels),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        let mg_x = level_buffer(d, "mg_x", total - levels[0].cells());
+        // each parity's buffer reaches to the end of its last level
+        let x_words = |parity: usize| {
+            levels.iter().enumerate().skip(1).filter(|(k, _)| k % 2 == parity).map(|(_, l)| l.x_off as usize + l.cells()).max().unwrap_or(0)
+        };
+        let mg_x = [level_buffer(d, "mg_x even", x_words(0)), level_buffer(d, "mg_x odd", x_words(1))];
         let mg_y = level_buffer(d, "mg_y", total - levels[0].cells());
         let mg_rhs = level_buffer(d, "mg_rhs", total);
         let mg_stencil = level_buffer(d, "mg_stencil", total);
@@ -116,12 +123,13 @@ impl Multigrid {
             .map(|(k, desc)| {
                 let mut t = ctx.buffers.table();
                 t[check::LEVEL as usize] = Some(desc);
-                t[check::MG_X as usize] = Some(if k == 0 { &ctx.buffers.p } else { &mg_x });
+                let x = |k: usize| if k == 0 { &ctx.buffers.p } else { &mg_x[k % 2] };
+                t[check::MG_X as usize] = Some(x(k));
                 t[check::MG_Y as usize] = Some(if k == 0 { &ctx.buffers.p_out } else { &mg_y });
                 t[check::MG_RHS as usize] = Some(&mg_rhs);
                 t[check::CONTROL as usize] = Some(control);
                 t[check::MG_STENCIL as usize] = Some(&mg_stencil);
-                t[check::MG_XC as usize] = Some(&mg_x);
+                t[check::MG_XC as usize] = Some(x(k + 1));
                 t[check::MG_LEVELS as usize] = Some(&table_buffer);
                 t
             })

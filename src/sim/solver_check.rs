@@ -40,7 +40,7 @@ pub mod ctl {
     pub const COARSE_SLOT: usize = 2 * MAX_LEVELS;
 }
 
-/// Buffer slots of the solver buffers, from the one binding table.
+/// Buffer slots of the solver buffers (`kernel::slot`).
 pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_LEVELS, MG_RHS, MG_STENCIL, MG_X, MG_XC, MG_Y};
 
 /// The control buffer with every level's full workgroup counts in place.

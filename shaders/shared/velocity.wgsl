@@ -1,0 +1,88 @@
+// Edge velocities read, sampled and traced: the part of the prelude that reads `u` and `v` (and,
+// through shared/solid.wgsl, `solid`). A pass that takes this part declares `u` and `v` (slots 1
+// and 2) itself, `read` unless one of its entry points writes them.
+
+// Reads an edge velocity; on periodic sides the last face is the first one.
+fn u_at(i: i32, j: i32) -> f32 {
+    var a = i;
+    if periodic_x() { a = wrap(i, nx()); }
+    return u[u_idx(a, j)];
+}
+
+fn v_at(i: i32, j: i32) -> f32 {
+    var b = j;
+    if periodic_y() { b = wrap(j, ny()); }
+    return v[v_idx(i, b)];
+}
+
+// u at face column i (already wrapped or clamped), row j, where j may be a ghost row -1 or ny.
+fn u_row_ghosted(i: i32, j: i32) -> f32 {
+    var g = vec2<f32>(1.0, 0.0);
+    g = select(g, ghost_coeffs(SIDE_BOTTOM, params.inflow_u[SIDE_BOTTOM]), j < 0);
+    g = select(g, ghost_coeffs(SIDE_TOP, params.inflow_u[SIDE_TOP]), j >= ny());
+    return u[u_idx(i, clamp(j, 0, ny() - 1))] * g.x + g.y;
+}
+
+// v at column i, which may be a ghost column -1 or nx, face row j.
+fn v_col_ghosted(i: i32, j: i32) -> f32 {
+    var g = vec2<f32>(1.0, 0.0);
+    g = select(g, ghost_coeffs(SIDE_LEFT, params.inflow_v[SIDE_LEFT]), i < 0);
+    g = select(g, ghost_coeffs(SIDE_RIGHT, params.inflow_v[SIDE_RIGHT]), i >= nx());
+    return v[v_idx(clamp(i, 0, nx() - 1), j)] * g.x + g.y;
+}
+
+// Bilinear sample of u at a point (metres), on the u lattice (i h, (j + 1/2) h) — seed 002 step 8:
+// u and v use different stencils for the same point. Within half a cell of a bottom or top side
+// it blends with the ghost row, so a no-slip wall reads its own speed at the wall.
+fn sample_u(pos: vec2<f32>) -> f32 {
+    let gx = pos.x / params.h;
+    let gy = pos.y / params.h - 0.5;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_ghosted(gy, ny() - 1); }
+    let a = mix(u_row_ghosted(sx.i0, sy.i0), u_row_ghosted(sx.i1, sy.i0), sx.t);
+    let b = mix(u_row_ghosted(sx.i0, sy.i1), u_row_ghosted(sx.i1, sy.i1), sx.t);
+    return mix(a, b, sy.t);
+}
+
+// Bilinear sample of v on the v lattice ((i + 1/2) h, j h), with ghost columns beyond the left
+// and right sides.
+fn sample_v(pos: vec2<f32>) -> f32 {
+    let gx = pos.x / params.h - 0.5;
+    let gy = pos.y / params.h;
+    var sx: Span;
+    var sy: Span;
+    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_ghosted(gx, nx() - 1); }
+    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
+    let a = mix(v_col_ghosted(sx.i0, sy.i0), v_col_ghosted(sx.i1, sy.i0), sx.t);
+    let b = mix(v_col_ghosted(sx.i0, sy.i1), v_col_ghosted(sx.i1, sy.i1), sx.t);
+    return mix(a, b, sy.t);
+}
+
+fn velocity_at(pos: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(sample_u(pos), sample_v(pos));
+}
+
+// The one midpoint (RK2) trace, over a signed step (dt > 0: back in time). The end point is left
+// unclamped so `side_crossed` can tell which side it left through. CPU twin: Grid::trace_raw.
+fn trace_raw(pos: vec2<f32>, dt: f32) -> vec2<f32> {
+    let mid = clamp_to_domain(pos - 0.5 * dt * velocity_at(pos));
+    return pos - dt * velocity_at(mid);
+}
+
+// Where the fluid at `pos` came from one step ago, inside the domain.
+fn trace_back(pos: vec2<f32>) -> vec2<f32> {
+    return clamp_to_domain(trace_raw(pos, params.dt));
+}
+
+// A face's normal velocity, prescribed faces (walls, inflows, solids) read as their value.
+fn u_face_value(i: i32, j: i32) -> f32 {
+    let f = u_face(i, j);
+    return select(u_at(i, j), f.value, f.fixed);
+}
+
+fn v_face_value(i: i32, j: i32) -> f32 {
+    let f = v_face(i, j);
+    return select(v_at(i, j), f.value, f.fixed);
+}

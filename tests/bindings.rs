@@ -1,0 +1,121 @@
+//! WebGPU's binding rules, checked natively for every compute entry point (a browser rejects what
+//! native wgpu lets pass): each pass declares its own bindings, `read` where no entry point of
+//! the pass writes, at most WebGPU's default count of storage buffers per stage, and each name at
+//! its slot of `kernel::slot::NAMES`. Writable aliasing is refused by `Kernel::bind` itself (a
+//! test below), so every test that builds a simulation checks it too.
+
+use smokebox::config::Scene;
+use smokebox::gpu::Gpu;
+use smokebox::sim::Simulation;
+use smokebox::sim::kernel::{self, Access, Kernel, slot};
+
+#[test]
+fn every_entry_point_obeys_webgpus_default_limits() {
+    let max = wgpu::Limits::default().max_storage_buffers_per_shader_stage as usize;
+    assert_eq!(max, 8, "WebGPU's default");
+    let mut report = String::new();
+    let mut wrong: Vec<String> = vec![];
+    for (shader, _) in kernel::SHADERS {
+        let entries = match kernel::reflect(shader) {
+            Ok(e) => e,
+            Err(e) => {
+                wrong.push(e.to_string());
+                continue;
+            }
+        };
+        for (entry, bindings) in &entries {
+            let storage = bindings.iter().filter(|b| b.access != Access::Uniform).count();
+            let line: Vec<String> = bindings
+                .iter()
+                .map(|b| {
+                    format!(
+                        "{}{}",
+                        b.name,
+                        match (b.access, b.written) {
+                            (Access::Uniform, _) => "(u)",
+                            (Access::Read, _) => "",
+                            (Access::ReadWrite, true) => "(w)",
+                            (Access::ReadWrite, false) => "(rw, read only)",
+                        }
+                    )
+                })
+                .collect();
+            report += &format!("{shader}.{entry}: {storage} storage: {}\n", line.join(" "));
+            if storage > max {
+                wrong.push(format!("{shader}.{entry} binds {storage} storage buffers, WebGPU allows {max}"));
+            }
+            for b in bindings {
+                if slot::NAMES[b.slot as usize] != b.name {
+                    wrong.push(format!("shaders/{shader}.wgsl: {} at slot {}, which is {}", b.name, b.slot, slot::NAMES[b.slot as usize]));
+                }
+                if b.access == Access::Uniform && b.slot != slot::PARAMS {
+                    wrong.push(format!("{shader}.{entry}: {} is a uniform; only the parameter block is", b.name));
+                }
+            }
+        }
+        // read_write only where some entry point of the pass writes
+        let mut declared_rw: Vec<&str> = vec![];
+        for (_, bindings) in &entries {
+            for b in bindings.iter().filter(|b| b.access == Access::ReadWrite) {
+                declared_rw.push(&b.name);
+            }
+        }
+        declared_rw.sort_unstable();
+        declared_rw.dedup();
+        for name in declared_rw {
+            let written = entries.iter().any(|(_, bs)| bs.iter().any(|b| b.name == name && b.written));
+            if !written {
+                wrong.push(format!("shaders/{shader}.wgsl declares {name} read_write but no entry point writes it: declare it `read`"));
+            }
+        }
+    }
+    println!("{report}");
+    assert!(wrong.is_empty(), "{} binding rules broken:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+fn storage(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: 1024,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    })
+}
+
+#[test]
+fn a_buffer_bound_twice_where_one_binding_writes_is_refused() {
+    let gpu = Gpu::headless().unwrap();
+    let device = &gpu.device;
+    // prolongation's plain kernel adds the coarse x (mg_xc, read) into this level's x (mg_x, written)
+    let kernel = Kernel::new(device, "multigrid_prolong", "add").unwrap();
+    let buffers: Vec<wgpu::Buffer> = (0..slot::COUNT).map(|s| storage(device, slot::NAMES[s])).collect();
+    let params = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: std::mem::size_of::<smokebox::sim::params::Params>() as u64,
+        usage: wgpu::BufferUsages::UNIFORM,
+        mapped_at_creation: false,
+    });
+    let mut table: kernel::Table = std::array::from_fn(|s| Some(&buffers[s]));
+    table[slot::PARAMS as usize] = Some(&params);
+    kernel.bind(device, &table); // distinct buffers bind
+    table[slot::MG_XC as usize] = Some(&buffers[slot::MG_X as usize]);
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kernel.bind(device, &table)));
+    let message = *refused.expect_err("the aliased table was bound").downcast::<String>().unwrap();
+    assert!(message.contains("mg_x and mg_xc") && message.contains("writable aliasing"), "{message}");
+}
+
+#[test]
+fn every_pass_binds_without_aliasing_on_every_multigrid_level() {
+    // 256 x 192: levels 128 x 96 and 64 x 48 lie above the one-workgroup coarse solve, where the
+    // old single mg_x buffer was bound as both a level's x and its coarser neighbour's
+    let gpu = Gpu::headless().unwrap();
+    for scene in ["plume", "wind-tunnel", "periodic"] {
+        let sets = ["grid.nx=256".to_string(), "grid.ny=192".into(), "grid.dye_scale=1".into()];
+        let (scene, source) = Scene::load(scene, &sets).unwrap();
+        // every kernel of every solver and scheme is bound when the simulation is built
+        let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+        sim.enable_div_after().unwrap();
+        sim.run_blocking(2, true);
+        assert!(sim.download().u.iter().all(|x| x.is_finite()));
+    }
+}
