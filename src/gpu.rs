@@ -51,13 +51,9 @@ impl Gpu {
     /// A device for an adapter that was chosen elsewhere (the window picks one that can present);
     /// `on_fault` says what a lost device or out-of-memory does.
     pub async fn open(instance: wgpu::Instance, adapter: wgpu::Adapter, on_fault: OnFault) -> Result<Gpu> {
-        let mut desc = device_descriptor(&adapter);
-        if cfg!(target_arch = "wasm32") {
-            // WebGPU's default count, not the adapter's (SwiftShader offers 10): a pass that
-            // binds more must fail here as it would in any browser
-            let limits = &mut desc.required_limits;
-            limits.max_storage_buffers_per_shader_stage = limits.max_storage_buffers_per_shader_stage.min(8);
-        }
+        // WebGPU's default limits on both platforms (device_descriptor): the page asks for 8
+        // storage buffers a stage, not the adapter's (SwiftShader offers 10)
+        let desc = device_descriptor(&adapter);
         let (device, queue) = adapter.request_device(&desc).await.map_err(|e| crate::error!("could not open the GPU device: {e}"))?;
         let fault = FaultSlot::default();
         let slot = fault.clone();

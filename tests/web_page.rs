@@ -174,8 +174,8 @@ fn wait_for(rx: &Receiver<Post>, path: &str, secs: u64, browser: &Browser) -> se
 #[test]
 fn selftest_passes() {
     let (port, rx) = serve(page_dir());
-    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?selftest"), true, "1000,700");
-    let result = wait_for(&rx, "/result", 280, &browser);
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?selftest"), true, "480,360");
+    let result = wait_for(&rx, "/result", 240, &browser);
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
     let failed: Vec<String> = result["checks"]
         .as_array()
@@ -230,14 +230,15 @@ fn base64(text: &str) -> Vec<u8> {
 }
 
 /// Largest RMSE (0–255) between the page's field after 200 steps and the command line's frame of
-/// the same steps: both draw the same f32 state with the same shader; what differs is the GPU
-/// (SwiftShader vs lavapipe round-off over 200 steps) and the canvas's filtering.
-const MAX_RMSE: f64 = 12.0;
+/// the same steps (below the hint's rows): both draw the same f32 state with the same shader;
+/// what differs is the GPU (SwiftShader vs lavapipe: f32 round-off grows over 200 steps of a
+/// turbulent plume) and the canvas's filtering.
+const MAX_RMSE: f64 = 2.0;
 
 #[test]
 fn the_canvas_matches_the_command_line() {
     let (port, rx) = serve(page_dir());
-    let query = "scene=plume&grid.dye_scale=1&display.steps_per_frame=1&view.show_panel=false&view.overlays.grid_lines=false&view.overlays.numbers=false&canvas=256x256&steps=200";
+    let query = "scene=plume&grid.dye_scale=1&display.steps_per_frame=4&view.show_panel=false&view.overlays.grid_lines=false&view.overlays.numbers=false&canvas=256x256&steps=200";
     let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?{query}"), true, "256,256");
     let done = wait_for(&rx, "/done", 280, &browser);
     assert_eq!(done["step"], 200, "{}", done["faults"]);
@@ -246,7 +247,10 @@ fn the_canvas_matches_the_command_line() {
     // the field as the window fits it: a margin of background around the square
     let v: Vec<f64> = done["viewport"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
     let (x, y, w, h) = (v[0].round() as u32, v[1].round() as u32, v[2].round() as u32, v[3].round() as u32);
-    let field = image::imageops::crop_imm(&page, x, y, w, h).to_image();
+    // the rows under the hint line egui writes over the field's top for the first 400 steps
+    // ("Drag with the mouse…"): text on the page, not the field
+    let skip = 24;
+    let field = image::imageops::crop_imm(&page, x, y + skip, w, h - skip).to_image();
     let out = std::env::temp_dir().join(format!("smokebox_web_cmp_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let status = Command::new(env!("CARGO_BIN_EXE_smokebox"))
@@ -263,7 +267,7 @@ fn the_canvas_matches_the_command_line() {
         .filter(|p| p.extension().is_some_and(|e| e == "png"))
         .max()
         .unwrap();
-    let cli = image::open(&frame).unwrap().to_rgba8();
+    let cli = image::imageops::crop_imm(&image::open(&frame).unwrap().to_rgba8(), 0, skip, w, h - skip).to_image();
     assert_eq!(cli.dimensions(), field.dimensions());
     let e = rmse(&field, &cli);
     field.save(out.join("page.png")).unwrap();

@@ -97,7 +97,11 @@ impl App {
             crate::fail!("a link can only name a built-in scene; this one came from a file (save the scene instead)");
         };
         let (base, _) = Scene::load(name, &[])?;
-        let sets = crate::config::overrides::overrides_between(&base, &self.scene);
+        let mut sets = crate::config::overrides::overrides_between(&base, &self.scene);
+        // an "auto" dye grid is the page's own pick from its canvas, not a setting of the link
+        if matches!(base.grid.dye_scale, crate::config::DyeScale::Word(_)) {
+            sets.retain(|s| !s.starts_with("grid.dye_scale="));
+        }
         #[cfg(target_arch = "wasm32")]
         {
             let url = platform::link(name, &sets);
@@ -235,6 +239,9 @@ impl App {
     /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
     /// same size and dye scale reuses the buffers and pipelines.
     pub(super) fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
+        // the page picks an "auto" dye grid from its canvas
+        #[cfg(target_arch = "wasm32")]
+        let scene = if state.is_none() { super::web::page_dye(scene) } else { scene };
         if let Some(r) = self.running.as_mut() {
             // a dye grid of another scale (a state saved headless at k = 1 into a window at
             // auto's 4) needs new buffers too

@@ -47,7 +47,8 @@ pub fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> 
 /// the one line that says so.
 pub fn fitting(limits: &wgpu::Limits, scene: &Scene) -> (Scene, Option<String>) {
     let mut s = scene.clone();
-    while crate::sim::check_dye_fits(limits, s.grid.nx as usize, s.grid.ny as usize, s.dye_scale()).is_err() && s.grid.nx.max(s.grid.ny) > 8 {
+    while crate::sim::check_dye_fits(limits, s.grid.nx as usize, s.grid.ny as usize, s.dye_scale()).is_err() && s.grid.nx.max(s.grid.ny) > 8
+    {
         if s.dye_scale() > 1 {
             s.grid.dye_scale = crate::config::DyeScale::Scale((s.dye_scale() / 2) as i64);
         } else {
@@ -119,7 +120,9 @@ mod tests {
         // 4 MB bindings: 1024² at dye scale 1 needs 12 MB of ink
         let limits = wgpu::Limits { max_storage_buffer_binding_size: 4 << 20, ..wgpu::Limits::default() };
         let (fit, line) = fitting(&limits, &scene);
-        assert!(fit.grid.nx < 1024 && crate::sim::check_dye_fits(&limits, fit.grid.nx as usize, fit.grid.ny as usize, fit.dye_scale()).is_ok());
+        assert!(
+            fit.grid.nx < 1024 && crate::sim::check_dye_fits(&limits, fit.grid.nx as usize, fit.grid.ny as usize, fit.dye_scale()).is_ok()
+        );
         let line = line.expect("a line says so");
         assert!(line.contains("1024x1024") && line.contains("instead") && !line.contains('\n'), "{line}");
         let (same, none) = fitting(&wgpu::Limits::default(), &Scene::load("plume", &[]).unwrap().0);

@@ -26,7 +26,7 @@ pub fn run_web() {
             Scene::load(DEFAULT_SCENE, &[]).expect("the default scene loads")
         }
     };
-    let mut app = App::new(scene, source, None, crate::ui::view::config_dir());
+    let mut app = App::new(page_dye(scene), source, None, crate::ui::view::config_dir());
     for o in &view_sets {
         match app.view.with_override(o.trim_start_matches("view.")) {
             Ok(v) => app.view = v,
@@ -35,6 +35,8 @@ pub fn run_web() {
     }
     if page.selftest {
         app.selftest = Some(selftest::SelfTest::default());
+    } else if page.bench {
+        app.selftest = Some(selftest::SelfTest::bench());
     }
     app.page = page;
     let event_loop = match EventLoop::new() {
@@ -43,6 +45,22 @@ pub fn run_web() {
     };
     app.wake = Some(event_loop.create_proxy());
     event_loop.spawn_app(app);
+}
+
+/// The page's dye grid: where the scene leaves `grid.dye_scale` to "auto", about one dye cell a
+/// device pixel of the field the page can show, and never more than auto gives the desktop (the
+/// device's limits are checked when the grid is made; `rebuild::fitting`).
+pub(super) fn page_dye(mut scene: Scene) -> Scene {
+    if !matches!(scene.grid.dye_scale, crate::config::DyeScale::Word(_)) {
+        return scene;
+    }
+    let (w, h) = platform::screen_px();
+    // the panel takes about 300 px of the width when shown
+    let field = (w - 300.0).max(h).min(w).max(64.0);
+    let longest = scene.grid.nx.max(scene.grid.ny).max(1) as f64;
+    let k = ((field / longest).ceil() as usize).clamp(1, scene.dye_scale());
+    scene.grid.dye_scale = crate::config::DyeScale::Scale(k as i64);
+    scene
 }
 
 /// No WebGPU: the one sentence (and the self-test's answer).

@@ -125,7 +125,9 @@ pub fn take_faults() -> Vec<String> {
         && let Ok(list) = list.dyn_into::<js_sys::Array>()
     {
         // (the page's own fault lines are already in FAULTS)
-        all.extend(list.iter().map(|e| e.as_string().unwrap_or_else(|| format!("{e:?}"))).filter(|e| !e.starts_with("smokebox: GPU error")));
+        all.extend(
+            list.iter().map(|e| e.as_string().unwrap_or_else(|| format!("{e:?}"))).filter(|e| !e.starts_with("smokebox: GPU error")),
+        );
         list.set_length(0);
     }
     all
@@ -147,6 +149,8 @@ pub struct UrlSetup {
     pub overrides: Vec<String>,
     /// `?selftest`: run the self-test and POST its result to `/result`.
     pub selftest: bool,
+    /// `?bench`: time the step at 128² and 256², POSTed to `/result` as the self-test does.
+    pub bench: bool,
     /// `?canvas=WxH`: the canvas's size in CSS pixels (else the whole page).
     pub canvas: Option<(u32, u32)>,
     /// `?steps=N`: run N steps, then pause and POST `/done` (the canvas comparison).
@@ -168,6 +172,7 @@ pub fn parse_query(search: &str) -> UrlSetup {
         match k.as_str() {
             "scene" => s.scene = Some(v),
             "selftest" => s.selftest = true,
+            "bench" => s.bench = true,
             "canvas" => s.canvas = v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))),
             "steps" => s.steps = v.parse().ok(),
             _ => s.overrides.push(format!("{k}={v}")),
@@ -306,4 +311,12 @@ pub fn user_agent() -> String {
 pub fn canvas_png() -> Option<String> {
     let c: web_sys::HtmlCanvasElement = document().get_element_by_id("smokebox")?.dyn_into().ok()?;
     c.to_data_url().ok()
+}
+
+/// The page's size in device pixels.
+pub fn screen_px() -> (f64, f64) {
+    let w = window();
+    let px = |v: std::result::Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(800.0);
+    let dpr = w.device_pixel_ratio().max(1.0);
+    (px(w.inner_width()) * dpr, px(w.inner_height()) * dpr)
 }

@@ -39,7 +39,7 @@ pub fn write(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
         central.extend_from_slice(&20u16.to_le_bytes()); // made by
         common(&mut central);
-        central.extend_from_slice(&[0; 8]); // comment, disk, attributes
+        central.extend_from_slice(&[0; 6]); // comment length, disk, internal attributes
         central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
         central.extend_from_slice(&offset.to_le_bytes());
         central.extend_from_slice(name.as_bytes());
