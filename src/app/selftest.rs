@@ -320,7 +320,7 @@ fn advance(c: &mut Current, app: &mut App) -> Result<(), String> {
             if frame == 3 {
                 c.started = Instant::now();
                 c.first_step = app.running.as_ref().map_or(0, |r| r.sim.step_index);
-            } else if frame >= 23 {
+            } else if frame >= 8 {
                 let steps = app.running.as_ref().map_or(0, |r| r.sim.step_index) - c.first_step;
                 let ms = c.started.elapsed().as_secs_f64() * 1e3;
                 c.measured = Some(json!({ "side": n, "steps": steps, "ms": ms, "ms_per_step": ms / steps.max(1) as f64 }));
