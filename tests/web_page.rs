@@ -277,3 +277,16 @@ fn the_canvas_matches_the_command_line() {
     );
     assert!(e <= MAX_RMSE, "the page's canvas differs from `smokebox run --frames`: RMSE {e:.2} > {MAX_RMSE}; see {}", out.display());
 }
+
+/// The step time in the browser (BENCHMARKS.md): plume at 128² and 256², every step run, 4 a
+/// frame, rendering included. Minutes on SwiftShader, so not part of the default run:
+/// `cargo test --release --test web_page -- --ignored --nocapture step_times`.
+#[test]
+#[ignore]
+fn step_times() {
+    let (port, rx) = serve(page_dir());
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?bench"), true, "480,360");
+    let result = wait_for(&rx, "/result", 1200, &browser);
+    println!("{}", serde_json::to_string_pretty(&result).unwrap());
+    assert!(result["ok"] == true, "{result}");
+}

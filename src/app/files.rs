@@ -213,19 +213,10 @@ pub fn open_files(picked: Vec<crate::platform::FileData>) -> Result<(Scene, Sour
         (scene.grid.nx, scene.grid.ny, scene.grid.cell_size) = (meta.nx as i64, meta.ny as i64, meta.cell_size);
         scene.grid.dye_scale = crate::config::DyeScale::Scale(meta.dye_scale as i64);
         scene.validate(&source)?;
-        let mut fields = Fields::zeros_dye(meta.nx, meta.ny, meta.dye_scale);
-        for (file, shape) in state_io::field_shapes(meta.nx, meta.ny, meta.dye_scale) {
+        let fields = state_io::fields_from(&meta, |file, shape| {
             let bytes = find(file).ok_or_else(|| crate::error!("{file} is missing: pick every .npy of the state with its meta.json"))?;
-            let data = state_io::npy_parse(file, bytes, &shape)?;
-            *match file {
-                "u.npy" => &mut fields.u,
-                "v.npy" => &mut fields.v,
-                "p.npy" => &mut fields.p,
-                "ink.npy" => &mut fields.ink,
-                "density.npy" => &mut fields.density,
-                _ => &mut fields.solid,
-            } = data;
-        }
+            state_io::npy_parse(file, bytes, shape)
+        })?;
         return Ok((scene, source, Some((fields, meta))));
     }
     match files.as_slice() {

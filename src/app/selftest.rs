@@ -19,6 +19,8 @@ enum Kind {
     /// A scene with `--set` overrides, run for this many frames.
     Run(String, Vec<String>, u32),
     Drag,
+    /// A screenshot and a short GIF recording, both offered as downloads.
+    Capture,
     Overlays,
     RoundTrip,
     /// Step time of plume at this side (every step run, 4 a frame).
@@ -83,6 +85,7 @@ fn checks() -> Vec<Check> {
     });
     out.push(Check { name: "drag paints ink".into(), kind: Kind::Drag });
     out.push(Check { name: "overlays".into(), kind: Kind::Overlays });
+    out.push(Check { name: "screenshot and GIF downloads".into(), kind: Kind::Capture });
     out.push(Check { name: "saved state round trip".into(), kind: Kind::RoundTrip });
     out.reverse();
     out
@@ -191,7 +194,7 @@ fn setup(c: &mut Current, app: &mut App) -> crate::Result<()> {
     let (name, sets): (&str, Vec<String>) = match &c.check.kind {
         Kind::Run(name, sets, _) => (name, sets.clone()),
         Kind::Drag => ("paint", Vec::new()),
-        Kind::Overlays | Kind::RoundTrip => ("plume", Vec::new()),
+        Kind::Overlays | Kind::RoundTrip | Kind::Capture => ("plume", Vec::new()),
         Kind::Timing(n) => ("plume", vec![format!("grid.nx={n}"), format!("grid.ny={n}"), "display.steps_per_frame=4".into()]),
     };
     let (scene, source) = if let Kind::Timing(_) = c.check.kind { Scene::load(name, &sets)? } else { capped(name, &sets)? };
@@ -270,6 +273,17 @@ fn advance(c: &mut Current, app: &mut App) -> Result<(), String> {
             }
             if frame >= 3 * n + 3 {
                 c.done = true;
+            }
+        }
+        Kind::Capture => {
+            let saved = |ext: &str| platform::saved_files().iter().any(|(name, size)| name.ends_with(ext) && *size > 100);
+            match frame {
+                2 => app.apply(crate::ui::Command::Screenshot),
+                4 => app.apply(crate::ui::Command::ToggleRecording),
+                14 => app.apply(crate::ui::Command::ToggleRecording),
+                _ if frame > 14 && saved(".png") && saved(".gif") => c.done = true,
+                _ if frame > 60 => return Err(format!("no PNG and GIF download after 60 frames: {:?}", platform::saved_files())),
+                _ => {}
             }
         }
         Kind::RoundTrip => {
