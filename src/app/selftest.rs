@@ -85,7 +85,7 @@ fn checks() -> Vec<Check> {
     });
     out.push(Check { name: "drag paints ink".into(), kind: Kind::Drag });
     out.push(Check { name: "overlays".into(), kind: Kind::Overlays });
-    out.push(Check { name: "screenshot and GIF downloads".into(), kind: Kind::Capture });
+    out.push(Check { name: "copy link, screenshot and GIF downloads".into(), kind: Kind::Capture });
     out.push(Check { name: "saved state round trip".into(), kind: Kind::RoundTrip });
     out.reverse();
     out
@@ -278,6 +278,15 @@ fn advance(c: &mut Current, app: &mut App) -> Result<(), String> {
         Kind::Capture => {
             let saved = |ext: &str| platform::saved_files().iter().any(|(name, size)| name.ends_with(ext) && *size > 100);
             match frame {
+                1 => {
+                    // the link names the scene and what differs from it
+                    app.scene.fluid.viscosity = 0.001;
+                    app.apply(crate::ui::Command::CopyLink);
+                    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                    if !(href.contains("scene=plume") && href.contains("fluid.viscosity=0.001")) {
+                        return Err(format!("Copy link gave {href}"));
+                    }
+                }
                 2 => app.apply(crate::ui::Command::Screenshot),
                 4 => app.apply(crate::ui::Command::ToggleRecording),
                 14 => app.apply(crate::ui::Command::ToggleRecording),

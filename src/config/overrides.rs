@@ -99,6 +99,18 @@ impl Scene {
 /// The `--set KEY=VALUE` overrides that turn `base` into `scene` (every setting that differs, by
 /// dotted path; a bare word for a string): what a shareable link of the web page holds.
 pub fn overrides_between(base: &Scene, scene: &Scene) -> Vec<String> {
+    /// A value as TOML, floats at f32's shortest (the scene's numbers are f32: 0.001, not
+    /// 0.0010000000474974513).
+    fn text(v: &toml::Value) -> String {
+        match v {
+            toml::Value::Float(f) => {
+                let t = format!("{}", *f as f32);
+                if t.contains(['.', 'e', 'i', 'N']) { t } else { format!("{t}.0") }
+            }
+            toml::Value::Array(a) => format!("[{}]", a.iter().map(text).collect::<Vec<_>>().join(", ")),
+            other => other.to_string(),
+        }
+    }
     fn walk(prefix: &str, a: Option<&toml::Value>, b: &toml::Value, out: &mut Vec<String>) {
         match (a, b) {
             (Some(toml::Value::Table(ta)), toml::Value::Table(tb)) => {
@@ -110,9 +122,9 @@ pub fn overrides_between(base: &Scene, scene: &Scene) -> Vec<String> {
             (Some(va), vb) if va == vb => {}
             (_, toml::Value::String(s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) => {
                 let plain = parse_override(&format!("{prefix}={s}")).is_ok_and(|(_, v)| v == toml::Value::String(s.clone()));
-                out.push(if plain { format!("{prefix}={s}") } else { format!("{prefix}={b}") });
+                out.push(if plain { format!("{prefix}={s}") } else { format!("{prefix}={}", text(b)) });
             }
-            (_, vb) => out.push(format!("{prefix}={vb}")),
+            (_, vb) => out.push(format!("{prefix}={}", text(vb))),
         }
     }
     let (Ok(a), Ok(b)) = (toml::Value::try_from(base), toml::Value::try_from(scene)) else { return Vec::new() };
@@ -133,6 +145,10 @@ mod link_tests {
         let (changed, _) = Scene::load("cavity", &sets).unwrap();
         let found = overrides_between(&base, &changed);
         assert!(found.contains(&"solver.kind=sor".to_string()), "{found:?}");
+        assert!(
+            found.contains(&"fluid.viscosity=0.001".to_string()) && found.contains(&"forces.gravity=[0.0, -2.5]".to_string()),
+            "{found:?}"
+        );
         let (again, _) = Scene::load("cavity", &found).unwrap();
         assert_eq!(again, changed);
         assert!(overrides_between(&base, &base).is_empty());

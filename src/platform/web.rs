@@ -206,7 +206,13 @@ pub fn copy_link(url: &str) {
     if let Ok(h) = window().history() {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(url));
     }
-    let _ = window().navigator().clipboard().write_text(url);
+    // a refused clipboard (no permission, no focus) leaves the link in the address bar
+    let promise = window().navigator().clipboard().write_text(url);
+    wasm_bindgen_futures::spawn_local(async move {
+        if wasm_bindgen_futures::JsFuture::from(promise).await.is_err() {
+            say("the clipboard refused the link: copy it from the address bar");
+        }
+    });
 }
 
 /// Whether the browser offers WebGPU at all (`navigator.gpu`).
