@@ -40,7 +40,7 @@ fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
     if (s & STENCIL_RIGHT) != 0u { d += sx[base + u32(j * w + select(i + 1, 0, i == w - 1))] - xc; fluid += 1.0; }
     if (s & STENCIL_BOTTOM) != 0u { d += sx[base + u32(select(j - 1, h - 1, j == 0) * w + i)] - xc; fluid += 1.0; }
     if (s & STENCIL_TOP) != 0u { d += sx[base + u32(select(j + 1, 0, j == h - 1) * w + i)] - xc; fluid += 1.0; }
-    return srhs[base + u32(j * w + i)] + (d - (stencil_count(s) - fluid) * xc);
+    return srhs[base + u32(j * w + i)] + (d - (stencil_count(s) - fluid) * outflow_weight(k) * xc);
 }
 
 // One colour of a red-black sweep of level k: every update computed before any is written, as
@@ -59,7 +59,7 @@ fn s_relax(k: u32, parity: i32, omega: f32, lid: u32) {
         let s = mg_stencil[l.off + c];
         let count = stencil_count(s);
         var x = 0.0;
-        if count > 0.0 { x = sx[base + c] + omega * s_residual(k, i, j, s) / count; }
+        if count > 0.0 { x = sx[base + c] + omega * s_residual(k, i, j, s) / diagonal(s, k); }
         snext[base + c] = x;
     }
     workgroupBarrier();

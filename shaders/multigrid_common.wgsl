@@ -17,6 +17,6 @@ fn local_residual(i: i32, j: i32, s: u32) -> f32 {
     if (s & STENCIL_RIGHT) != 0u { d += mg_x[base + u32(j * w + select(i + 1, 0, i == w - 1))] - xc; fluid += 1.0; }
     if (s & STENCIL_BOTTOM) != 0u { d += mg_x[base + u32(select(j - 1, h - 1, j == 0) * w + i)] - xc; fluid += 1.0; }
     if (s & STENCIL_TOP) != 0u { d += mg_x[base + u32(select(j + 1, 0, j == h - 1) * w + i)] - xc; fluid += 1.0; }
-    // Dirichlet (outflow) neighbours are the count's rest, each x_nb = 0
-    return mg_rhs[lidx(i, j)] + (d - (stencil_count(s) - fluid) * xc);
+    // Dirichlet (outflow) neighbours are the count's rest, each x_nb = 0, weighted by level
+    return mg_rhs[lidx(i, j)] + (d - (stencil_count(s) - fluid) * outflow_weight(level.index) * xc);
 }

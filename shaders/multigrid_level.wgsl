@@ -16,3 +16,19 @@ fn lny() -> i32 { return i32(level.ny); }
 fn lidx(i: i32, j: i32) -> u32 { return level.off + u32(j * lnx() + i); }
 fn xidx(i: i32, j: i32) -> u32 { return level.x_off + u32(j * lnx() + i); }
 fn stencil_count(s: u32) -> f32 { return f32((s >> 4u) & 7u); }
+
+// The weight of an outflow (p = 0 ghost) neighbour on level k: level 0's ghost centre, where p = 0,
+// lies half a fine cell beyond the side, which from a coarse cell's centre is H/2 + h/2 away, not
+// H: weight H / (H/2 + h/2) = 2^(k+1) / (2^k + 1), exactly 1 on level 0. Without it the coarse
+// operators put the boundary farther out than the fine one and the V-cycle stalls as the grid
+// grows (tests/multigrid_contraction.rs). CPU twin: src/sim/cpu/multigrid.rs `outflow_weight`.
+fn outflow_weight(k: u32) -> f32 {
+    let t = f32(1u << k);
+    return 2.0 * t / (t + 1.0);
+}
+
+// The diagonal of stencil s on level k: its fluid neighbours plus its weighted outflow ones.
+fn diagonal(s: u32, k: u32) -> f32 {
+    let fluid = f32(countOneBits(s & 15u));
+    return fluid + (stencil_count(s) - fluid) * outflow_weight(k);
+}

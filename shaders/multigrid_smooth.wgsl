@@ -26,7 +26,7 @@ fn relax_in_place(i: i32, j: i32, omega: f32) {
         mg_x[xidx(i, j)] = 0.0;
         return;
     }
-    mg_x[xidx(i, j)] += omega * local_residual(i, j, s) / count;
+    mg_x[xidx(i, j)] += omega * local_residual(i, j, s) / diagonal(s, level.index);
 }
 
 // Thread (x, j) takes the cell of row j and colour `parity` at i = 2x or 2x + 1: a half-sweep

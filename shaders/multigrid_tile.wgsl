@@ -106,8 +106,8 @@ fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32, sweeps: i32) {
             if (s & STENCIL_RIGHT) != 0u { d += tx[q + 1u] - xc; fluid += 1.0; }
             if (s & STENCIL_BOTTOM) != 0u { d += tx[q - u32(SPAN)] - xc; fluid += 1.0; }
             if (s & STENCIL_TOP) != 0u { d += tx[q + u32(SPAN)] - xc; fluid += 1.0; }
-            let r = trhs[q] + (d - (count - fluid) * xc);
-            tnext[q] = xc + omega * r / count;
+            let r = trhs[q] + (d - (count - fluid) * outflow_weight(level.index) * xc);
+            tnext[q] = xc + omega * r / (fluid + (count - fluid) * outflow_weight(level.index));
         }
         workgroupBarrier();
         for (var q = lid; q < TILE_CELLS; q += WG) {

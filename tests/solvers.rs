@@ -12,6 +12,7 @@ use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::multigrid::Mg;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::init::enforce_faces;
+use smokebox::sim::kernel::with_solver_workgroup;
 use smokebox::sim::params::*;
 use smokebox::sim::solver_check::{Launch, Measure, SolveReport};
 use smokebox::sim::{Simulation, cpu};
@@ -91,7 +92,7 @@ fn random_state(nx: usize, ny: usize, kinds: [u32; 4], seed: u64, solids: f32) -
 
 /// Sizes and boundaries of the exact pass comparisons: odd sizes coarsen with short last cells,
 /// and on an odd periodic axis two seam cells share a colour (both update from old values).
-fn pass_cases() -> Vec<(usize, usize, &'static str, [u32; 4])> {
+fn pass_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for (nx, ny) in [(75, 61), (80, 72), (23, 17)] {
         for (name, kinds) in boundary_cases() {
@@ -101,10 +102,29 @@ fn pass_cases() -> Vec<(usize, usize, &'static str, [u32; 4])> {
     cases
 }
 
+type Case = (usize, usize, &'static str, [u32; 4]);
+
 #[test]
 fn multigrid_passes_match_cpu() {
+    check_multigrid_passes(&gpu(), &pass_cases());
+}
+
+/// The tiled kernels (workgroup memory, temporal blocking) at the workgroup size a GPU picks:
+/// lavapipe picks 8 invocations and the plain kernels, so without this the GPU's shape of them
+/// would run nowhere in CI. Every fused pass, the V-cycle, SOR and Jacobi against the CPU as above.
+#[test]
+fn tiled_solvers_match_cpu_at_a_gpus_workgroup_size() {
     let gpu = gpu();
-    for (nx, ny, name, kinds) in pass_cases() {
+    let cases: Vec<Case> = pass_cases().into_iter().filter(|c| c.0 == 75).collect();
+    with_solver_workgroup(256, || {
+        assert_eq!(smokebox::sim::kernel::solver_workgroup(&gpu.device), 256.0);
+        check_multigrid_passes(&gpu, &cases);
+        check_fused_jacobi(&gpu, &cases);
+    });
+}
+
+fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
+    for &(nx, ny, name, kinds) in cases {
         let (f, p) = random_state(nx, ny, kinds, 7, 0.2);
         let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Multigrid, 1, 0.0)).unwrap();
         // set-up (stencils of every level) and level 0's rhs, through a real solve's set-up
@@ -219,8 +239,11 @@ fn multigrid_passes_match_cpu() {
 
 #[test]
 fn fused_jacobi_matches_cpu() {
-    let gpu = gpu();
-    for (nx, ny, name, kinds) in pass_cases() {
+    check_fused_jacobi(&gpu(), &pass_cases());
+}
+
+fn check_fused_jacobi(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
+    for &(nx, ny, name, kinds) in cases {
         let (f, p) = random_state(nx, ny, kinds, 9, 0.15);
         for (sweeps, tiled) in [(4, true), (40, true), (1, true), (7, true), (7, false)] {
             let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Jacobi, sweeps, 0.0)).unwrap();

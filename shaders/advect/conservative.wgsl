@@ -45,7 +45,13 @@ fn fine_v(a: i32, b: i32, k: i32) -> f32 {
     return mix(v_face_value(a / k, j), v_face_value(a / k, j + 1), f32(r) / f32(k));
 }
 
-fn courant(vel: f32, k: i32) -> f32 { return abs(vel) * params.dt / (params.h / f32(k)); }
+// On the lattice k times finer the step is taken as k sub-steps of Δt / k (the first by
+// `transport`, the rest by `transport_ink`), so a dye cell's Courant number is its flow cell's and
+// the ink keeps up with the flow: in one step of Δt, a first-order flux form moves nothing more
+// than one cell of its own lattice.
+fn sub_dt(k: i32) -> f32 { return params.dt / f32(k); }
+
+fn courant(vel: f32, k: i32) -> f32 { return abs(vel) * sub_dt(k) / (params.h / f32(k)); }
 
 fn outflow_of(a: i32, b: i32, k: i32) -> f32 {
     let out = courant(min(fine_u(a, b, k), 0.0), k) + courant(max(fine_u(a + 1, b, k), 0.0), k) + courant(min(fine_v(a, b, k), 0.0), k)
@@ -94,7 +100,7 @@ fn donor(a0: i32, b0: i32, k: i32, is_ink: bool) -> Donor {
     return Donor(vec4<f32>(0.0, 0.0, 0.0, density[c]), transport_tmp[density_tmp_at(c)]);
 }
 
-// What crosses a face from the low side (cell p) to the high side (cell q) this step; negative
+// What crosses a face from the low side (cell p) to the high side (cell q) this sub-step; negative
 // when the flow goes the other way.
 fn transfer(vel: f32, p: vec2<i32>, q: vec2<i32>, k: i32, is_ink: bool) -> vec4<f32> {
     if vel > 0.0 {
@@ -119,21 +125,33 @@ fn transported(a: i32, b: i32, k: i32, is_ink: bool, now: vec4<f32>) -> vec4<f32
     return q;
 }
 
+// One sub-step of ink in dye cell (a, b): from `ink` into `ink_out`.
+fn transport_ink_cell(a: i32, b: i32) {
+    let d = dye_idx(a, b);
+    var q = vec4<f32>(0.0);
+    if !dye_solid(a, b) {
+        q = transported(a, b, dye_k(), true, vec4<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u], 0.0));
+    }
+    let keep = exp(-params.ink_dissipation * sub_dt(dye_k()));
+    ink_out[3u * d] = q.x * keep;
+    ink_out[3u * d + 1u] = q.y * keep;
+    ink_out[3u * d + 2u] = q.z * keep;
+}
+
+// Ink's sub-steps after the first, alone; every other one is bound with ink and ink_out swapped.
+@compute @workgroup_size(8, 8)
+fn transport_ink(@builtin(global_invocation_id) id: vec3<u32>) {
+    let a = i32(id.x);
+    let b = i32(id.y);
+    if a < dye_nx() && b < dye_ny() && ink_conservative() { transport_ink_cell(a, b); }
+}
+
+// Ink's first sub-step and density's one step.
 @compute @workgroup_size(8, 8)
 fn transport(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
-    if a < dye_nx() && b < dye_ny() && ink_conservative() {
-        let d = dye_idx(a, b);
-        var q = vec4<f32>(0.0);
-        if !dye_solid(a, b) {
-            q = transported(a, b, dye_k(), true, vec4<f32>(ink[3u * d], ink[3u * d + 1u], ink[3u * d + 2u], 0.0));
-        }
-        let keep = exp(-params.ink_dissipation * params.dt);
-        ink_out[3u * d] = q.x * keep;
-        ink_out[3u * d + 1u] = q.y * keep;
-        ink_out[3u * d + 2u] = q.z * keep;
-    }
+    if a < dye_nx() && b < dye_ny() && ink_conservative() { transport_ink_cell(a, b); }
     if a < nx() && b < ny() && density_conservative() {
         let c = cell_idx(a, b);
         var q = vec4<f32>(0.0);

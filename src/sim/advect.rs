@@ -6,7 +6,7 @@
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
-use super::kernel::Bound;
+use super::kernel::{Bound, Kernel, slot};
 use super::params::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
@@ -22,6 +22,11 @@ pub struct Advection {
     ink_correct: Bound,
     outflow_scale: Bound,
     transport: Bound,
+    /// Conservative ink's sub-steps after the first: ink -> ink_out, and the same swapped.
+    transport_ink: Kernel,
+    transport_ink_groups: [wgpu::BindGroup; 2],
+    /// Sub-steps of conservative ink: the dye scale k (shaders/advect/conservative.wgsl).
+    ink_substeps: usize,
     /// Every dye cell and (the dye grid is never smaller) every flow cell.
     cells: [u32; 2],
     edges: [u32; 2],
@@ -34,6 +39,7 @@ fn corrected(scheme: u32) -> bool {
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
         let mc = "advect/maccormack";
+        let transport_ink = Kernel::new(ctx.device, "advect/conservative", "transport_ink")?;
         Ok(Advection {
             velocity: ctx.bound("advect/velocity", "main")?,
             ink: ctx.bound("advect/ink", "main")?,
@@ -45,6 +51,14 @@ impl Advection {
             ink_correct: ctx.bound(mc, "ink_correct")?,
             outflow_scale: ctx.bound("advect/conservative", "outflow_scale")?,
             transport: ctx.bound("advect/conservative", "transport")?,
+            transport_ink_groups: {
+                let natural = ctx.buffers.table();
+                let mut swapped = natural;
+                swapped.swap(slot::INK as usize, slot::INK_OUT as usize);
+                [transport_ink.bind(ctx.device, &natural), transport_ink.bind(ctx.device, &swapped)]
+            },
+            transport_ink,
+            ink_substeps: ctx.dye_scale,
             cells: ctx.dye_cells(),
             edges: ctx.edges(),
         })
@@ -60,17 +74,20 @@ impl Advection {
         freeze_velocity: bool,
         schemes: [u32; 4],
     ) {
+        let mut ink_in_place = false;
         timed_pass(encoder, profiler, "advect", |pass| {
             if !freeze_velocity {
                 self.encode_velocity_scheme(pass, schemes[0]);
             }
-            self.encode_ink_schemes(pass, schemes[1], schemes[2]);
+            ink_in_place = self.encode_ink_schemes(pass, schemes[1], schemes[2]);
         });
         if !freeze_velocity {
             copy_all(encoder, &b.u_out, &b.u);
             copy_all(encoder, &b.v_out, &b.v);
         }
-        copy_all(encoder, &b.ink_out, &b.ink);
+        if !ink_in_place {
+            copy_all(encoder, &b.ink_out, &b.ink);
+        }
         copy_all(encoder, &b.density_out, &b.density);
     }
 
@@ -96,8 +113,9 @@ impl Advection {
         }
     }
 
-    /// Ink and density advection with their schemes into ink_out, density_out.
-    pub fn encode_ink_schemes(&self, pass: &mut wgpu::ComputePass<'_>, ink: u32, density: u32) {
+    /// Ink and density advection with their schemes into ink_out, density_out; returns true where
+    /// the ink ended in `ink` itself (conservative ink's even count of sub-steps).
+    pub fn encode_ink_schemes(&self, pass: &mut wgpu::ComputePass<'_>, ink: u32, density: u32) -> bool {
         let conservative = [ink, density].map(|s| s == SCHEME_CONSERVATIVE);
         if !(conservative[0] && conservative[1]) {
             self.encode_ink(pass);
@@ -112,6 +130,14 @@ impl Advection {
         if conservative[0] || conservative[1] {
             self.outflow_scale.dispatch(pass, self.cells);
             self.transport.dispatch(pass, self.cells);
+            if conservative[0] {
+                // the later sub-steps ping-pong: ink_out -> ink, ink -> ink_out, ...
+                for s in 1..self.ink_substeps {
+                    self.transport_ink.dispatch(pass, &self.transport_ink_groups[s % 2], self.cells);
+                }
+                return self.ink_substeps % 2 == 0;
+            }
         }
+        false
     }
 }

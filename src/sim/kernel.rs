@@ -279,9 +279,29 @@ pub struct Kernel {
 
 /// Invocations per workgroup for the workgroup-memory solver kernels (override `WG`): on a CPU
 /// adapter (lavapipe) each invocation of a workgroup is a coroutine that every barrier suspends,
-/// so one SIMD batch of 8 does the same work with one; GPUs want full workgroups.
+/// so one SIMD batch of 8 does the same work with one; GPUs want full workgroups (256, WebGPU's
+/// most). `SMOKEBOX_SOLVER_WORKGROUP=N` overrides, and so does `with_solver_workgroup` for the
+/// kernels a thread builds (tests run a GPU's shape on lavapipe).
 pub fn solver_workgroup(device: &wgpu::Device) -> f64 {
+    if let Some(n) = WORKGROUP_OVERRIDE.get() {
+        return n as f64;
+    }
+    if let Some(n) = std::env::var("SMOKEBOX_SOLVER_WORKGROUP").ok().and_then(|v| v.parse::<u32>().ok()) {
+        return n.clamp(1, 256) as f64;
+    }
     if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 8.0 } else { 256.0 }
+}
+
+thread_local! {
+    static WORKGROUP_OVERRIDE: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the solver kernels this thread builds sized `invocations` a workgroup.
+pub fn with_solver_workgroup<T>(invocations: u32, f: impl FnOnce() -> T) -> T {
+    let before = WORKGROUP_OVERRIDE.replace(Some(invocations));
+    let out = f();
+    WORKGROUP_OVERRIDE.set(before);
+    out
 }
 
 /// Whether the solvers use their workgroup-memory (tiled, temporally blocked) kernels. Not on a CPU

@@ -6,8 +6,22 @@
 
 use super::grid::wrap;
 use crate::sim::fields::Fields;
-use crate::sim::multigrid::{self, BOTTOM_SWEEPS, LevelDesc, POST_SMOOTH, PRE_SMOOTH};
+use crate::sim::levels::LevelDesc;
 use crate::sim::params::*;
+
+// The cycle, written down here from its definition rather than imported from the GPU module, so a
+// changed constant on one side shows up as a mismatch in the GPU-vs-CPU tests (tests/solvers.rs).
+/// Red-black sweeps before and after the coarse-grid correction.
+const PRE_SMOOTH: u32 = 2;
+const POST_SMOOTH: u32 = 2;
+/// Coarsening stops at a level of at most this many cells a side ...
+const BOTTOM_SIDE: usize = 16;
+/// ... relaxed by this many red-black SOR sweeps at this factor (1 on an odd periodic axis,
+/// where two seam cells of one colour are neighbours).
+const BOTTOM_SWEEPS: u32 = 48;
+const BOTTOM_OMEGA: f32 = 1.6;
+/// Levels of at most this many cells a side are solved together in one workgroup on the GPU.
+const ONE_WORKGROUP_SIDE: u32 = 32;
 
 pub const MG_SOLID: u32 = 128;
 const LEFT: u32 = 1;
@@ -36,7 +50,22 @@ fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
 
 /// The residual of cell `c` = (i, j) of a level (w x h at offset `off`) with stencil `s`, in the
 /// cancellation-free form of shaders/multigrid_common.wgsl `local_residual`.
-fn local_residual(mg: &Mg, off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -> f32 {
+/// The weight of an outflow (p = 0) neighbour on level `l`: level 0's ghost centre, where p = 0,
+/// lies half a fine cell beyond the side; a coarse cell's centre is H/2 from the side, so that
+/// point is H/2 + h/2 away instead of H: weight H / (H/2 + h/2) = 2^(l+1) / (2^l + 1).
+pub fn outflow_weight(l: usize) -> f32 {
+    let t = (1u32 << l) as f32;
+    2.0 * t / (t + 1.0)
+}
+
+/// The diagonal of cell stencil `s` on level `l`: fluid neighbours plus weighted outflow ones.
+fn diagonal(s: u32, l: usize) -> f32 {
+    let fluid = (s & (LEFT | RIGHT | BOTTOM | TOP)).count_ones() as f32;
+    fluid + (count(s) - fluid) * outflow_weight(l)
+}
+
+fn local_residual(mg: &Mg, l: usize, i: i32, j: i32, s: u32) -> f32 {
+    let (w, h, off) = mg.dims(l);
     let xc = mg.x[off + (j * w + i) as usize];
     let (mut d, mut fluid) = (0.0f32, 0.0f32);
     for (a, b, flag) in neighbours(w, h, i, j) {
@@ -45,13 +74,13 @@ fn local_residual(mg: &Mg, off: usize, w: i32, h: i32, i: i32, j: i32, s: u32) -
             fluid += 1.0;
         }
     }
-    mg.rhs[off + (j * w + i) as usize] + (d - (count(s) - fluid) * xc)
+    mg.rhs[off + (j * w + i) as usize] + (d - (count(s) - fluid) * outflow_weight(l) * xc)
 }
 
 impl Mg {
     pub fn new(nx: usize, ny: usize) -> Mg {
-        let levels = multigrid::levels(nx, ny);
-        let n = multigrid::total_cells(&levels);
+        let levels = levels(nx, ny);
+        let n = levels.iter().map(LevelDesc::cells).sum();
         Mg { levels, x: vec![0.0; n], rhs: vec![0.0; n], res: vec![0.0; n], stencil: vec![0; n] }
     }
 
@@ -137,7 +166,7 @@ impl Mg {
                 }
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, off, w, h, i, j, s) / count(s) };
+                let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, l, i, j, s) / diagonal(s, l) };
                 updates.push((c, x));
             }
         }
@@ -158,7 +187,7 @@ impl Mg {
             for i in 0..w {
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                self.res[c] = if count(s) > 0.0 { local_residual(self, off, w, h, i, j, s) } else { 0.0 };
+                self.res[c] = if count(s) > 0.0 { local_residual(self, l, i, j, s) } else { 0.0 };
             }
         }
     }
@@ -248,7 +277,8 @@ impl Mg {
             self.restrict_pass(k);
         }
         let d = self.levels[last];
-        let omega = multigrid::bottom_omega(d.nx, d.ny, p.bc_kind);
+        let odd_periodic = (p.bc_kind[0] == BC_PERIODIC && d.nx % 2 == 1) || (p.bc_kind[2] == BC_PERIODIC && d.ny % 2 == 1);
+        let omega = if odd_periodic { 1.0 } else { BOTTOM_OMEGA };
         for _ in 0..BOTTOM_SWEEPS {
             self.relax(last, 0, omega);
             self.relax(last, 1, omega);
@@ -260,7 +290,8 @@ impl Mg {
 
     /// One V-cycle on level 0, as the GPU records it.
     pub fn vcycle(&mut self, p: &Params) {
-        let first = multigrid::coarse_level(&self.levels);
+        let first =
+            self.levels.iter().position(|l| l.nx <= ONE_WORKGROUP_SIDE && l.ny <= ONE_WORKGROUP_SIDE).unwrap_or(self.levels.len() - 1);
         for l in 0..first {
             self.smooth_pass(l);
             self.restrict_pass(l);
@@ -270,4 +301,42 @@ impl Mg {
             self.prolong_pass(l, p);
         }
     }
+}
+
+/// The levels of an nx x ny grid, finest first: each coarser level ceil(n / 2) cells a side until
+/// both sides are at most BOTTOM_SIDE; every level's arrays one after the other in one buffer, and
+/// x below level 0 counted from level 1 (the GPU's layout, src/sim/levels.rs, by the same rule).
+pub fn levels(nx: usize, ny: usize) -> Vec<LevelDesc> {
+    let mut dims = vec![(nx as u32, ny as u32)];
+    while let Some(&(w, h)) = dims.last() {
+        if w as usize <= BOTTOM_SIDE && h as usize <= BOTTOM_SIDE {
+            break;
+        }
+        dims.push((w.div_ceil(2), h.div_ceil(2)));
+    }
+    let offsets: Vec<u32> = dims.iter().scan(0, |off, &(w, h)| Some(std::mem::replace(off, *off + w * h))).collect();
+    let n0 = (nx * ny) as u32;
+    let x_off = |k: usize| offsets[k].saturating_sub(n0);
+    (0..dims.len())
+        .map(|k| {
+            let (nx, ny) = dims[k];
+            let (fine_nx, fine_ny, fine_off) = if k > 0 { (dims[k - 1].0, dims[k - 1].1, offsets[k - 1]) } else { (0, 0, 0) };
+            let (coarse_nx, coarse_ny, coarse_off, coarse_x_off) =
+                if k + 1 < dims.len() { (dims[k + 1].0, dims[k + 1].1, offsets[k + 1], x_off(k + 1)) } else { (0, 0, 0, 0) };
+            LevelDesc {
+                nx,
+                ny,
+                off: offsets[k],
+                index: k as u32,
+                fine_nx,
+                fine_ny,
+                fine_off,
+                x_off: x_off(k),
+                coarse_nx,
+                coarse_ny,
+                coarse_off,
+                coarse_x_off,
+            }
+        })
+        .collect()
 }

@@ -1,5 +1,5 @@
 //! CPU reference of shaders/advect/conservative.wgsl: flux-form transport of ink (dye grid, with
-//! flux-consistent face velocities) and density (flow grid).
+//! flux-consistent face velocities, in k sub-steps of dt / k) and density (flow grid).
 
 use crate::sim::cpu::grid::{self, Grid};
 use crate::sim::fields::Fields;
@@ -11,11 +11,18 @@ pub fn conservative(f: &mut Fields, old: &Fields, p: &Params) {
     let g = Grid::new(old, p);
     if p.schemes[1] == SCHEME_CONSERVATIVE {
         let inflow = |s: usize| vec![p.inflow_ink_r[s], p.inflow_ink_g[s], p.inflow_ink_b[s]];
-        f.ink = transport(&g, p, g.dye_k(), 3, &old.ink, &inflow, (-p.ink_dissipation * p.dt).exp());
+        // k sub-steps of dt / k on the lattice k times finer (conservative.wgsl `sub_dt`)
+        let k = g.dye_k();
+        let scale = outflow_scale(&g, p, k);
+        let mut ink = old.ink.clone();
+        for _ in 0..k {
+            ink = transport(&g, p, k, &scale, 3, &ink, &inflow, (-p.ink_dissipation * (p.dt / k as f32)).exp());
+        }
+        f.ink = ink;
     }
     if p.schemes[2] == SCHEME_CONSERVATIVE {
         let inflow = |s: usize| vec![p.inflow_density[s]];
-        f.density = transport(&g, p, 1, 1, &old.density, &inflow, (-p.density_drain * p.dt).exp());
+        f.density = transport(&g, p, 1, &outflow_scale(&g, p, 1), 1, &old.density, &inflow, (-p.density_drain * p.dt).exp());
     }
 }
 
@@ -44,22 +51,43 @@ fn mix(a: f32, b: f32, t: f32) -> f32 {
     a * (1.0 - t) + b * t
 }
 
-/// One step of flux-form transport of `q` (`stride` channels a cell) on the lattice k times finer.
-fn transport(g: &Grid, p: &Params, k: i32, stride: usize, q: &[f32], inflow: &dyn Fn(usize) -> Vec<f32>, keep: f32) -> Vec<f32> {
+/// A face's Courant number over one sub-step (dt / k) on the lattice k times finer.
+fn courant(p: &Params, k: i32, vel: f32) -> f32 {
+    vel.abs() * (p.dt / k as f32) / (p.h / k as f32)
+}
+
+/// Each cell's outflow scale: its total outflow over a sub-step limited to what it holds.
+fn outflow_scale(g: &Grid, p: &Params, k: i32) -> Vec<f32> {
     let (nx, ny) = (g.nx() * k, g.ny() * k);
-    let idx = |a: i32, b: i32| (b * nx + a) as usize;
-    let fh = p.h / k as f32;
-    let courant = |vel: f32| vel.abs() * p.dt / fh;
     let mut scale = vec![1.0f32; (nx * ny) as usize];
     for b in 0..ny {
         for a in 0..nx {
-            let out = courant(fine_u(g, a, b, k).min(0.0))
-                + courant(fine_u(g, a + 1, b, k).max(0.0))
-                + courant(fine_v(g, a, b, k).min(0.0))
-                + courant(fine_v(g, a, b + 1, k).max(0.0));
-            scale[idx(a, b)] = if out > 0.0 { (0.999999 / out).min(1.0) } else { 1.0 };
+            let out = courant(p, k, fine_u(g, a, b, k).min(0.0))
+                + courant(p, k, fine_u(g, a + 1, b, k).max(0.0))
+                + courant(p, k, fine_v(g, a, b, k).min(0.0))
+                + courant(p, k, fine_v(g, a, b + 1, k).max(0.0));
+            scale[(b * nx + a) as usize] = if out > 0.0 { (0.999999 / out).min(1.0) } else { 1.0 };
         }
     }
+    scale
+}
+
+/// One sub-step of flux-form transport of `q` (`stride` channels a cell) on the lattice k times
+/// finer.
+#[allow(clippy::too_many_arguments)]
+fn transport(
+    g: &Grid,
+    p: &Params,
+    k: i32,
+    scale: &[f32],
+    stride: usize,
+    q: &[f32],
+    inflow: &dyn Fn(usize) -> Vec<f32>,
+    keep: f32,
+) -> Vec<f32> {
+    let (nx, ny) = (g.nx() * k, g.ny() * k);
+    let idx = |a: i32, b: i32| (b * nx + a) as usize;
+    let courant = |vel: f32| courant(p, k, vel);
     let donor = |a: i32, b: i32| -> (Vec<f32>, f32) {
         let (mut a, mut b) = (a, b);
         if let Some(s) = grid::side_outside(a, b, nx, ny) {
