@@ -19,25 +19,42 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// A device with no surface, for the command line and the tests: a fault exits.
+    /// A device with no surface, for the command line and the tests (native entry points, which
+    /// block on the async set-up): a fault exits.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn headless() -> Result<Gpu> {
+        pollster::block_on(Self::headless_async())
+    }
+
+    /// A device with no surface, awaited: a fault exits.
+    pub async fn headless_async() -> Result<Gpu> {
         quiet_window_system_probe();
         let instance = wgpu::Instance::new(instance_descriptor());
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            force_fallback_adapter: false,
-            compatible_surface: None,
-            ..Default::default()
-        }))
-        .map_err(|_| Error(NO_ADAPTER_HELP.into()))?;
-        Self::with_adapter(instance, adapter, OnFault::Exit)
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: None,
+                ..Default::default()
+            })
+            .await
+            .map_err(|_| Error(NO_ADAPTER_HELP.into()))?;
+        Self::open(instance, adapter, OnFault::Exit).await
+    }
+
+    /// [`Gpu::open`], blocking: for the native entry points (tests).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn with_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter, on_fault: OnFault) -> Result<Gpu> {
+        pollster::block_on(Self::open(instance, adapter, on_fault))
     }
 
     /// A device for an adapter that was chosen elsewhere (the window picks one that can present);
     /// `on_fault` says what a lost device or out-of-memory does.
-    pub fn with_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter, on_fault: OnFault) -> Result<Gpu> {
-        let (device, queue) = pollster::block_on(adapter.request_device(&device_descriptor(&adapter)))
-            .map_err(|e| crate::error!("could not open the GPU device: {e}"))?;
+    pub async fn open(instance: wgpu::Instance, adapter: wgpu::Adapter, on_fault: OnFault) -> Result<Gpu> {
+        // WebGPU's default limits on both platforms (device_descriptor): the page asks for 8
+        // storage buffers a stage, not the adapter's (SwiftShader offers 10)
+        let desc = device_descriptor(&adapter);
+        let (device, queue) = adapter.request_device(&desc).await.map_err(|e| crate::error!("could not open the GPU device: {e}"))?;
         let fault = FaultSlot::default();
         let slot = fault.clone();
         device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
@@ -151,10 +168,7 @@ impl FaultSlot {
 
     fn act(&self, verdict: Verdict) {
         match verdict {
-            Verdict::Exit(line, status) => {
-                eprintln!("smokebox: {line}");
-                std::process::exit(status);
-            }
+            Verdict::Exit(line, status) => crate::platform::gpu_fault(&line, status),
             Verdict::Record(fault) => self.record(fault),
             Verdict::Ignore => {}
         }

@@ -196,14 +196,22 @@ fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
 
 /// Reads every field of a state folder, checking each file's shape against meta.json.
 pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
-    let mut f = Fields::zeros_dye(meta.nx, meta.ny, meta.dye_scale);
-    for (file, shape) in field_shapes(meta.nx, meta.ny, meta.dye_scale) {
+    fields_from(meta, |file, shape| {
         let path = dir.join(file);
         let want = format!("{shape:?}").replace('[', "(").replace(']', ")");
-        let bytes = read_at_most(&path, npy_limit(&shape))
+        let bytes = read_at_most(&path, npy_limit(shape))
             .map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?
             .ok_or_else(|| crate::error!("{}: larger than any .npy of float32 of shape {want}", path.display()))?;
-        let data = npy_parse(&path.display().to_string(), &bytes, &shape)?;
+        npy_parse(&path.display().to_string(), &bytes, shape)
+    })
+}
+
+/// A state's fields, each file's values from `read(file name, shape)` (a folder's files, or the
+/// files picked or dropped on the web page).
+pub fn fields_from(meta: &Meta, mut read: impl FnMut(&str, &[usize]) -> Result<Vec<f32>>) -> Result<Fields> {
+    let mut f = Fields::zeros_dye(meta.nx, meta.ny, meta.dye_scale);
+    for (file, shape) in field_shapes(meta.nx, meta.ny, meta.dye_scale) {
+        let data = read(file, &shape)?;
         let dst = match file {
             "u.npy" => &mut f.u,
             "v.npy" => &mut f.v,

@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 /// Rank of a top-level module: a file may use only modules of its own rank or lower.
 fn rank(top: &str) -> u32 {
     match top {
-        "error" | "output" => 0,
+        "error" | "output" | "platform" => 0,
         "config" | "gpu" => 1,
         "sim" | "state_io" => 2,
         "render" => 3,
         "app" | "ui" | "bench" => 4,
         "cli" => 5,
-        "lib" | "main" => 6,
+        "lib" | "main" | "bin" => 6,
         other => panic!("module {other} has no layer: add it to tests/layers.rs"),
     }
 }

@@ -4,38 +4,23 @@
 //! are written on worker threads, so capturing never stalls a frame. (The numbers and the brush
 //! outline are egui text over the field, not part of the field image: they are not captured.)
 
+use crate::platform::{self, Instant, SystemTime, Task};
 use crate::render::{HEADLESS_FORMAT, Offscreen, Overlays, RenderParams, Renderer, Viewport};
 use crate::sim::Simulation;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
-use std::thread::JoinHandle;
-use std::time::Instant;
 
-/// Environment variable naming the capture folder (tests use it).
-pub const CAPTURE_DIR_VAR: &str = "SMOKEBOX_CAPTURE_DIR";
 /// A recording's longer side at most, pixels (GIFs of bigger frames grow fast).
 pub const GIF_MAX_SIDE: f32 = 512.0;
 /// Frames a second a recording keeps at most.
 const GIF_FPS: f32 = 25.0;
 
-/// The folder captures go to: `$SMOKEBOX_CAPTURE_DIR`, else Pictures/smokebox, else
-/// ./smokebox-captures.
-pub fn capture_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os(CAPTURE_DIR_VAR).filter(|d| !d.is_empty()) {
-        return PathBuf::from(d);
-    }
-    directories::UserDirs::new()
-        .and_then(|u| u.picture_dir().map(|p| p.join("smokebox")))
-        .unwrap_or_else(|| PathBuf::from("smokebox-captures"))
-}
-
 /// `scene_2026-11-23_10-05-35.ext` (UTC), the scene's name made safe for a file name.
-pub fn file_name(scene: &str, ext: &str, now: std::time::SystemTime) -> String {
+pub fn file_name(scene: &str, ext: &str, now: SystemTime) -> String {
     let stem = Path::new(scene).file_stem().map_or(scene.to_string(), |s| s.to_string_lossy().to_string());
     let safe: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
-    let secs = now.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = now.duration_since(platform::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = ((secs / 86400) as i64, secs % 86400);
     // civil date from days since 1970-01-01 (Howard Hinnant's algorithm)
     let z = days + 719468;
@@ -51,7 +36,8 @@ pub fn file_name(scene: &str, ext: &str, now: std::time::SystemTime) -> String {
 }
 
 enum Kind {
-    Png(PathBuf),
+    /// A screenshot, to be saved as this file name.
+    Png(String),
     /// A recording's frame, shown for this many hundredths of a second (the time since the
     /// last one, so the GIF plays at the pace the window showed).
     GifFrame(u16),
@@ -67,10 +53,127 @@ struct Pending {
 /// A frame for the GIF writer: RGBA rows, size, and how long it shows (1/100 s).
 type GifFrame = (Vec<u8>, [u32; 2], u16);
 
+/// A GIF being encoded in memory; saved (a file natively, a download on the web) when done.
+#[derive(Default)]
+struct GifWriter {
+    encoder: Option<gif::Encoder<Vec<u8>>>,
+    frames: u32,
+}
+
+impl GifWriter {
+    fn add(&mut self, (mut rgba, [w, h], delay): GifFrame, name: &str) -> crate::Result<()> {
+        let fail = |e: gif::EncodingError| crate::error!("cannot write {name}: {e}");
+        if self.encoder.is_none() {
+            let mut e = gif::Encoder::new(Vec::new(), w as u16, h as u16, &[]).map_err(fail)?;
+            e.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
+            self.encoder = Some(e);
+        }
+        let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut rgba, 20);
+        frame.delay = delay;
+        self.encoder.as_mut().expect("made above").write_frame(&frame).map_err(fail)?;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Finishes the file and saves it: the frame count and where it went.
+    fn finish(self, name: &str) -> crate::Result<(u32, String)> {
+        let bytes = match self.encoder {
+            Some(e) => e.into_inner().map_err(|e| crate::error!("cannot write {name}: {e}"))?,
+            None => Vec::new(),
+        };
+        Ok((self.frames, platform::save_file(name, &bytes)?))
+    }
+}
+
+/// Where a recording's frames go: natively a worker thread encodes them; on the web, where a
+/// worker cannot wait for frames, each is encoded when it arrives.
+struct GifSink {
+    #[cfg(not(target_arch = "wasm32"))]
+    tx: Option<std::sync::mpsc::Sender<GifFrame>>,
+    #[cfg(not(target_arch = "wasm32"))]
+    task: Task<crate::Result<(u32, String)>>,
+    #[cfg(target_arch = "wasm32")]
+    writer: Option<crate::Result<GifWriter>>,
+    #[cfg(target_arch = "wasm32")]
+    task: Option<Task<crate::Result<(u32, String)>>>,
+}
+
+impl GifSink {
+    fn start(name: String) -> GifSink {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (tx, rx) = std::sync::mpsc::channel::<GifFrame>();
+            let task = platform::spawn(
+                move || -> crate::Result<(u32, String)> {
+                    let mut w = GifWriter::default();
+                    while let Ok(frame) = rx.recv() {
+                        w.add(frame, &name)?;
+                    }
+                    w.finish(&name)
+                },
+                || {},
+            );
+            GifSink { tx: Some(tx), task }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = name;
+            GifSink { writer: Some(Ok(GifWriter::default())), task: None }
+        }
+    }
+
+    fn open(&self) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.tx.is_some();
+        #[cfg(target_arch = "wasm32")]
+        return self.writer.is_some() && self.task.is_none();
+    }
+
+    fn send(&mut self, frame: GifFrame, name: &str) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let _ = name;
+            self.tx.as_ref().is_some_and(|tx| tx.send(frame).is_ok())
+        }
+        #[cfg(target_arch = "wasm32")]
+        match &mut self.writer {
+            Some(Ok(w)) => match w.add(frame, name) {
+                Ok(()) => true,
+                Err(e) => {
+                    self.writer = Some(Err(e));
+                    false
+                }
+            },
+            _ => false,
+        }
+    }
+
+    /// No more frames: the file is finished (on the worker natively, soon on the web).
+    fn stop(&mut self, name: &str) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let _ = name;
+            self.tx = None;
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(w) = self.writer.take() {
+            let name = name.to_string();
+            self.task = Some(platform::spawn(move || w.and_then(|w| w.finish(&name)), || {}));
+        }
+    }
+
+    /// The finished file (frames, where it went), once written.
+    fn done(&mut self) -> Option<crate::Result<(u32, String)>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.task.take();
+        #[cfg(target_arch = "wasm32")]
+        return self.task.as_ref().and_then(|t| t.take());
+    }
+}
+
 struct Recording {
-    path: PathBuf,
-    tx: Option<Sender<GifFrame>>,
-    worker: Option<JoinHandle<crate::Result<u32>>>,
+    name: String,
+    sink: GifSink,
     frames: u32,
     last: Option<Instant>,
     /// Every frame's size: the first one's (a GIF has one screen size; a resized window's field
@@ -85,7 +188,7 @@ pub struct Capture {
     renderer: Renderer,
     pending: Vec<Pending>,
     recording: Option<Recording>,
-    screenshot: Option<PathBuf>,
+    screenshot: Option<String>,
     pub status: CaptureStatus,
 }
 
@@ -93,7 +196,7 @@ impl Capture {
     pub fn new(device: &wgpu::Device, sim: &Simulation) -> Capture {
         let mut renderer = Renderer::new(device, HEADLESS_FORMAT);
         renderer.attach(sim);
-        let status = CaptureStatus { dir: capture_dir().display().to_string(), ..CaptureStatus::default() };
+        let status = CaptureStatus { dir: platform::save_place(), ..CaptureStatus::default() };
         Capture { renderer, pending: Vec::new(), recording: None, screenshot: None, status }
     }
 
@@ -103,42 +206,21 @@ impl Capture {
 
     /// Asks for a PNG of the next frame.
     pub fn screenshot(&mut self, scene: &str) {
-        self.screenshot = Some(capture_dir().join(file_name(scene, "png", std::time::SystemTime::now())));
+        self.screenshot = Some(file_name(scene, "png", SystemTime::now()));
     }
 
     /// Starts or stops a recording. Stopping finishes the file on its worker; `collect` reports.
     pub fn toggle_recording(&mut self, scene: &str) -> crate::Result<()> {
         if let Some(r) = &mut self.recording {
-            r.tx = None;
+            if r.sink.open() {
+                r.sink.stop(&r.name);
+            }
             return Ok(());
         }
-        let dir = capture_dir();
-        std::fs::create_dir_all(&dir).map_err(|e| crate::error!("cannot create the capture folder {}: {e}", dir.display()))?;
-        let path = dir.join(file_name(scene, "gif", std::time::SystemTime::now()));
-        let file = std::fs::File::create(&path).map_err(|e| crate::error!("cannot write {}: {e}", path.display()))?;
-        let (tx, rx) = std::sync::mpsc::channel::<GifFrame>();
-        let shown = path.display().to_string();
-        let worker = std::thread::spawn(move || -> crate::Result<u32> {
-            let fail = |e: gif::EncodingError| crate::error!("cannot write {shown}: {e}");
-            let mut encoder: Option<gif::Encoder<std::io::BufWriter<std::fs::File>>> = None;
-            let mut file = Some(std::io::BufWriter::new(file));
-            let mut frames = 0;
-            while let Ok((mut rgba, [w, h], delay)) = rx.recv() {
-                if encoder.is_none() {
-                    let mut e = gif::Encoder::new(file.take().expect("one encoder"), w as u16, h as u16, &[]).map_err(fail)?;
-                    e.set_repeat(gif::Repeat::Infinite).map_err(fail)?;
-                    encoder = Some(e);
-                }
-                let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut rgba, 20);
-                frame.delay = delay;
-                encoder.as_mut().expect("made above").write_frame(&frame).map_err(fail)?;
-                frames += 1;
-            }
-            Ok(frames)
-        });
-        eprintln!("smokebox: recording to {}", path.display());
+        let name = file_name(scene, "gif", SystemTime::now());
+        platform::say(&format!("recording to {}", platform::save_target(&name)));
         self.status.recording = Some(0);
-        self.recording = Some(Recording { path, tx: Some(tx), worker: Some(worker), frames: 0, last: None, size: None });
+        self.recording = Some(Recording { sink: GifSink::start(name.clone()), name, frames: 0, last: None, size: None });
         Ok(())
     }
 
@@ -165,9 +247,9 @@ impl Capture {
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return;
         }
-        let (size, kind) = if let Some(path) = self.screenshot.take() {
-            ([viewport.w.round() as u32, viewport.h.round() as u32], Kind::Png(path))
-        } else if let Some(r) = self.recording.as_mut().filter(|r| r.tx.is_some()) {
+        let (size, kind) = if let Some(name) = self.screenshot.take() {
+            ([viewport.w.round() as u32, viewport.h.round() as u32], Kind::Png(name))
+        } else if let Some(r) = self.recording.as_mut().filter(|r| r.sink.open()) {
             let since = r.last.map_or(1.0 / GIF_FPS, |t| t.elapsed().as_secs_f32());
             if since < 1.0 / GIF_FPS || self.pending.iter().any(|p| matches!(p.kind, Kind::GifFrame(_))) {
                 return;
@@ -221,26 +303,35 @@ impl Capture {
         for p in ready {
             let rgba = p.image.rows();
             match p.kind {
-                Kind::Png(path) => {
-                    said = Some(format!("saved {}", path.display()));
-                    eprintln!("smokebox: saved {}", path.display());
-                    self.status.last = Some(path.display().to_string());
+                Kind::Png(name) => {
+                    let place = platform::save_target(&name);
+                    said = Some(format!("saved {place}"));
+                    platform::say(&format!("saved {place}"));
+                    self.status.last = Some(place);
                     let [w, h] = p.image.size;
-                    std::thread::spawn(move || {
-                        let written = path
-                            .parent()
-                            .map_or(Ok(()), std::fs::create_dir_all)
-                            .map_err(|e| e.to_string())
-                            .and_then(|_| image::save_buffer(&path, &rgba, w, h, image::ColorType::Rgba8).map_err(|e| e.to_string()));
-                        if let Err(e) = written {
-                            eprintln!("smokebox: cannot write {}: {e}", path.display());
-                        }
-                    });
+                    // encoded and written off the frame
+                    platform::spawn(
+                        move || {
+                            let mut png = Vec::new();
+                            let written = image::ImageEncoder::write_image(
+                                image::codecs::png::PngEncoder::new(&mut png),
+                                &rgba,
+                                w,
+                                h,
+                                image::ExtendedColorType::Rgba8,
+                            )
+                            .map_err(|e| crate::error!("cannot write {name}: {e}"))
+                            .and_then(|()| platform::save_file(&name, &png));
+                            if let Err(e) = written {
+                                platform::say(&e.to_string());
+                            }
+                        },
+                        || {},
+                    );
                 }
                 Kind::GifFrame(delay) => {
                     if let Some(r) = &mut self.recording
-                        && let Some(tx) = &r.tx
-                        && tx.send((rgba, p.image.size, delay)).is_ok()
+                        && r.sink.send((rgba, p.image.size, delay), &r.name)
                     {
                         r.frames += 1;
                         self.status.recording = Some(r.frames);
@@ -250,17 +341,18 @@ impl Capture {
         }
         // a stopped recording: its file is done when the worker has written the last frame
         if let Some(r) = &mut self.recording
-            && r.tx.is_none()
+            && !r.sink.open()
             && self.pending.iter().all(|p| !matches!(p.kind, Kind::GifFrame(_)))
-            && r.worker.as_ref().is_some_and(|w| w.is_finished())
+            && let Some(result) = r.sink.done()
         {
-            let result = r.worker.take().expect("checked").join().unwrap_or_else(|_| Err(crate::error!("the GIF writer stopped")));
             let line = match result {
-                Ok(n) => format!("recorded {n} frames to {}", r.path.display()),
+                Ok((n, place)) => {
+                    self.status.last = Some(place.clone());
+                    format!("recorded {n} frames to {place}")
+                }
                 Err(e) => e.to_string(),
             };
-            eprintln!("smokebox: {line}");
-            self.status.last = Some(r.path.display().to_string());
+            platform::say(&line);
             self.status.recording = None;
             self.recording = None;
             said = Some(line);

@@ -6,6 +6,7 @@
 use super::{App, capture, files, rebuild};
 use crate::config::{Scene, Source};
 use crate::error::Result;
+use crate::platform::{self, SystemTime};
 use crate::sim::Simulation;
 use crate::sim::fields::Fields;
 use crate::state_io::Meta;
@@ -37,18 +38,10 @@ impl App {
                 self.open(&name)
             }
             Command::OpenDialog(state) => {
-                if self.dialog.is_none() {
-                    let wake = self.wake.clone();
-                    let start = capture::capture_dir();
-                    let start = if start.exists() { start } else { std::env::current_dir().unwrap_or_default() };
-                    self.dialog = Some(files::ask_for_path(state, start, move || {
-                        if let Some(w) = wake {
-                            let _ = w.send_event(());
-                        }
-                    }));
-                }
+                self.open_dialog(state);
                 Ok(())
             }
+            Command::CopyLink => self.copy_link(),
             Command::SaveState => self.save_state(),
             Command::SaveScene => self.save_scene(),
             Command::Screenshot => {
@@ -70,7 +63,7 @@ impl App {
         };
         match result {
             Err(e) => {
-                eprintln!("smokebox: {e}");
+                crate::platform::say(&format!("{e}"));
                 self.panel.message = Some(e.to_string());
             }
             Ok(()) if self.building.is_none() => self.panel.message = self.note.take(),
@@ -78,8 +71,78 @@ impl App {
         }
     }
 
+    /// Asks for a file: natively a dialog for a state folder (`state`) or a scene; on the web the
+    /// browser's file picker, for any of them (a scene .toml, a saved zip, a state's loose files).
+    fn open_dialog(&mut self, state: bool) {
+        let wake = self.wake.clone();
+        let wake = move || {
+            if let Some(w) = &wake {
+                let _ = w.send_event(());
+            }
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.dialog.is_none() {
+            self.dialog = Some(platform::ask_for_path(state, platform::dialog_start(), wake));
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = state;
+            platform::pick_files(wake);
+        }
+    }
+
+    /// The page: a link with the scene and every setting that differs from it, copied.
+    fn copy_link(&mut self) -> Result<()> {
+        let Source::Builtin(name) = &self.source else {
+            crate::fail!("a link can only name a built-in scene; this one came from a file (save the scene instead)");
+        };
+        let (base, _) = Scene::load(name, &[])?;
+        let mut sets = crate::config::overrides::overrides_between(&base, &self.scene);
+        // an "auto" dye grid is the page's own pick from its canvas, not a setting of the link
+        if matches!(base.grid.dye_scale, crate::config::DyeScale::Word(_)) {
+            sets.retain(|s| !s.starts_with("grid.dye_scale="));
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let url = platform::link(name, &sets);
+            platform::copy_link(&url);
+            self.note = Some(format!("link copied: {url}"));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.note = Some(format!("--scene {name} {}", sets.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" ")));
+        }
+        Ok(())
+    }
+
+    /// Opens files picked or dropped on the page: a scene .toml, the zip Save state wrote, or a
+    /// state's loose .npy files and meta.json picked together.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(super) fn open_files(&mut self, picked: Vec<platform::FileData>) {
+        self.building = None;
+        let names: Vec<String> = picked.iter().map(|f| f.name.clone()).collect();
+        let result = files::open_files(picked).and_then(|(scene, source, state)| {
+            scene.validate_geometry(&source)?;
+            self.start_from(scene, source, state)
+        });
+        match result {
+            Ok(()) => {
+                platform::say(&format!("opened {}", names.join(", ")));
+                self.panel.message = None;
+            }
+            Err(e) => {
+                platform::say(&e.to_string());
+                self.panel.message = Some(e.to_string());
+            }
+        }
+    }
+
     /// Opens what the file dialog chose, once it has answered.
     pub(super) fn take_dialog_answer(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(picked) = platform::take_files() {
+            self.open_files(picked);
+        }
         let Some(answer) = self.dialog.as_ref().and_then(|rx| rx.try_recv().ok()) else { return };
         self.dialog = None;
         match answer {
@@ -164,19 +227,22 @@ impl App {
             let limits = self.running.as_ref().map(|r| r.gpu.device.limits()).unwrap_or_default();
             let (scene, source, fields, meta) = files::load_state(path, &limits)?;
             self.start_from(scene, source, Some((fields, meta)))?;
-            eprintln!("smokebox: opened the state {name}");
+            crate::platform::say(&format!("opened the state {name}"));
             return Ok(());
         }
         let (scene, source) = Scene::load(name, &[])?;
         scene.validate_geometry(&source)?;
         self.start_from(scene, source, None)?;
-        eprintln!("smokebox: opened the scene {name}");
+        crate::platform::say(&format!("opened the scene {name}"));
         Ok(())
     }
 
     /// Takes another scene and state: the scene at time zero, or a saved state. A grid of the
     /// same size and dye scale reuses the buffers and pipelines.
-    fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
+    pub(super) fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
+        // the page picks an "auto" dye grid from its canvas
+        #[cfg(target_arch = "wasm32")]
+        let scene = if state.is_none() { super::web::page_dye(scene) } else { scene };
         if let Some(r) = self.running.as_mut() {
             // a dye grid of another scale (a state saved headless at k = 1 into a window at
             // auto's 4) needs new buffers too
@@ -210,11 +276,23 @@ impl App {
         Ok(())
     }
 
-    /// Saves the state (as --dump does) with the settings beside it, into the files folder.
+    /// Saves the state (as --dump does) with the settings beside it: a folder in the files
+    /// folder natively, a zip download on the web. The fields are read back without waiting;
+    /// `collect` finishes the save when they arrive.
     fn save_state(&mut self) -> Result<()> {
         let Some(r) = &self.running else { return Ok(()) };
-        let dir = capture::capture_dir()
-            .join(capture::file_name(&self.source.label(), "state", std::time::SystemTime::now()).replace(".state", "_state"));
+        if self.saving.is_some() {
+            crate::fail!("a state is being saved already");
+        }
+        let name = capture::file_name(&self.source.label(), "state", SystemTime::now()).replace(".state", "_state");
+        let (meta, text) = self.state_meta()?;
+        self.saving = Some(files::SavingState::start(&r.sim, name, meta, text));
+        Ok(())
+    }
+
+    /// The running state's meta.json (its scene named when saved) and its settings as TOML.
+    pub(super) fn state_meta(&self) -> Result<(Meta, String)> {
+        let Some(r) = &self.running else { crate::fail!("nothing runs yet") };
         let g = &self.scene.grid;
         let meta = Meta {
             nx: r.sim.nx,
@@ -228,16 +306,30 @@ impl App {
             overrides: Vec::new(),
             solver_units: r.sim.solver_units(),
         };
-        let dir = files::save_state(&dir, &r.sim.download(), meta, &self.scene_as_shown(), &self.source)?;
-        self.said(format!("saved the state to {}", dir.display()));
-        Ok(())
+        Ok((meta, files::scene_text(&self.scene_as_shown(), &self.source)?))
     }
 
-    /// Saves the current settings as a scene file, into the files folder.
+    /// Finishes a Save state whose fields have arrived.
+    pub(super) fn poll_saving(&mut self) {
+        let Some(result) = self.saving.as_mut().and_then(|s| s.collect()) else { return };
+        self.saving = None;
+        match result {
+            Ok(place) => {
+                self.said(format!("saved the state to {place}"));
+                self.panel.message = self.note.take();
+            }
+            Err(e) => {
+                platform::say(&e.to_string());
+                self.panel.message = Some(e.to_string());
+            }
+        }
+    }
+
+    /// Saves the current settings as a scene file, into the files folder (a download on the web).
     fn save_scene(&mut self) -> Result<()> {
-        let path = capture::capture_dir().join(capture::file_name(&self.source.label(), "toml", std::time::SystemTime::now()));
-        files::save_scene(&path, &self.scene_as_shown(), &self.source)?;
-        self.said(format!("saved the scene to {}", path.display()));
+        let name = capture::file_name(&self.source.label(), "toml", SystemTime::now());
+        let place = platform::save_file(&name, files::scene_text(&self.scene_as_shown(), &self.source)?.as_bytes())?;
+        self.said(format!("saved the scene to {place}"));
         Ok(())
     }
 
@@ -251,7 +343,7 @@ impl App {
 
     /// A line for the user: on stderr and over the field.
     fn said(&mut self, line: String) {
-        eprintln!("smokebox: {line}");
+        crate::platform::say(&format!("{line}"));
         if let Some(r) = self.running.as_mut() {
             r.capture.status.last = line.rsplit(" to ").next().map(str::to_string);
         }

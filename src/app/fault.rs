@@ -11,9 +11,10 @@
 
 use super::App;
 use super::frame::Running;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::error::Result;
 use crate::gpu::{EXIT_GPU_FAILED, Fault};
-use std::time::{Duration, Instant};
+use crate::platform::{Duration, Instant};
 use winit::event_loop::ActiveEventLoop;
 
 pub const LOSE_DEVICE_VAR: &str = "SMOKEBOX_LOSE_DEVICE_AFTER";
@@ -33,6 +34,7 @@ pub struct Recovery {
 
 impl Recovery {
     /// The test hook from the environment; a value that is not a frame count is bad input.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn from_env() -> Result<Recovery> {
         let lose_after = match std::env::var(LOSE_DEVICE_VAR) {
             Err(_) => None,
@@ -52,7 +54,7 @@ impl App {
         let Some(r) = self.running.as_ref() else { return false };
         self.recovery.frames += 1;
         if self.recovery.lose_after == Some(self.recovery.frames) {
-            eprintln!("smokebox: {LOSE_DEVICE_VAR}: destroying the GPU device after {} frames", self.recovery.frames);
+            crate::platform::say(&format!("{LOSE_DEVICE_VAR}: destroying the GPU device after {} frames", self.recovery.frames));
             r.gpu.device.destroy();
             // wgpu reports a destroyed device once its queue has drained
             let _ = r.gpu.device.poll(wgpu::PollType::wait_indefinitely());
@@ -77,7 +79,19 @@ impl App {
         let recording = old.capture.status.recording.is_some();
         drop(old);
         let (scene, source) = (self.scene.clone(), self.source.clone());
-        let running = Running::start(event_loop, window, |gpu| super::rebuild::new_sim(gpu, &scene, &source));
+        let desc = Running::instance_descriptor(event_loop);
+        let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let filled = slot.clone();
+        // natively the set-up is waited for here (the page, whose device requests are answered
+        // later, gives up below instead)
+        crate::platform::run_future(async move {
+            let r = Running::start(desc, window, move |gpu| super::rebuild::new_sim(gpu, &scene, &source)).await;
+            if let Ok(mut s) = filled.lock() {
+                *s = Some(r);
+            }
+        });
+        let running = slot.lock().ok().and_then(|mut s| s.take());
+        let Some(running) = running else { give_up(&fault, "the page cannot open a new device by itself; reload it") };
         let r = match running {
             Ok(r) => r,
             Err(e) => give_up(&fault, &format!("a new device could not be opened: {e}")),
@@ -97,13 +111,12 @@ impl App {
         if recording {
             line += " (the recording stopped there)";
         }
-        eprintln!("smokebox: {line}");
+        crate::platform::say(&format!("{line}"));
         self.panel.message = Some(line);
     }
 }
 
 /// The one line of a fault the app cannot recover from, and exit status 3.
 fn give_up(fault: &Fault, why: &str) -> ! {
-    eprintln!("smokebox: {} ({why})", fault.fatal());
-    std::process::exit(EXIT_GPU_FAILED);
+    crate::platform::fatal(&format!("{} ({why})", fault.fatal()), EXIT_GPU_FAILED)
 }

@@ -8,7 +8,7 @@ use crate::config::{Obstacle, Scene, Source, resolve_path};
 use crate::error::Result;
 use crate::sim::fields::Fields;
 use crate::state_io::{self, Meta};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The settings file inside a saved state folder.
 pub const STATE_SCENE: &str = "scene.toml";
@@ -79,6 +79,7 @@ pub fn scene_text(scene: &Scene, source: &Source) -> Result<String> {
     Ok(format!("# Saved from the smokebox window: every setting as it was; open it with `smokebox --scene FILE`.\n{text}"))
 }
 
+#[cfg(test)]
 pub fn save_scene(path: &Path, scene: &Scene, source: &Source) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
@@ -86,37 +87,168 @@ pub fn save_scene(path: &Path, scene: &Scene, source: &Source) -> Result<()> {
     std::fs::write(path, scene_text(scene, source)?).map_err(|e| crate::error!("cannot write {}: {e}", path.display()))
 }
 
-/// Writes `fields` as `--dump` does, with `scene` as scene.toml beside them (named by meta.json).
-pub fn save_state(dir: &Path, fields: &Fields, meta: Meta, scene: &Scene, source: &Source) -> Result<PathBuf> {
-    let text = scene_text(scene, source)?;
-    std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
-    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let scene_file = dir.join(STATE_SCENE);
-    std::fs::write(&scene_file, text).map_err(|e| crate::error!("cannot write {}: {e}", scene_file.display()))?;
-    state_io::dump(&dir, fields, &Meta { scene: scene_file.display().to_string(), overrides: Vec::new(), ..meta })?;
-    Ok(dir)
+/// The files of a saved state: the `.npy` fields (as --dump writes them) and `scene.toml`.
+fn state_files(fields: &Fields, scene_text: String) -> Vec<(String, Vec<u8>)> {
+    let data: [&[f32]; 6] = [&fields.u, &fields.v, &fields.p, &fields.ink, &fields.density, &fields.solid];
+    let mut files: Vec<(String, Vec<u8>)> = state_io::field_shapes(fields.nx, fields.ny, fields.dye_scale)
+        .iter()
+        .zip(data)
+        .map(|((file, shape), values)| (file.to_string(), state_io::npy_bytes(shape, values)))
+        .collect();
+    files.push((STATE_SCENE.to_string(), scene_text.into_bytes()));
+    files
 }
 
-/// A file dialog on a worker thread (the main thread on macOS, where dialogs must live): its
-/// answer comes back through the channel, and `wake` tells the event loop to look.
-pub fn ask_for_path(state: bool, start: PathBuf, wake: impl FnOnce() + Send + 'static) -> std::sync::mpsc::Receiver<Option<PathBuf>> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let ask = move || {
-        let d = rfd::FileDialog::new().set_directory(start);
-        let picked = if state {
-            d.set_title("Open a saved state folder").pick_folder()
-        } else {
-            d.set_title("Open a scene").add_filter("scene", &["toml"]).pick_file()
-        };
-        let _ = tx.send(picked);
-        wake();
-    };
-    if cfg!(target_os = "macos") {
-        ask();
-    } else {
-        std::thread::spawn(ask);
+/// The whole state read back without waiting: the fields copied to staging buffers and mapped;
+/// `poll` gives them once every map has come back (Save state, the page's self-test).
+pub struct FieldsRead {
+    fields: Option<Fields>,
+    staging: Vec<wgpu::Buffer>,
+    /// 0 waiting, 1 mapped, 2 failed, per buffer.
+    mapped: Vec<std::sync::Arc<std::sync::atomic::AtomicU8>>,
+}
+
+impl FieldsRead {
+    /// Copies the simulation's fields (submitted at once) and asks for their maps.
+    pub fn start(sim: &crate::sim::Simulation) -> FieldsRead {
+        let b = &sim.buffers;
+        let sources = [&b.u, &b.v, &b.p, &b.divergence, &b.ink, &b.density, &b.solid];
+        let mut encoder = sim.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read state") });
+        let staging: Vec<wgpu::Buffer> = sources
+            .iter()
+            .map(|src| {
+                let s = sim.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("state staging"),
+                    size: src.size(),
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                encoder.copy_buffer_to_buffer(src, 0, &s, 0, src.size());
+                s
+            })
+            .collect();
+        sim.queue.submit([encoder.finish()]);
+        let mapped = staging
+            .iter()
+            .map(|s| {
+                let flag = std::sync::Arc::new(std::sync::atomic::AtomicU8::new(0));
+                let f = flag.clone();
+                s.slice(..)
+                    .map_async(wgpu::MapMode::Read, move |r| f.store(if r.is_ok() { 1 } else { 2 }, std::sync::atomic::Ordering::Release));
+                flag
+            })
+            .collect();
+        FieldsRead { fields: Some(Fields::zeros_dye(sim.nx, sim.ny, sim.dye_scale)), staging, mapped }
     }
-    rx
+
+    /// The fields, once every map has come back (once); None while they are under way.
+    pub fn poll(&mut self) -> Option<Result<Fields>> {
+        use std::sync::atomic::Ordering;
+        let states: Vec<u8> = self.mapped.iter().map(|f| f.load(Ordering::Acquire)).collect();
+        if states.contains(&2) {
+            return Some(Err(crate::error!("the state could not be read back from the GPU")));
+        }
+        if states.contains(&0) {
+            return None;
+        }
+        let mut fields = self.fields.take()?;
+        let f = &mut fields;
+        let dst = [&mut f.u, &mut f.v, &mut f.p, &mut f.divergence, &mut f.ink, &mut f.density, &mut f.solid];
+        for (d, s) in dst.into_iter().zip(&self.staging) {
+            if let Ok(view) = s.slice(..).get_mapped_range() {
+                *d = bytemuck::cast_slice::<u8, f32>(&view).to_vec();
+            }
+            s.unmap();
+        }
+        Some(Ok(fields))
+    }
+}
+
+/// A Save state under way: its fields being read back, then written.
+pub struct SavingState {
+    name: String,
+    meta: Meta,
+    scene_text: String,
+    read: FieldsRead,
+}
+
+impl SavingState {
+    pub fn start(sim: &crate::sim::Simulation, name: String, meta: Meta, scene_text: String) -> SavingState {
+        SavingState { name, meta, scene_text, read: FieldsRead::start(sim) }
+    }
+
+    /// Once every field has arrived: writes the state (a folder natively, a zip download on the
+    /// web) and says where; None while the maps are under way.
+    pub fn collect(&mut self) -> Option<Result<String>> {
+        let fields = match self.read.poll()? {
+            Ok(f) => f,
+            Err(e) => return Some(Err(e)),
+        };
+        let files = state_files(&fields, std::mem::take(&mut self.scene_text));
+        let meta = self.meta.clone();
+        Some(crate::platform::save_folder(&self.name, files, move |dir| vec![meta_file(dir, meta)]))
+    }
+}
+
+/// meta.json of a saved state in `dir`: it names the scene file by its path in a folder, by its
+/// name in a zip (`dir` empty).
+fn meta_file(dir: &str, meta: Meta) -> (String, Vec<u8>) {
+    let scene = if dir.is_empty() { STATE_SCENE.to_string() } else { Path::new(dir).join(STATE_SCENE).display().to_string() };
+    let json = serde_json::to_string_pretty(&Meta { scene, overrides: Vec::new(), ..meta }).expect("meta serialises");
+    ("meta.json".to_string(), json.into_bytes())
+}
+
+/// A state as the zip the page's Save state offers.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn state_zip(fields: &Fields, meta: Meta, scene_text: String) -> Vec<u8> {
+    let mut files = state_files(fields, scene_text);
+    files.push(meta_file("", meta));
+    crate::platform::zip::write(&files)
+}
+
+/// What files picked or dropped on the page are: a scene `.toml`, the zip Save state wrote, or
+/// a state's loose `.npy` files with its `meta.json`. Returns the scene and the state, if any.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn open_files(picked: Vec<crate::platform::FileData>) -> Result<(Scene, Source, Option<(Fields, Meta)>)> {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for f in picked {
+        if f.name.ends_with(".zip") {
+            files.extend(crate::platform::zip::read(&f.name, &f.bytes)?);
+        } else {
+            files.push((f.name, f.bytes));
+        }
+    }
+    let find = |name: &str| files.iter().find(|(n, _)| n == name).map(|(_, b)| b.as_slice());
+    if let Some(meta) = find("meta.json") {
+        let meta = state_io::parse_meta("meta.json", &String::from_utf8_lossy(meta))?;
+        let (mut scene, source) = match find(STATE_SCENE) {
+            Some(text) => {
+                let source = Source::File(STATE_SCENE.into());
+                (Scene::from_text(&String::from_utf8_lossy(text), STATE_SCENE, &meta.overrides)?, source)
+            }
+            None => Scene::load(&meta.scene, &meta.overrides)?,
+        };
+        (scene.grid.nx, scene.grid.ny, scene.grid.cell_size) = (meta.nx as i64, meta.ny as i64, meta.cell_size);
+        scene.grid.dye_scale = crate::config::DyeScale::Scale(meta.dye_scale as i64);
+        scene.validate(&source)?;
+        let fields = state_io::fields_from(&meta, |file, shape| {
+            let bytes = find(file).ok_or_else(|| crate::error!("{file} is missing: pick every .npy of the state with its meta.json"))?;
+            state_io::npy_parse(file, bytes, shape)
+        })?;
+        return Ok((scene, source, Some((fields, meta))));
+    }
+    match files.as_slice() {
+        [(name, text)] if name.ends_with(".toml") => {
+            let source = Source::File(name.into());
+            let scene = Scene::from_text(&String::from_utf8_lossy(text), name, &[])?;
+            scene.validate(&source)?;
+            Ok((scene, source, None))
+        }
+        _ => crate::fail!(
+            "{}: expected a scene .toml, the zip Save state writes, or a state's .npy files with its meta.json",
+            files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -39,35 +39,60 @@ pub struct Running {
 }
 
 impl Running {
-    /// Opens the window.
-    pub fn open_window(event_loop: &ActiveEventLoop, title: &str) -> Result<Arc<Window>> {
-        let attrs = Window::default_attributes()
-            .with_title(title)
-            .with_inner_size(winit::dpi::LogicalSize::new(1100.0, 760.0))
-            .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 360.0));
+    /// Opens the window (on the web, takes the page's canvas, sized by `canvas` in CSS pixels
+    /// or filling the page).
+    pub fn open_window(event_loop: &ActiveEventLoop, title: &str, canvas: Option<(u32, u32)>) -> Result<Arc<Window>> {
+        let attrs = Window::default_attributes().with_title(title);
+        #[cfg(not(target_arch = "wasm32"))]
+        let attrs = {
+            let _ = canvas;
+            attrs
+                .with_inner_size(winit::dpi::LogicalSize::new(1100.0, 760.0))
+                .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 360.0))
+        };
+        #[cfg(target_arch = "wasm32")]
+        let attrs = {
+            use winit::platform::web::WindowAttributesExtWebSys;
+            attrs.with_canvas(crate::platform::canvas(canvas)).with_focusable(true).with_prevent_default(true)
+        };
         Ok(Arc::new(event_loop.create_window(attrs).map_err(|e| crate::error!("cannot create the window: {e}"))?))
+    }
+
+    /// The GPU instance's description for a window of this event loop.
+    pub fn instance_descriptor(event_loop: &ActiveEventLoop) -> wgpu::InstanceDescriptor {
+        let mut desc = instance_descriptor();
+        desc.display = Some(Box::new(event_loop.owned_display_handle()));
+        desc
     }
 
     /// Opens a device that can draw into `window` (a new instance, adapter, device and surface:
     /// also after the last device was lost), then makes the simulation with `make_sim`. The
-    /// device's faults are recorded in `gpu.fault` for the app to recover from.
-    pub fn start(event_loop: &ActiveEventLoop, window: Arc<Window>, make_sim: impl FnOnce(&Gpu) -> Result<Simulation>) -> Result<Running> {
-        let mut desc = instance_descriptor();
-        desc.display = Some(Box::new(event_loop.owned_display_handle()));
+    /// device's faults are recorded in `gpu.fault` for the app to recover from. Async: the
+    /// browser answers the adapter and device requests on its event loop.
+    pub async fn start(
+        desc: wgpu::InstanceDescriptor,
+        window: Arc<Window>,
+        make_sim: impl FnOnce(&Gpu) -> Result<Simulation>,
+    ) -> Result<Running> {
         let instance = wgpu::Instance::new(desc);
         let surface = instance.create_surface(window.clone()).map_err(|e| crate::error!("cannot draw into the window: {e}"))?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            force_fallback_adapter: false,
-            compatible_surface: Some(&surface),
-            ..Default::default()
-        }))
-        .map_err(|_| Error(NO_ADAPTER_HELP.into()))?;
-        let gpu = Gpu::with_adapter(instance, adapter, OnFault::Record)?;
+        let no_adapter = if cfg!(target_arch = "wasm32") { crate::platform::NO_WEBGPU } else { NO_ADAPTER_HELP };
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: Some(&surface),
+                ..Default::default()
+            })
+            .await
+            .map_err(|_| Error(no_adapter.into()))?;
+        let gpu = Gpu::open(instance, adapter, OnFault::Record).await?;
         let caps = surface.get_capabilities(&gpu.adapter);
         // the field shader writes gamma-encoded colour, as egui does: prefer a non-sRGB format
         let format = crate::gpu::surface_format(&caps.formats)?;
         let size = window.inner_size();
+        #[cfg(target_arch = "wasm32")]
+        let size = if size.width == 0 { winit::dpi::PhysicalSize::new(800, 600) } else { size };
         let mut config = surface
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| crate::error!("this GPU adapter cannot draw into the window"))?;

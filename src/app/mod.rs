@@ -18,20 +18,29 @@ pub mod input;
 mod numbers;
 mod profile;
 mod rebuild;
+#[cfg(target_arch = "wasm32")]
+mod selftest;
 pub mod stepper;
+#[cfg(target_arch = "wasm32")]
+mod web;
 mod window;
 
 use crate::config::{Scene, Source};
 use crate::error::{Error, Result};
+use crate::platform::{Duration, Instant};
 use crate::render::Viewport;
-use crate::ui::{self, LiveStats, PanelState, Shown, View};
+use crate::ui::{LiveStats, PanelState, Shown, View};
 use frame::{Drawing, Running, UiInputs};
 use input::Pointer;
 use profile::{FrameClock, FrameLog, lap};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
 use stepper::StepController;
+#[cfg(not(target_arch = "wasm32"))]
 use winit::event_loop::EventLoop;
+
+#[cfg(target_arch = "wasm32")]
+pub use web::run_web;
 
 /// The scene the window opens on when none is given: something alive from the first frame.
 pub const DEFAULT_SCENE: &str = "plume";
@@ -43,6 +52,7 @@ const SAVE_EVERY: Duration = Duration::from_secs(2);
 const SETTLE_FRAMES: u32 = 10;
 
 /// Opens the window on a scene, or on a saved state (`load`), and runs until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::Path>) -> Result<()> {
     let (scene, source, state) = match load {
         Some(dir) => {
@@ -66,7 +76,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
     }
     crate::gpu::quiet_window_system_probe();
     let event_loop = EventLoop::new().map_err(|e| crate::error!("cannot open a window: {e} (is a display available?)"))?;
-    let mut app = App::new(scene, source, state, ui::view::config_dir());
+    let mut app = App::new(scene, source, state, crate::ui::view::config_dir());
     app.recovery = recovery;
     app.wake = Some(event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| crate::error!("the window's event loop failed: {e}"))?;
@@ -101,6 +111,7 @@ pub struct App {
     pointer: Pointer,
     viewport: Viewport,
     running: Option<Running>,
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     error: Option<Error>,
     frame_log: Option<FrameLog>,
     /// The state changed outside a step (clear, reset): redraw the field image.
@@ -130,6 +141,21 @@ pub struct App {
     wake: Option<winit::event_loop::EventLoopProxy<()>>,
     /// A lost device's recovery (and its test hook).
     recovery: fault::Recovery,
+    /// The window's GPU objects while their async set-up runs (filled when it is done).
+    started: Arc<Mutex<Option<Result<Running>>>>,
+    starting: bool,
+    /// The scene made smaller to fit the device at start, and the line that says so.
+    refitted: Arc<Mutex<Option<(Scene, String)>>>,
+    /// A saved state being read back for Save state (never waited on).
+    saving: Option<files::SavingState>,
+    /// The web page's URL switches (canvas size, self-test).
+    #[cfg(target_arch = "wasm32")]
+    page: crate::platform::UrlSetup,
+    #[cfg(target_arch = "wasm32")]
+    selftest: Option<selftest::SelfTest>,
+    /// `?steps=N`: pause at step N and tell the browser test.
+    #[cfg(target_arch = "wasm32")]
+    run_until: Option<u64>,
 }
 
 impl App {
@@ -175,6 +201,16 @@ impl App {
             dialog: None,
             wake: None,
             recovery: fault::Recovery::default(),
+            started: Arc::default(),
+            starting: false,
+            refitted: Arc::default(),
+            saving: None,
+            #[cfg(target_arch = "wasm32")]
+            page: crate::platform::UrlSetup::default(),
+            #[cfg(target_arch = "wasm32")]
+            selftest: None,
+            #[cfg(target_arch = "wasm32")]
+            run_until: None,
         }
     }
 
@@ -189,12 +225,14 @@ impl App {
             return;
         }
         if let Err(e) = self.view.save(dir) {
-            eprintln!("smokebox: {e}");
+            crate::platform::say(&e.to_string());
         }
         self.saved_view = (self.view.clone(), Instant::now());
     }
 
     fn frame(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        self.page_frame();
         let frame_dt = self.clock.tick();
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
@@ -272,11 +310,24 @@ impl App {
         if r.draw(ui_frame, drawing, &mut self.frame_log) {
             self.field_dirty = false;
         }
+        #[cfg(target_arch = "wasm32")]
+        self.page_frame_drawn();
         self.settle_frames = if plan.steps > 0 { SETTLE_FRAMES } else { self.settle_frames.saturating_sub(1) };
         self.collect();
         if let Some(l) = &mut self.frame_log {
             l.end_frame(plan.steps, self.stats.step);
         }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn on_started(&mut self) {}
+
+    /// The page's self-test or `?steps=N` run needs frames.
+    fn page_busy(&self) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        return self.selftest.is_some() || self.run_until.is_some();
+        #[cfg(not(target_arch = "wasm32"))]
+        return false;
     }
 
     /// Picks up what the GPU has finished: pass timings, step statistics, field values.
@@ -299,6 +350,8 @@ impl App {
         r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
         r.probe.collect();
+        self.poll_saving();
+        let Some(r) = self.running.as_mut() else { return };
         if let Some(line) = r.capture.collect() {
             self.panel.message = Some(line);
         }
@@ -335,6 +388,8 @@ impl App {
                 || self.field_dirty
                 || self.settle_frames > 0
                 || self.building.is_some()
+                || self.saving.is_some()
+                || self.page_busy()
                 || self.running.as_ref().is_some_and(|r| r.gpu.fault.is_set())
                 || self.running.as_ref().is_some_and(|r| r.capture.busy()))
     }
@@ -346,7 +401,7 @@ impl App {
         if o.divergence && o.divergence_after && r.sim.div_after.is_none() {
             match r.sim.enable_div_after() {
                 Ok(()) => r.field.attach(&r.sim),
-                Err(e) => eprintln!("smokebox: {e}"),
+                Err(e) => crate::platform::say(&e.to_string()),
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Timings: the frame clock (frame time, frames a second), GPU time per pass from the profiler's
 //! timestamp queries, and the CPU frame log printed when SMOKEBOX_FRAME_LOG is set.
 
-use std::time::Instant;
+use crate::platform::Instant;
 
 /// Wall-clock frame times.
 pub struct FrameClock {

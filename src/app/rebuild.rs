@@ -5,8 +5,8 @@
 use crate::config::{Scene, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::platform::Task;
 use crate::sim::Simulation;
-use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// A step slower than this (estimated) is not interactive: ask first.
 pub const SLOW_STEP_MS: f32 = 250.0;
@@ -42,6 +42,35 @@ pub fn new_sim(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> 
     Simulation::from_scene(gpu, scene, source)
 }
 
+/// `scene`, or, where the device's buffers cannot hold it (a big grid on a small WebGPU
+/// device), the same scene with a coarser dye grid and then a halved grid until it fits, with
+/// the one line that says so.
+pub fn fitting(limits: &wgpu::Limits, scene: &Scene) -> (Scene, Option<String>) {
+    let mut s = scene.clone();
+    while crate::sim::check_dye_fits(limits, s.grid.nx as usize, s.grid.ny as usize, s.dye_scale()).is_err() && s.grid.nx.max(s.grid.ny) > 8
+    {
+        if s.dye_scale() > 1 {
+            s.grid.dye_scale = crate::config::DyeScale::Scale((s.dye_scale() / 2) as i64);
+        } else {
+            let nx = s.grid.nx / 2;
+            s.refine(Some(nx.max(2)), None);
+        }
+    }
+    if s == *scene {
+        return (s, None);
+    }
+    let line = format!(
+        "a {}x{} grid (dye scale {}) does not fit this GPU's buffers: running {}x{} (dye scale {}) instead",
+        scene.grid.nx,
+        scene.grid.ny,
+        scene.dye_scale(),
+        s.grid.nx,
+        s.grid.ny,
+        s.dye_scale()
+    );
+    (s, Some(line))
+}
+
 /// A simulation of `scene` starting from `fields` (a saved state).
 pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fields) -> Result<Simulation> {
     crate::sim::check_dye_fits(&gpu.device.limits(), fields.nx, fields.ny, fields.dye_scale)?;
@@ -50,30 +79,24 @@ pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fi
     Ok(sim)
 }
 
-/// A state being built on a worker thread.
+/// A state being built off the frame (a worker thread natively, the page's event loop on the
+/// web).
 pub struct Building {
-    rx: Receiver<Result<Simulation>>,
+    task: Task<Result<Simulation>>,
     pub scene: Scene,
 }
 
 impl Building {
     pub fn start(gpu: &Gpu, scene: Scene, source: Source) -> Building {
         let gpu = gpu.clone();
-        let (tx, rx) = std::sync::mpsc::channel();
         let s = scene.clone();
-        std::thread::spawn(move || {
-            let _ = tx.send(new_sim(&gpu, &s, &source));
-        });
-        Building { rx, scene }
+        let task = crate::platform::spawn(move || new_sim(&gpu, &s, &source), || {});
+        Building { task, scene }
     }
 
     /// The finished state, if it is ready.
     pub fn poll(&self) -> Option<Result<Simulation>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err(crate::error!("building the new grid failed (its worker stopped)"))),
-        }
+        self.task.take()
     }
 }
 
@@ -89,5 +112,20 @@ mod tests {
         // no timing: only memory can tell
         assert_eq!(cost_question(0.0, 128 * 128, 1024 * 1024, 500 << 20), None);
         assert!(cost_question(0.0, 128 * 128, 4096 * 4096, 2 << 30).is_some_and(|q| q.contains("cannot estimate")));
+    }
+
+    #[test]
+    fn a_grid_the_device_cannot_hold_is_made_smaller_with_one_line() {
+        let (scene, _) = Scene::load("plume", &["grid.nx=1024".to_string(), "grid.ny=1024".to_string()]).unwrap();
+        // 4 MB bindings: 1024² at dye scale 1 needs 12 MB of ink
+        let limits = wgpu::Limits { max_storage_buffer_binding_size: 4 << 20, ..wgpu::Limits::default() };
+        let (fit, line) = fitting(&limits, &scene);
+        assert!(
+            fit.grid.nx < 1024 && crate::sim::check_dye_fits(&limits, fit.grid.nx as usize, fit.grid.ny as usize, fit.dye_scale()).is_ok()
+        );
+        let line = line.expect("a line says so");
+        assert!(line.contains("1024x1024") && line.contains("instead") && !line.contains('\n'), "{line}");
+        let (same, none) = fitting(&wgpu::Limits::default(), &Scene::load("plume", &[]).unwrap().0);
+        assert_eq!((same, none), (Scene::load("plume", &[]).unwrap().0, None));
     }
 }

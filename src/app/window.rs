@@ -6,35 +6,94 @@ use super::frame::Running;
 use super::{App, input, rebuild};
 use crate::ui;
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, TouchPhase, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::window::WindowId;
 
+impl App {
+    /// Takes the window's GPU objects once their async set-up is done.
+    fn take_started(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(started) = self.started.lock().ok().and_then(|mut s| s.take()) else { return };
+        self.starting = false;
+        match started {
+            Ok(r) => {
+                self.stats.adapter = r.gpu.describe();
+                r.window.request_redraw();
+                self.running = Some(r);
+                if let Some((scene, line)) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
+                    self.scene = scene;
+                    crate::platform::say(&line);
+                    self.panel.message = Some(line);
+                }
+                self.on_started();
+            }
+            Err(e) => self.failed_to_start(event_loop, e),
+        }
+    }
+
+    /// The window or its device could not be made: natively the app ends with the line; the
+    /// page shows it.
+    fn failed_to_start(&mut self, event_loop: &ActiveEventLoop, e: crate::Error) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = event_loop;
+            crate::platform::show_message(&e.to_string());
+            self.on_failed(&e);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.error = Some(e);
+            event_loop.exit();
+        }
+    }
+}
+
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_some() {
+        if self.running.is_some() || self.starting {
             return;
         }
         let (scene, source, state) = (self.scene.clone(), self.source.clone(), self.initial_state.take());
-        let make_sim = |gpu: &crate::gpu::Gpu| match &state {
+        let refitted = self.refitted.clone();
+        let make_sim = move |gpu: &crate::gpu::Gpu| match &state {
             Some((fields, meta)) => rebuild::sim_from_fields(gpu, &scene, fields).map(|mut sim| {
                 (sim.step_index, sim.time) = (meta.step, meta.time);
                 sim.resume_solver_units(meta.solver_units);
                 sim
             }),
+            // the page makes a grid its device cannot hold smaller (the desktop says it does not fit)
+            None if cfg!(target_arch = "wasm32") => {
+                let (fit, line) = rebuild::fitting(&gpu.device.limits(), &scene);
+                if let (Some(line), Ok(mut slot)) = (line, refitted.lock()) {
+                    *slot = Some((fit.clone(), line));
+                }
+                rebuild::new_sim(gpu, &fit, &source)
+            }
             None => rebuild::new_sim(gpu, &scene, &source),
         };
-        match Running::open_window(event_loop, &self.title()).and_then(|w| Running::start(event_loop, w, make_sim)) {
-            Ok(r) => {
-                self.stats.adapter = r.gpu.describe();
-                r.window.request_redraw();
-                self.running = Some(r);
+        #[cfg(target_arch = "wasm32")]
+        let canvas = self.page.canvas;
+        #[cfg(not(target_arch = "wasm32"))]
+        let canvas = None;
+        let window = match Running::open_window(event_loop, &self.title(), canvas) {
+            Ok(w) => w,
+            Err(e) => return self.failed_to_start(event_loop, e),
+        };
+        let desc = Running::instance_descriptor(event_loop);
+        self.starting = true;
+        let (slot, wake) = (self.started.clone(), self.wake.clone());
+        // natively this returns once the device is open; in a browser the answer comes later,
+        // through `user_event`
+        crate::platform::run_future(async move {
+            let r = Running::start(desc, window, make_sim).await;
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(r);
             }
-            Err(e) => {
-                self.error = Some(e);
-                event_loop.exit();
+            if let Some(w) = wake {
+                let _ = w.send_event(());
             }
-        }
+        });
+        self.take_started(event_loop);
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -74,6 +133,27 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::CursorLeft { .. } => self.pointer.pos = None,
+            // one finger paints as the left button does (the page on a phone or tablet)
+            WindowEvent::Touch(t) => {
+                let px = [t.location.x as f32, t.location.y as f32];
+                match t.phase {
+                    TouchPhase::Started if !(consumed || over_ui) => {
+                        self.pointer.pos = Some(px);
+                        self.pointer.left = true;
+                        self.pointer.last = Some(self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h));
+                    }
+                    TouchPhase::Moved if self.pointer.left => {
+                        self.pointer.pos = Some(px);
+                        let m = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                        self.pointer.path.push(m);
+                    }
+                    TouchPhase::Ended | TouchPhase::Cancelled => {
+                        self.pointer.left = false;
+                        self.pointer.pos = None;
+                    }
+                    _ => {}
+                }
+            }
             WindowEvent::DroppedFile(path) => self.apply(ui::Command::Open(path.display().to_string())),
             WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key() || m.state().super_key(),
             WindowEvent::MouseInput { state, button, .. } => {
@@ -129,7 +209,8 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn user_event(&mut self, _event_loop: &ActiveEventLoop, _event: ()) {
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, _event: ()) {
+        self.take_started(event_loop);
         self.take_dialog_answer();
         if let Some(r) = &self.running {
             r.window.request_redraw();

@@ -95,3 +95,62 @@ impl Scene {
         Ok(scene)
     }
 }
+
+/// The `--set KEY=VALUE` overrides that turn `base` into `scene` (every setting that differs, by
+/// dotted path; a bare word for a string): what a shareable link of the web page holds.
+pub fn overrides_between(base: &Scene, scene: &Scene) -> Vec<String> {
+    /// A value as TOML, floats at f32's shortest (the scene's numbers are f32: 0.001, not
+    /// 0.0010000000474974513).
+    fn text(v: &toml::Value) -> String {
+        match v {
+            toml::Value::Float(f) => {
+                let t = format!("{}", *f as f32);
+                if t.contains(['.', 'e', 'i', 'N']) { t } else { format!("{t}.0") }
+            }
+            toml::Value::Array(a) => format!("[{}]", a.iter().map(text).collect::<Vec<_>>().join(", ")),
+            other => other.to_string(),
+        }
+    }
+    fn walk(prefix: &str, a: Option<&toml::Value>, b: &toml::Value, out: &mut Vec<String>) {
+        match (a, b) {
+            (Some(toml::Value::Table(ta)), toml::Value::Table(tb)) => {
+                for (k, vb) in tb {
+                    let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    walk(&key, ta.get(k), vb, out);
+                }
+            }
+            (Some(va), vb) if va == vb => {}
+            (_, toml::Value::String(s)) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) => {
+                let plain = parse_override(&format!("{prefix}={s}")).is_ok_and(|(_, v)| v == toml::Value::String(s.clone()));
+                out.push(if plain { format!("{prefix}={s}") } else { format!("{prefix}={}", text(b)) });
+            }
+            (_, vb) => out.push(format!("{prefix}={}", text(vb))),
+        }
+    }
+    let (Ok(a), Ok(b)) = (toml::Value::try_from(base), toml::Value::try_from(scene)) else { return Vec::new() };
+    let mut out = Vec::new();
+    walk("", Some(&a), &b, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod link_tests {
+    use crate::config::Scene;
+    use crate::config::overrides::overrides_between;
+
+    #[test]
+    fn the_overrides_between_two_scenes_rebuild_the_second() {
+        let (base, _) = Scene::load("cavity", &[]).unwrap();
+        let sets = ["solver.kind=sor".to_string(), "fluid.viscosity=0.001".to_string(), "forces.gravity=[0.0, -2.5]".to_string()];
+        let (changed, _) = Scene::load("cavity", &sets).unwrap();
+        let found = overrides_between(&base, &changed);
+        assert!(found.contains(&"solver.kind=sor".to_string()), "{found:?}");
+        assert!(
+            found.contains(&"fluid.viscosity=0.001".to_string()) && found.contains(&"forces.gravity=[0.0, -2.5]".to_string()),
+            "{found:?}"
+        );
+        let (again, _) = Scene::load("cavity", &found).unwrap();
+        assert_eq!(again, changed);
+        assert!(overrides_between(&base, &base).is_empty());
+    }
+}

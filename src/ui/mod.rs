@@ -46,6 +46,9 @@ pub enum Command {
     ToggleRecording,
     /// The same, for a grid the app asked about first (too slow or too big to be interactive).
     ConfigureAnyway(Box<Scene>),
+    /// The web page: put a link that reproduces this setup (scene and every changed setting in
+    /// `--set` form) in the address bar and on the clipboard.
+    CopyLink,
 }
 
 /// A grid change the app asks about before applying it.

@@ -114,7 +114,13 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut Pa
             out.push(Command::OpenDialog(true));
         }
     });
-    open_path(ui, &mut panel.open_path, out);
+    if cfg!(target_arch = "wasm32") {
+        if ui.button("Copy link").on_hover_text("A link to this page with the scene and every changed setting (as --set takes them), put on the clipboard and in the address bar").clicked() {
+            out.push(Command::CopyLink);
+        }
+    } else {
+        open_path(ui, &mut panel.open_path, out);
+    }
     ui.horizontal(|ui| {
         if ui.button("Save state").on_hover_text("The fields (.npy) and meta.json, as --dump writes them, with the settings as scene.toml beside them; reopen with smokebox --load DIR or by dropping the folder on the window (Ctrl+S)").clicked() {
             out.push(Command::SaveState);

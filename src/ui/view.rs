@@ -113,30 +113,45 @@ impl View {
     /// Reads the view from `dir`; a missing file gives the defaults, an unreadable one the
     /// defaults and a one-line warning (a bad config file must not keep the app from starting).
     pub fn load(dir: &Path) -> View {
-        let path = dir.join(VIEW_FILE);
-        let Ok(text) = std::fs::read_to_string(&path) else { return View::default() };
+        let Some(text) = crate::platform::read_setting(dir, VIEW_FILE) else { return View::default() };
         toml::from_str(&text).unwrap_or_else(|e| {
-            eprintln!("smokebox: ignoring {}: {} (using default view settings)", path.display(), e.message());
+            crate::platform::say(&format!("ignoring {}: {} (using default view settings)", dir.join(VIEW_FILE).display(), e.message()));
             View::default()
         })
+    }
+
+    /// The view with one setting changed, `KEY=VALUE` as `--set` takes it, the key without its
+    /// `view.` prefix (`overlays.pressure=true`, `show_panel=false`): the page's URL.
+    pub fn with_override(&self, text: &str) -> crate::Result<View> {
+        let (key, value) = crate::config::overrides::parse_override(text)?;
+        let mut root = toml::Value::try_from(self).map_err(|e| crate::error!("view settings: {e}"))?;
+        let mut at = &mut root;
+        let parts: Vec<&str> = key.split('.').collect();
+        for (i, part) in parts.iter().enumerate() {
+            let table = at.as_table_mut().ok_or_else(|| crate::error!("view.{key}: no such view setting"))?;
+            if i + 1 == parts.len() {
+                if !table.contains_key(*part) {
+                    crate::fail!("view.{key}: no such view setting");
+                }
+                table.insert(part.to_string(), value.clone());
+                break;
+            }
+            at = table.get_mut(*part).ok_or_else(|| crate::error!("view.{key}: no such view setting"))?;
+        }
+        root.try_into().map_err(|e: toml::de::Error| crate::error!("view.{key}: {}", e.message()))
     }
 
     /// Writes the view to `dir` (created if needed), via a temporary file so a crash mid-write
     /// leaves the old file.
     pub fn save(&self, dir: &Path) -> crate::Result<()> {
-        std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
         let text = toml::to_string_pretty(self).map_err(|e| crate::error!("cannot write the view settings: {e}"))?;
-        let (path, tmp) = (dir.join(VIEW_FILE), dir.join(format!(".{VIEW_FILE}.partial")));
-        std::fs::write(&tmp, text).map_err(|e| crate::error!("cannot write {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).map_err(|e| crate::error!("cannot write {}: {e}", path.display()))
+        crate::platform::write_setting(dir, VIEW_FILE, &text)
     }
 }
 
 /// The folder for the app's settings: `$SMOKEBOX_CONFIG_DIR`, else the platform's config folder
 /// (e.g. ~/.config/smokebox), else none (settings then live only as long as the app).
+/// On the web page, localStorage under `smokebox/`.
 pub fn config_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CONFIG_DIR_VAR).filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    directories::ProjectDirs::from("", "", "smokebox").map(|d| d.config_dir().to_path_buf())
+    crate::platform::settings_store(CONFIG_DIR_VAR)
 }

@@ -1,0 +1,328 @@
+//! The web page's side of the platform seam: the browser's event loop, downloads, localStorage,
+//! the page's URL, a file input and drops on the page, and the message line over the canvas.
+
+use super::FileData;
+use crate::error::Result;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// Runs `f` on the browser's event loop, after the current frame.
+pub(super) fn spawn_raw(f: impl FnOnce() + 'static) {
+    wasm_bindgen_futures::spawn_local(async move { f() });
+}
+
+/// Runs a future on the browser's event loop (GPU set-up is awaited there).
+pub fn run_future(fut: impl Future<Output = ()> + 'static) {
+    wasm_bindgen_futures::spawn_local(fut);
+}
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a page has a window")
+}
+
+fn document() -> web_sys::Document {
+    window().document().expect("a page has a document")
+}
+
+/// Offers `bytes` as a download named `name`; returns the name.
+pub fn save_file(name: &str, bytes: &[u8]) -> Result<String> {
+    let fail = |e: JsValue| crate::error!("cannot offer {name} as a download: {e:?}");
+    let parts = js_sys::Array::new();
+    parts.push(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let a: web_sys::HtmlAnchorElement = document().create_element("a").map_err(fail)?.dyn_into().map_err(|_| crate::error!("no anchor"))?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    LAST_SAVED.with(|l| l.borrow_mut().push((name.to_string(), bytes.len())));
+    Ok(name.to_string())
+}
+
+thread_local! {
+    /// Files offered as downloads (name, size): the self-test checks them.
+    static LAST_SAVED: RefCell<Vec<(String, usize)>> = const { RefCell::new(Vec::new()) };
+    /// Files picked or dropped, waiting for the app.
+    static INBOX: RefCell<Vec<Vec<FileData>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Files offered as downloads so far (name, bytes).
+pub fn saved_files() -> Vec<(String, usize)> {
+    LAST_SAVED.with(|l| l.borrow().clone())
+}
+
+/// Where saved files go, for the panel.
+pub fn save_place() -> String {
+    "the browser's downloads".to_string()
+}
+
+/// Where a file named `name` goes: the browser's downloads.
+pub fn save_target(name: &str) -> String {
+    name.to_string()
+}
+
+/// A saved state: its files zipped into one download `name.zip`; meta.json names `scene.toml`
+/// inside the zip.
+pub fn save_folder(name: &str, mut files: Vec<(String, Vec<u8>)>, finish: impl FnOnce(&str) -> Vec<(String, Vec<u8>)>) -> Result<String> {
+    files.extend(finish(""));
+    save_file(&format!("{name}.zip"), &super::zip::write(&files))
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// A setting from localStorage (key `dir/name`).
+pub fn read_setting(dir: &Path, name: &str) -> Option<String> {
+    storage()?.get_item(&format!("{}/{name}", dir.display())).ok().flatten()
+}
+
+/// Writes a setting to localStorage.
+pub fn write_setting(dir: &Path, name: &str, text: &str) -> Result<()> {
+    let s = storage().ok_or_else(|| crate::error!("this page cannot keep settings: localStorage is off"))?;
+    s.set_item(&format!("{}/{name}", dir.display()), text).map_err(|e| crate::error!("cannot keep the settings in localStorage: {e:?}"))
+}
+
+/// The page's settings live in localStorage under `smokebox/`.
+pub fn settings_store(_var: &str) -> Option<PathBuf> {
+    Some(PathBuf::from("smokebox"))
+}
+
+/// A line for the user: on the console.
+pub fn say(line: &str) {
+    web_sys::console::log_1(&format!("smokebox: {line}").into());
+}
+
+/// Shows `line` in the page's message bar (over the canvas), or hides it when empty.
+pub fn show_message(line: &str) {
+    if let Some(el) = document().get_element_by_id("message") {
+        el.set_text_content(Some(line));
+        let _ = el.set_attribute("style", if line.is_empty() { "display:none" } else { "display:block" });
+    }
+}
+
+thread_local! {
+    /// GPU faults the page saw (the self-test fails on any).
+    static FAULTS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A GPU fault (a validation error: a bug): shown on the page and on the console, and recorded
+/// for the self-test. WebGPU drops the failed work and the page goes on.
+pub fn gpu_fault(line: &str, _status: i32) {
+    show_message(line);
+    web_sys::console::error_1(&format!("smokebox: {line}").into());
+    FAULTS.with(|f| f.borrow_mut().push(line.to_string()));
+}
+
+/// The GPU faults since the last call, and the page's own record of console errors and
+/// uncaught exceptions (`window.smokeboxErrors`, kept by index.html).
+pub fn take_faults() -> Vec<String> {
+    let mut all = FAULTS.with(|f| std::mem::take(&mut *f.borrow_mut()));
+    if let Ok(list) = js_sys::Reflect::get(&window(), &"smokeboxErrors".into())
+        && let Ok(list) = list.dyn_into::<js_sys::Array>()
+    {
+        // (the page's own fault lines are already in FAULTS)
+        all.extend(
+            list.iter().map(|e| e.as_string().unwrap_or_else(|| format!("{e:?}"))).filter(|e| !e.starts_with("smokebox: GPU error")),
+        );
+        list.set_length(0);
+    }
+    all
+}
+
+/// The one line of a fault nothing can recover from: shown on the page, and the page stops.
+pub fn fatal(line: &str, _status: i32) -> ! {
+    show_message(line);
+    web_sys::console::error_1(&format!("smokebox: {line}").into());
+    wasm_bindgen::throw_str(line)
+}
+
+/// What the page's URL asks for: `?scene=NAME&KEY=VALUE...` (keys as for `--set`), and the
+/// page's own switches.
+#[derive(Clone, Debug, Default)]
+pub struct UrlSetup {
+    pub scene: Option<String>,
+    /// `KEY=VALUE` as `--set` takes them (`view.` keys set the view settings).
+    pub overrides: Vec<String>,
+    /// `?selftest`: run the self-test and POST its result to `/result`.
+    pub selftest: bool,
+    /// `?bench`: time the step at 128² and 256², POSTed to `/result` as the self-test does.
+    pub bench: bool,
+    /// `?canvas=WxH`: the canvas's size in CSS pixels (else the whole page).
+    pub canvas: Option<(u32, u32)>,
+    /// `?steps=N`: run N steps, then pause and POST `/done` (the canvas comparison).
+    pub steps: Option<u64>,
+}
+
+/// The page's URL, read.
+pub fn url_setup() -> UrlSetup {
+    let search = window().location().search().unwrap_or_default();
+    parse_query(&search)
+}
+
+/// `?scene=drops&fluid.viscosity=0.001` → scene and `--set` overrides.
+pub fn parse_query(search: &str) -> UrlSetup {
+    let mut s = UrlSetup::default();
+    for pair in search.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let (k, v) = (decode(k), decode(v));
+        match k.as_str() {
+            "scene" => s.scene = Some(v),
+            "selftest" => s.selftest = true,
+            "bench" => s.bench = true,
+            "canvas" => s.canvas = v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))),
+            "steps" => s.steps = v.parse().ok(),
+            _ => s.overrides.push(format!("{k}={v}")),
+        }
+    }
+    s
+}
+
+fn decode(text: &str) -> String {
+    js_sys::decode_uri_component(&text.replace('+', " ")).map(String::from).unwrap_or_else(|_| text.to_string())
+}
+
+fn encode(text: &str) -> String {
+    String::from(js_sys::encode_uri_component(text))
+}
+
+/// The page's address with this query (`scene` first, then `KEY=VALUE` pairs).
+pub fn link(scene: &str, overrides: &[String]) -> String {
+    let loc = window().location();
+    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
+    let mut q = vec![format!("scene={}", encode(scene))];
+    for o in overrides {
+        let (k, v) = o.split_once('=').unwrap_or((o, ""));
+        q.push(format!("{k}={}", encode(v)));
+    }
+    format!("{base}?{}", q.join("&"))
+}
+
+/// Puts `url` in the address bar (no reload) and on the clipboard.
+pub fn copy_link(url: &str) {
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(url));
+    }
+    // a refused clipboard (no permission, no focus) leaves the link in the address bar
+    let promise = window().navigator().clipboard().write_text(url);
+    wasm_bindgen_futures::spawn_local(async move {
+        if wasm_bindgen_futures::JsFuture::from(promise).await.is_err() {
+            say("the clipboard refused the link: copy it from the address bar");
+        }
+    });
+}
+
+/// Whether the browser offers WebGPU at all (`navigator.gpu`).
+pub fn has_webgpu() -> bool {
+    js_sys::Reflect::get(&window().navigator(), &"gpu".into()).is_ok_and(|g| !g.is_undefined() && !g.is_null())
+}
+
+async fn read_files(list: web_sys::FileList) -> Vec<FileData> {
+    let mut files = Vec::new();
+    for i in 0..list.length() {
+        let Some(f) = list.get(i) else { continue };
+        if let Ok(buf) = wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
+            files.push(FileData { name: f.name(), bytes: js_sys::Uint8Array::new(&buf).to_vec() });
+        }
+    }
+    files
+}
+
+fn deliver(list: web_sys::FileList, wake: std::rc::Rc<dyn Fn()>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let files = read_files(list).await;
+        if !files.is_empty() {
+            INBOX.with(|i| i.borrow_mut().push(files));
+            wake();
+        }
+    });
+}
+
+/// Asks for files with the browser's file picker (several at once: a state's loose .npy files
+/// and meta.json); they arrive through [`take_files`], and `wake` is called then.
+pub fn pick_files(wake: impl Fn() + 'static) {
+    let Ok(el) = document().create_element("input") else { return };
+    let Ok(input) = el.dyn_into::<web_sys::HtmlInputElement>() else { return };
+    input.set_type("file");
+    input.set_multiple(true);
+    input.set_accept(".toml,.zip,.npy,.json");
+    let wake: std::rc::Rc<dyn Fn()> = std::rc::Rc::new(wake);
+    let i2 = input.clone();
+    let on_change = Closure::<dyn FnMut()>::new(move || {
+        if let Some(list) = i2.files() {
+            deliver(list, wake.clone());
+        }
+    });
+    input.set_onchange(Some(on_change.as_ref().unchecked_ref()));
+    on_change.forget();
+    input.click();
+}
+
+/// Files dropped anywhere on the page are opened: they arrive through [`take_files`].
+pub fn accept_drops(wake: impl Fn() + 'static) {
+    let doc = document();
+    let over = Closure::<dyn FnMut(web_sys::DragEvent)>::new(|e: web_sys::DragEvent| e.prevent_default());
+    let _ = doc.add_event_listener_with_callback("dragover", over.as_ref().unchecked_ref());
+    over.forget();
+    let wake: std::rc::Rc<dyn Fn()> = std::rc::Rc::new(wake);
+    let drop = Closure::<dyn FnMut(web_sys::DragEvent)>::new(move |e: web_sys::DragEvent| {
+        e.prevent_default();
+        if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
+            deliver(list, wake.clone());
+        }
+    });
+    let _ = doc.add_event_listener_with_callback("drop", drop.as_ref().unchecked_ref());
+    drop.forget();
+}
+
+/// Files picked or dropped since the last call (one batch).
+pub fn take_files() -> Option<Vec<FileData>> {
+    INBOX.with(|i| {
+        let mut i = i.borrow_mut();
+        if i.is_empty() { None } else { Some(i.remove(0)) }
+    })
+}
+
+/// Hands files to the app as if they were dropped (the self-test's round trip).
+pub fn offer_files(files: Vec<FileData>) {
+    INBOX.with(|i| i.borrow_mut().push(files));
+}
+
+/// POSTs `body` to `path` on the page's own server (the browser test's results); fire and forget.
+pub fn post(path: &str, body: &str) {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_body(&JsValue::from_str(body));
+    let _ = window().fetch_with_str_and_init(path, &init);
+}
+
+/// The canvas the app draws into (`<canvas id="smokebox">` of index.html), sized by `?canvas=`.
+pub fn canvas(size: Option<(u32, u32)>) -> Option<web_sys::HtmlCanvasElement> {
+    let c: web_sys::HtmlCanvasElement = document().get_element_by_id("smokebox")?.dyn_into().ok()?;
+    if let Some((w, h)) = size {
+        let _ = c.set_attribute("style", &format!("width:{w}px;height:{h}px;position:absolute;left:0;top:0"));
+    }
+    Some(c)
+}
+
+/// The adapter's name for the panel (WebGPU tells little).
+pub fn user_agent() -> String {
+    window().navigator().user_agent().unwrap_or_default()
+}
+
+/// The canvas's picture as a `data:image/png;base64,…` address (the browser test compares it).
+pub fn canvas_png() -> Option<String> {
+    let c: web_sys::HtmlCanvasElement = document().get_element_by_id("smokebox")?.dyn_into().ok()?;
+    c.to_data_url().ok()
+}
+
+/// The page's size in device pixels.
+pub fn screen_px() -> (f64, f64) {
+    let w = window();
+    let px = |v: std::result::Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(800.0);
+    let dpr = w.device_pixel_ratio().max(1.0);
+    (px(w.inner_width()) * dpr, px(w.inner_height()) * dpr)
+}

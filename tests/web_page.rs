@@ -1,0 +1,292 @@
+//! The web page in a real browser: headless Chromium with WebGPU on SwiftShader opens the page
+//! that `web/build.sh` built into target/web/, served by this test on 127.0.0.1. The page
+//! reports by POSTing JSON to the same server. A missing chromium or page fails loudly with
+//! what to install or build (CI's .ci/run does both first).
+//!
+//! - `selftest_passes`: `?selftest` (every scene, solver and scheme, a drag, the overlays, a
+//!   saved state round trip; any GPU fault or console error fails it);
+//! - `without_webgpu_the_page_says_so`: Chromium without `--enable-unsafe-webgpu`;
+//! - `a_link_opens_its_scene_and_solver`: `?scene=cavity&solver.kind=sor`;
+//! - `the_canvas_matches_the_command_line`: plume after 200 steps vs `smokebox run --frames`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+/// The flags that give WebGPU compute and a presented canvas on SwiftShader (DESIGN.md §8).
+const WEBGPU_FLAGS: &[&str] = &[
+    "--enable-unsafe-webgpu",
+    "--enable-features=Vulkan",
+    "--use-vulkan=swiftshader",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+];
+
+fn page_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
+    assert!(
+        dir.join("index.html").exists() && dir.join("smokebox_web_bg.wasm").exists(),
+        "the web page is not built: run web/build.sh (needs `rustup target add wasm32-unknown-unknown` and `cargo install wasm-bindgen-cli --version 0.2.130`); .ci/run does this"
+    );
+    dir
+}
+
+fn chromium() -> String {
+    for name in ["chromium", "chromium-browser"] {
+        if Command::new(name).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success()) {
+            return name.to_string();
+        }
+    }
+    panic!("chromium not found: install it (Debian/Ubuntu: sudo apt-get install -y chromium); .ci/run does this");
+}
+
+/// A POST the page made: its path and body.
+type Post = (String, String);
+
+/// Serves `dir` on 127.0.0.1 (a port of its own) and hands over every POST.
+fn serve(dir: PathBuf) -> (u16, Receiver<Post>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let (dir, tx) = (dir.clone(), tx.clone());
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() {
+                    return;
+                }
+                let mut parts = line.split_whitespace();
+                let (method, target) = (parts.next().unwrap_or("").to_string(), parts.next().unwrap_or("/").to_string());
+                let mut length = 0;
+                loop {
+                    let mut h = String::new();
+                    if reader.read_line(&mut h).is_err() || h.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = h.split_once(':')
+                        && k.eq_ignore_ascii_case("content-length")
+                    {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut stream = stream;
+                let path = target.split('?').next().unwrap_or("/").to_string();
+                if method == "POST" {
+                    let mut body = vec![0; length];
+                    let _ = reader.read_exact(&mut body);
+                    let _ = stream.write_all(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
+                    let _ = tx.send((path, String::from_utf8_lossy(&body).to_string()));
+                    return;
+                }
+                let file = dir.join(if path == "/" { "index.html" } else { path.trim_start_matches('/') });
+                let kind = match file.extension().and_then(|e| e.to_str()) {
+                    Some("html") => "text/html",
+                    Some("js") => "text/javascript",
+                    Some("wasm") => "application/wasm",
+                    _ => "application/octet-stream",
+                };
+                let reply = match std::fs::read(&file) {
+                    Ok(bytes) if !path.contains("..") => {
+                        let head = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            bytes.len()
+                        );
+                        [head.into_bytes(), bytes].concat()
+                    }
+                    _ => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+                };
+                let _ = stream.write_all(&reply);
+            });
+        }
+    });
+    (port, rx)
+}
+
+/// Chromium on `url`, headless, its console on stderr (kept in `log`).
+struct Browser {
+    child: Child,
+    profile: PathBuf,
+    log: PathBuf,
+}
+
+impl Browser {
+    fn open(url: &str, webgpu: bool, size: &str) -> Browser {
+        let id = format!("{}_{}", std::process::id(), url.len() + usize::from(webgpu) * 1000 + size.len() * 7);
+        let profile = std::env::temp_dir().join(format!("smokebox_chromium_{id}"));
+        let log = std::env::temp_dir().join(format!("smokebox_chromium_{id}.log"));
+        let mut args: Vec<String> =
+            ["--headless=new", "--no-sandbox", "--enable-logging=stderr", "--v=0", "--no-first-run", "--mute-audio"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        if webgpu {
+            args.extend(WEBGPU_FLAGS.iter().map(|s| s.to_string()));
+        } else {
+            // the same browser, but WebGPU not unlocked
+            args.extend(WEBGPU_FLAGS[1..].iter().map(|s| s.to_string()));
+        }
+        args.push(format!("--user-data-dir={}", profile.display()));
+        args.push(format!("--window-size={size}"));
+        args.push(url.to_string());
+        let child = Command::new(chromium())
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("chromium starts");
+        Browser { child, profile, log }
+    }
+
+    /// The page's console lines so far.
+    fn console(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default().lines().filter(|l| l.contains("CONSOLE")).collect::<Vec<_>>().join("\n")
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// The page's next POST to `path`, within `secs`.
+fn wait_for(rx: &Receiver<Post>, path: &str, secs: u64, browser: &Browser) -> serde_json::Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok((p, body)) if p == path => return serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}")),
+            Ok(_) => {}
+            Err(_) => panic!("the page posted no {path} within {secs} s; its console:\n{}", browser.console()),
+        }
+    }
+}
+
+#[test]
+fn selftest_passes() {
+    let (port, rx) = serve(page_dir());
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?selftest"), true, "480,360");
+    let result = wait_for(&rx, "/result", 240, &browser);
+    println!("{}", serde_json::to_string_pretty(&result).unwrap());
+    let failed: Vec<String> = result["checks"]
+        .as_array()
+        .map(|c| c.iter().filter(|c| c["ok"] != true).map(|c| format!("{}: {}", c["name"], c["errors"])).collect())
+        .unwrap_or_default();
+    assert!(result["ok"] == true, "the page's self-test failed: {result}\nfailed checks:\n{}", failed.join("\n"));
+}
+
+#[test]
+fn without_webgpu_the_page_says_so() {
+    let (port, rx) = serve(page_dir());
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?selftest"), false, "800,600");
+    let result = wait_for(&rx, "/result", 120, &browser);
+    assert_eq!(result["no_webgpu"], true, "{result}");
+    let message = result["message"].as_str().unwrap_or_default();
+    assert!(message.contains("WebGPU") && message.contains("Chrome") && message.matches(". ").count() == 0, "{message}");
+    println!("without --enable-unsafe-webgpu: navigator.gpu present: {}; no adapter; the page says: {message}", result["navigator_gpu"]);
+}
+
+#[test]
+fn a_link_opens_its_scene_and_solver() {
+    let (port, rx) = serve(page_dir());
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?scene=cavity&solver.kind=sor&steps=3"), true, "800,600");
+    let done = wait_for(&rx, "/done", 180, &browser);
+    assert_eq!(done["scene"], "cavity", "{done}");
+    assert_eq!(done["solver"], "sor", "{done}");
+}
+
+/// Root-mean-square difference (0–255 scale) of two RGB pictures of one size.
+fn rmse(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let sum: f64 = a.pixels().zip(b.pixels()).map(|(p, q)| (0..3).map(|i| (f64::from(p[i]) - f64::from(q[i])).powi(2)).sum::<f64>()).sum();
+    (sum / (3.0 * f64::from(a.width() * a.height()))).sqrt()
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let clean: Vec<u8> = text.bytes().filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/').collect();
+    clean
+        .chunks(4)
+        .flat_map(|q| {
+            let n = q.iter().enumerate().fold(0u32, |n, (i, &c)| n | (u32::from(value(c)) << (18 - 6 * i)));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes.into_iter().take(q.len().saturating_sub(1))
+        })
+        .collect()
+}
+
+/// Largest RMSE (0–255) between the page's field after 200 steps and the command line's frame of
+/// the same steps (below the hint's rows): both draw the same f32 state with the same shader;
+/// what differs is the GPU (SwiftShader vs lavapipe: f32 round-off grows over 200 steps of a
+/// turbulent plume) and the canvas's filtering.
+const MAX_RMSE: f64 = 2.0;
+
+#[test]
+fn the_canvas_matches_the_command_line() {
+    let (port, rx) = serve(page_dir());
+    let query = "scene=plume&grid.dye_scale=1&display.steps_per_frame=4&view.show_panel=false&view.overlays.grid_lines=false&view.overlays.numbers=false&canvas=256x256&steps=200";
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?{query}"), true, "256,256");
+    let done = wait_for(&rx, "/done", 280, &browser);
+    assert_eq!(done["step"], 200, "{}", done["faults"]);
+    let png = base64(done["canvas_png"].as_str().expect("the page sent its canvas").split_once(',').expect("a data address").1);
+    let page = image::load_from_memory(&png).expect("a PNG").to_rgba8();
+    // the field as the window fits it: a margin of background around the square
+    let v: Vec<f64> = done["viewport"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let (x, y, w, h) = (v[0].round() as u32, v[1].round() as u32, v[2].round() as u32, v[3].round() as u32);
+    // the rows under the hint line egui writes over the field's top for the first 400 steps
+    // ("Drag with the mouse…"): text on the page, not the field
+    let skip = 24;
+    let field = image::imageops::crop_imm(&page, x, y + skip, w, h - skip).to_image();
+    let out = std::env::temp_dir().join(format!("smokebox_web_cmp_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let status = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--scene", "plume", "--steps", "200", "--set", "grid.dye_scale=1", "--frames"])
+        .arg(&out)
+        .args(["--frame-every", "200", "--frame-size", &format!("{w}x{h}")])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let frame = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .max()
+        .unwrap();
+    let cli = image::imageops::crop_imm(&image::open(&frame).unwrap().to_rgba8(), 0, skip, w, h - skip).to_image();
+    assert_eq!(cli.dimensions(), field.dimensions());
+    let e = rmse(&field, &cli);
+    field.save(out.join("page.png")).unwrap();
+    println!(
+        "page vs command line after 200 steps of plume at 128² ({w}x{h} px): RMSE {e:.2} of 255 (limit {MAX_RMSE}); pictures in {}",
+        out.display()
+    );
+    assert!(e <= MAX_RMSE, "the page's canvas differs from `smokebox run --frames`: RMSE {e:.2} > {MAX_RMSE}; see {}", out.display());
+}
+
+/// The step time in the browser (BENCHMARKS.md): plume at 128² and 256², every step run, 4 a
+/// frame, rendering included. Minutes on SwiftShader, so not part of the default run:
+/// `cargo test --release --test web_page -- --ignored --nocapture step_times`.
+#[test]
+#[ignore]
+fn step_times() {
+    let (port, rx) = serve(page_dir());
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?bench"), true, "480,360");
+    let result = wait_for(&rx, "/result", 1200, &browser);
+    println!("{}", serde_json::to_string_pretty(&result).unwrap());
+    assert!(result["ok"] == true, "{result}");
+}

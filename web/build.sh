@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the web page into target/web/: index.html, smokebox_web.js and smokebox_web_bg.wasm,
+# static files any web server can host. Needs the wasm32 target and the wasm-bindgen CLI of the
+# version Cargo.lock pins:
+#   rustup target add wasm32-unknown-unknown
+#   cargo install wasm-bindgen-cli --version 0.2.130   # = wasm-bindgen in Cargo.lock
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ "$have" != "$want" ]; then
+  echo "web/build.sh: needs wasm-bindgen-cli $want (found: ${have:-none}): cargo install wasm-bindgen-cli --version $want" >&2
+  exit 2
+fi
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
+  echo "web/build.sh: needs the wasm32 target: rustup target add wasm32-unknown-unknown" >&2
+  exit 2
+}
+cargo build --release --target wasm32-unknown-unknown --bin smokebox-web
+out=target/web
+rm -rf "$out"
+mkdir -p "$out"
+wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name smokebox_web \
+  target/wasm32-unknown-unknown/release/smokebox-web.wasm
+cp web/index.html "$out/index.html"
+raw=$(stat -c %s "$out/smokebox_web_bg.wasm")
+gz=$(gzip -9 -c "$out/smokebox_web_bg.wasm" | wc -c)
+echo "web/build.sh: built $out (wasm $((raw / 1024)) KiB, $((gz / 1024)) KiB gzipped); serve it with: python3 -m http.server -d $out 8000"
