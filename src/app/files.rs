@@ -33,7 +33,8 @@ pub fn load_state(dir: &Path, limits: &wgpu::Limits) -> Result<(Scene, Source, F
 
 /// The limits the window's device will have (the adapter's, as `gpu::device_descriptor` asks
 /// for them), found before any display or window is opened: `smokebox --load` checks a state
-/// with them first.
+/// with them first. Desktop only (the page asks its device for its limits).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn window_device_limits() -> Result<wgpu::Limits> {
     crate::gpu::quiet_window_system_probe();
     let instance = wgpu::Instance::new(crate::gpu::instance_descriptor());
