@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Builds the web page into target/web/: index.html, smokebox_web.js and smokebox_web_bg.wasm,
-# static files any web server can host. Needs the wasm32 target and the wasm-bindgen CLI of the
-# version Cargo.lock pins:
+# static files any web server can host. Installs what it needs when missing: the wasm32 target
+# (rustup) and the wasm-bindgen CLI of exactly the version Cargo.lock pins (crates.io, ~2-5 min
+# once):
 #   rustup target add wasm32-unknown-unknown
 #   cargo install wasm-bindgen-cli --version 0.2.130   # = wasm-bindgen in Cargo.lock
 set -euo pipefail
 cd "$(dirname "$0")/.."
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
+  echo "web/build.sh: adding the wasm32 target (rustup target add wasm32-unknown-unknown)" >&2
+  rustup target add wasm32-unknown-unknown
+}
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ "$have" != "$want" ]; then
-  echo "web/build.sh: needs wasm-bindgen-cli $want (found: ${have:-none}): cargo install wasm-bindgen-cli --version $want" >&2
-  exit 2
+  echo "web/build.sh: installing wasm-bindgen-cli $want (found: ${have:-none})" >&2
+  cargo install wasm-bindgen-cli --version "$want"
 fi
-rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
-  echo "web/build.sh: needs the wasm32 target: rustup target add wasm32-unknown-unknown" >&2
-  exit 2
-}
 cargo build --release --target wasm32-unknown-unknown --bin smokebox-web
 out=target/web
 rm -rf "$out"
