@@ -9,15 +9,16 @@
 @group(0) @binding(6) var<storage, read> density: array<f32>;
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
 
-// Density deviation at a face: the mean of the fluid cells on its two sides.
+// Density deviation at a free face: the mean of the cells on its two sides that lie in the
+// domain. A face between a cell and a solid is fixed, so those cells are fluid (no solid read).
 fn face_density(a: vec2<i32>, b: vec2<i32>) -> f32 {
     var sum = 0.0;
     var count = 0.0;
-    if a.x >= 0 && a.x < nx() && a.y >= 0 && a.y < ny() && !is_solid(a.x, a.y) {
+    if a.x >= 0 && a.x < nx() && a.y >= 0 && a.y < ny() {
         sum += density[cell_idx(a.x, a.y)];
         count += 1.0;
     }
-    if b.x >= 0 && b.x < nx() && b.y >= 0 && b.y < ny() && !is_solid(b.x, b.y) {
+    if b.x >= 0 && b.x < nx() && b.y >= 0 && b.y < ny() {
         sum += density[cell_idx(b.x, b.y)];
         count += 1.0;
     }

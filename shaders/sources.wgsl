@@ -1,7 +1,7 @@
 // Sources: brush strokes and emitters (splats) add velocity to the edges inside a disk with a
 // smooth falloff, and ink and density to the cells inside it (seed 002, step 8: the brush).
-// One thread per (i, j) covers u[j][i], v[j][i], flow cell (i, j) and dye cell (i, j) where each
-// exists.
+// One thread of `main` per (i, j) covers u[j][i], v[j][i] and flow cell (i, j) where each exists;
+// one of `ink_main` covers dye cell (i, j).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(1) var<storage, read_write> u: array<f32>;
@@ -10,7 +10,9 @@
 @group(0) @binding(5) var<storage, read_write> ink: array<f32>;
 @group(0) @binding(6) var<storage, read_write> density: array<f32>;
 @group(0) @binding(7) var<storage, read_write> solid: array<f32>;
-@group(0) @binding(13) var<storage, read> splats: array<Splat>;
+// Uniform, not storage: every thread reads the same splat, which a uniform block gives in one
+// load where a CPU adapter (lavapipe) reads a storage word once per lane.
+@group(0) @binding(13) var<uniform> splats: array<Splat, MAX_SPLATS>;
 
 // Offset from a splat centre, with the nearest periodic image on wrap-around axes.
 fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
@@ -31,10 +33,15 @@ fn apply(value: f32, target_value: f32, w: f32, s: Splat) -> f32 {
     return mix(value, target_value, 1.0 - exp(-s.rate * params.dt * w));
 }
 
+// Only the threads this step's splats can reach run (src/sim/sources.rs `reach`): `main` from
+// flow thread params.extra.xy on, `ink_main` from dye thread params.extra.zw on.
+fn reach_origin(at: vec2<f32>, id: vec3<u32>) -> vec2<i32> { return vec2<i32>(at) + vec2<i32>(id.xy); }
+
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
+    let ij = reach_origin(params.extra.xy, id);
+    let i = ij.x;
+    let j = ij.y;
     let h = params.h;
     if i <= nx() && j < ny() {
         let f = u_face(i, j);
@@ -76,7 +83,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         }
         density[c] = rho;
     }
-    // ink on the dye grid: (i, j) is a dye cell here
+}
+
+// Ink on the dye grid: (i, j) is a dye cell here.
+@compute @workgroup_size(8, 8)
+fn ink_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let ij = reach_origin(params.extra.zw, id);
+    let i = ij.x;
+    let j = ij.y;
     if i < dye_nx() && j < dye_ny() && !dye_solid(i, j) {
         let d = dye_idx(i, j);
         let pos = dye_centre(i, j);

@@ -33,26 +33,27 @@ fn curl(@builtin(global_invocation_id) id: vec3<u32>) {
     cell_tmp[cell_idx(i, j)] = w;
 }
 
-// The confinement force at a cell (zero in solids).
+// The confinement force at a fluid cell.
 fn confinement(i: i32, j: i32) -> vec2<f32> {
     let w = cell_tmp[cell_idx(i, j)];
     let gx = abs(cell_tmp[cell_idx(nb_x(i + 1), j)]) - abs(cell_tmp[cell_idx(nb_x(i - 1), j)]);
     let gy = abs(cell_tmp[cell_idx(i, nb_y(j + 1))]) - abs(cell_tmp[cell_idx(i, nb_y(j - 1))]);
     let len = sqrt(gx * gx + gy * gy);
-    if len <= 1e-20 || is_solid(i, j) { return vec2<f32>(0.0); }
+    if len <= 1e-20 { return vec2<f32>(0.0); }
     let s = params.vorticity * params.h * w / len;
     return vec2<f32>(gy * s, -gx * s);
 }
 
-// Mean force over the fluid cells a and b (either may lie outside the domain).
+// Mean force over the cells a and b of a free face that lie in the domain (either may lie
+// outside). A face beside a solid is fixed, so these cells are fluid (no solid read).
 fn face_force(a: vec2<i32>, b: vec2<i32>) -> vec2<f32> {
     var sum = vec2<f32>(0.0);
     var count = 0.0;
-    if a.x >= 0 && a.x < nx() && a.y >= 0 && a.y < ny() && !is_solid(a.x, a.y) {
+    if a.x >= 0 && a.x < nx() && a.y >= 0 && a.y < ny() {
         sum += confinement(a.x, a.y);
         count += 1.0;
     }
-    if b.x >= 0 && b.x < nx() && b.y >= 0 && b.y < ny() && !is_solid(b.x, b.y) {
+    if b.x >= 0 && b.x < nx() && b.y >= 0 && b.y < ny() {
         sum += confinement(b.x, b.y);
         count += 1.0;
     }

@@ -11,6 +11,9 @@ use smokebox::sim::{Simulation, cpu};
 
 const NX: usize = 37;
 const NY: usize = 29;
+/// A width of whole quads: passes with a four-cells-a-thread kernel (shaders/pressure_quad.wgsl)
+/// run it there, and the scalar one at NX.
+const NX_QUADS: usize = 36;
 const REL: f32 = 1e-5;
 
 /// Runs `pass` on the GPU and `reference` on the CPU from the same input; compares every field.
@@ -44,37 +47,48 @@ fn compare(
 
 /// Random and structured inputs for each boundary case, with and without solids.
 fn inputs() -> Vec<(String, Fields, Params)> {
+    inputs_sized(NX, NY)
+}
+
+/// `inputs` at both widths: the scalar kernels' and the quad kernels'.
+fn inputs_both_widths() -> Vec<(String, Fields, Params)> {
+    let mut out = inputs_sized(NX, NY);
+    out.extend(inputs_sized(NX_QUADS, NY).into_iter().map(|(label, f, p)| (format!("{label}, {NX_QUADS} wide"), f, p)));
+    out
+}
+
+fn inputs_sized(nx: usize, ny: usize) -> Vec<(String, Fields, Params)> {
     let mut out = Vec::new();
     for (name, kinds) in boundary_cases() {
-        let p = with_boundaries(box_params(NX, NY, 0.05, 0.02), kinds);
+        let p = with_boundaries(box_params(nx, ny, 0.05, 0.02), kinds);
         for (solid, seed) in [(0.0, 1u64), (0.15, 2)] {
-            let mut f = random_fields(NX, NY, seed, solid);
+            let mut f = random_fields(nx, ny, seed, solid);
             if kinds[0] == BC_INFLOW {
                 // keep the inflow side clear, as scene validation does
-                for j in 0..NY {
-                    f.solid[j * NX] = 0.0;
+                for j in 0..ny {
+                    f.solid[j * nx] = 0.0;
                 }
             }
             enforce_faces(&mut f, &p);
             out.push((format!("{name}, random, solids {solid}"), f, p));
         }
         // structured: a smooth swirl with a square obstacle
-        let mut f = Fields::zeros(NX, NY);
-        for j in 0..NY {
-            for i in 0..=NX {
-                let (x, y) = (i as f32 / NX as f32 - 0.5, (j as f32 + 0.5) / NY as f32 - 0.5);
-                f.u[j * (NX + 1) + i] = -3.0 * y * (1.0 - 4.0 * x * x);
+        let mut f = Fields::zeros(nx, ny);
+        for j in 0..ny {
+            for i in 0..=nx {
+                let (x, y) = (i as f32 / nx as f32 - 0.5, (j as f32 + 0.5) / ny as f32 - 0.5);
+                f.u[j * (nx + 1) + i] = -3.0 * y * (1.0 - 4.0 * x * x);
             }
         }
-        for j in 0..=NY {
-            for i in 0..NX {
-                let (x, y) = ((i as f32 + 0.5) / NX as f32 - 0.5, j as f32 / NY as f32 - 0.5);
-                f.v[j * NX + i] = 3.0 * x * (1.0 - 4.0 * y * y);
+        for j in 0..=ny {
+            for i in 0..nx {
+                let (x, y) = ((i as f32 + 0.5) / nx as f32 - 0.5, j as f32 / ny as f32 - 0.5);
+                f.v[j * nx + i] = 3.0 * x * (1.0 - 4.0 * y * y);
             }
         }
-        for j in 0..NY {
-            for i in 0..NX {
-                let c = j * NX + i;
+        for j in 0..ny {
+            for i in 0..nx {
+                let c = j * nx + i;
                 f.ink[3 * c] = ((i / 4 + j / 4) % 2) as f32;
                 f.density[c] = (i as f32 * 0.3).sin();
                 f.p[c] = (j as f32 * 0.2).cos();
@@ -172,7 +186,7 @@ fn divergence_matches_cpu() {
 #[test]
 fn pressure_matches_cpu() {
     let gpu = gpu();
-    for (label, f, p) in inputs() {
+    for (label, f, p) in inputs_both_widths() {
         compare(&gpu, &label, &f, p, &[], "pressure", cpu::pressure);
     }
 }

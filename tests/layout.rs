@@ -98,6 +98,8 @@ fn splat_layout_matches_wgsl() {
     let rust = rust_offsets!(Splat, x, y, radius, mode, vx, vy, density, ink_r, ink_g, ink_b, rate, _pad1);
     assert_eq!(size as usize, size_of::<Splat>());
     assert_eq!(members, rust);
+    // the splat list is a fixed-size uniform array in WGSL
+    assert_eq!(u32_constant(&pass_module("sources"), "MAX_SPLATS") as usize, smokebox::sim::params::MAX_SPLATS);
 }
 
 #[test]

@@ -21,6 +21,25 @@ fn inflow_crossed(back: vec2<f32>) -> u32 {
     return 4u;
 }
 
+// Ink under a dye-grid stencil.
+fn ink_in(s: CellStencil) -> vec3<f32> {
+    let c00 = dye_idx(s.c00.x, s.c00.y);
+    let c10 = dye_idx(s.c10.x, s.c10.y);
+    let c01 = dye_idx(s.c01.x, s.c01.y);
+    let c11 = dye_idx(s.c11.x, s.c11.y);
+    var rgb = vec3<f32>(0.0);
+    for (var k = 0u; k < 3u; k++) {
+        rgb[k] = s.w.x * ink[3u * c00 + k] + s.w.y * ink[3u * c10 + k] + s.w.z * ink[3u * c01 + k] + s.w.w * ink[3u * c11 + k];
+    }
+    return rgb;
+}
+
+// Density under a flow-grid stencil.
+fn density_in(s: CellStencil) -> f32 {
+    return s.w.x * density[cell_idx(s.c00.x, s.c00.y)] + s.w.y * density[cell_idx(s.c10.x, s.c10.y)] + s.w.z * density[cell_idx(s.c01.x, s.c01.y)]
+        + s.w.w * density[cell_idx(s.c11.x, s.c11.y)];
+}
+
 fn carry_ink(a: i32, b: i32) {
     let d = dye_idx(a, b);
     var rgb = vec3<f32>(0.0);
@@ -30,14 +49,7 @@ fn carry_ink(a: i32, b: i32) {
         if side < 4u {
             rgb = vec3<f32>(params.inflow_ink_r[side], params.inflow_ink_g[side], params.inflow_ink_b[side]);
         } else {
-            let s = dye_stencil(clamp_to_domain(back));
-            let c00 = dye_idx(s.c00.x, s.c00.y);
-            let c10 = dye_idx(s.c10.x, s.c10.y);
-            let c01 = dye_idx(s.c01.x, s.c01.y);
-            let c11 = dye_idx(s.c11.x, s.c11.y);
-            for (var k = 0u; k < 3u; k++) {
-                rgb[k] = s.w.x * ink[3u * c00 + k] + s.w.y * ink[3u * c10 + k] + s.w.z * ink[3u * c01 + k] + s.w.w * ink[3u * c11 + k];
-            }
+            rgb = ink_in(dye_stencil(clamp_to_domain(back)));
         }
         rgb = rgb * exp(-params.ink_dissipation * params.dt);
     }
@@ -56,9 +68,7 @@ fn carry_density(i: i32, j: i32) {
         if side < 4u {
             rho = params.inflow_density[side];
         } else {
-            let s = cell_stencil(clamp_to_domain(back));
-            rho = s.w.x * density[cell_idx(s.c00.x, s.c00.y)] + s.w.y * density[cell_idx(s.c10.x, s.c10.y)] + s.w.z * density[cell_idx(s.c01.x, s.c01.y)]
-                + s.w.w * density[cell_idx(s.c11.x, s.c11.y)];
+            rho = density_in(cell_stencil(clamp_to_domain(back)));
         }
         rho = rho * exp(-params.density_drain * params.dt);
     }
@@ -71,4 +81,35 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let b = i32(id.y);
     if a < dye_nx() && b < dye_ny() { carry_ink(a, b); }
     if a < nx() && b < ny() { carry_density(a, b); }
+}
+
+// The same transport when the dye grid is the flow grid (k = 1): a dye cell is a flow cell, so ink
+// and density share one back-trace and one stencil (a CPU adapter pays for every storage read;
+// the arithmetic is carry_ink's and carry_density's, term for term).
+@compute @workgroup_size(8, 8)
+fn same_grid(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i >= nx() || j >= ny() { return; }
+    let c = cell_idx(i, j);
+    var rgb = vec3<f32>(0.0);
+    var rho = 0.0;
+    if !is_solid(i, j) {
+        let back = trace_raw(dye_centre(i, j), params.dt);
+        let side = inflow_crossed(back);
+        if side < 4u {
+            rgb = vec3<f32>(params.inflow_ink_r[side], params.inflow_ink_g[side], params.inflow_ink_b[side]);
+            rho = params.inflow_density[side];
+        } else {
+            let s = cell_stencil(clamp_to_domain(back));
+            rgb = ink_in(s);
+            rho = density_in(s);
+        }
+        rgb = rgb * exp(-params.ink_dissipation * params.dt);
+        rho = rho * exp(-params.density_drain * params.dt);
+    }
+    ink_out[3u * c] = rgb.x;
+    ink_out[3u * c + 1u] = rgb.y;
+    ink_out[3u * c + 2u] = rgb.z;
+    density_out[c] = rho;
 }

@@ -43,7 +43,8 @@ struct Params {
 }
 
 // A disk that adds (brush) or blends toward (emitter) velocity, ink and density.
-// Keep in sync with `Splat` in src/sim/params.rs.
+// Keep in sync with `Splat` and `MAX_SPLATS` in src/sim/params.rs.
+const MAX_SPLATS: u32 = 256u;
 struct Splat {
     x: f32,
     y: f32,

@@ -42,7 +42,8 @@ impl Advection {
         let transport_ink = Kernel::new(ctx.device, "advect/conservative", "transport_ink")?;
         Ok(Advection {
             velocity: ctx.bound("advect/velocity", "main")?,
-            ink: ctx.bound("advect/ink", "main")?,
+            // k = 1: one back-trace serves ink and density
+            ink: ctx.bound("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "main" })?,
             velocity_reverse: ctx.bound(mc, "velocity_reverse")?,
             velocity_bfecc_mid: ctx.bound(mc, "velocity_bfecc_mid")?,
             velocity_correct: ctx.bound(mc, "velocity_correct")?,

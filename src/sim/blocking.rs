@@ -55,7 +55,7 @@ impl Simulation {
         let s = &self.stages;
         let b = &self.buffers;
         match name {
-            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids),
+            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids, &self.reach),
             "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),

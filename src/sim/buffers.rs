@@ -91,7 +91,13 @@ impl Buffers {
             p_out: storage(device, "p_out", cells),
             ink_out: storage(device, "ink_out", 3 * dye),
             density_out: storage(device, "density_out", cells),
-            splats: storage(device, "splats", MAX_SPLATS * std::mem::size_of::<Splat>() / 4),
+            // a uniform block: a CPU adapter reads a storage word lane by lane, a uniform once
+            splats: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("splats"),
+                size: (MAX_SPLATS * std::mem::size_of::<Splat>()) as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
             // the statistics' five blocks, then the warm start's two (shaders/warm_start.wgsl)
             partials: storage(device, "partials", 8 * STATS_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),

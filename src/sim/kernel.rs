@@ -124,6 +124,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("forces", concat!(part!(solid), include_str!("../../shaders/forces.wgsl"))),
     ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../shaders/divergence.wgsl"))),
     ("pressure", concat!(part!(solid), include_str!("../../shaders/pressure.wgsl"))),
+    ("pressure_quad", include_str!("../../shaders/pressure_quad.wgsl")),
     ("project", concat!(part!(solid), include_str!("../../shaders/project.wgsl"))),
     ("advect/velocity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/velocity.wgsl"))),
     ("advect/ink", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/ink.wgsl"))),

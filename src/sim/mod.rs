@@ -110,6 +110,8 @@ pub struct Simulation {
     pending_splats: Vec<Splat>,
     /// Whether this step's splats paint or erase obstacles.
     edits_solids: bool,
+    /// The cells this (sub-)step's splats can reach (`sources::reach`).
+    reach: sources::Reach,
     pub buffers: Buffers,
     pub stages: Stages,
     pub readback: StatsReadback,
@@ -168,6 +170,7 @@ impl Simulation {
             time: 0.0,
             pending_splats: Vec::new(),
             edits_solids: false,
+            reach: sources::reach(&[], &params),
             buffers,
             stages,
             readback,
@@ -265,6 +268,8 @@ impl Simulation {
         self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
+        self.reach = sources::reach(splats, &self.params);
+        self.params.extra = self.reach.origins();
         // one small buffer a step: the constants, then the splat list
         let head = std::mem::size_of::<Params>();
         let mut bytes = bytemuck::bytes_of(&self.params).to_vec();
@@ -335,7 +340,7 @@ impl Simulation {
         let b = &self.buffers;
         let freeze = self.freeze_velocity;
         if self.params.splat_count > 0 {
-            s.sources.encode(encoder, profiler, self.edits_solids);
+            s.sources.encode(encoder, profiler, self.edits_solids, &self.reach);
         }
         // a frozen flow stays as it is, but velocity painted into it is projected like any other
         let painted = freeze && substeps::speed_with_splats(0.0, splats) > 0.0;

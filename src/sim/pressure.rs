@@ -19,6 +19,8 @@ pub struct Jacobi {
     /// p -> p_out, then p_out -> p, for `four` and `one`.
     four_groups: [wgpu::BindGroup; 2],
     one_groups: [wgpu::BindGroup; 2],
+    /// A sweep four cells a thread (shaders/pressure_quad.wgsl), where rows are whole quads.
+    quad: Option<(Kernel, [wgpu::BindGroup; 2])>,
     cells: [u32; 2],
     /// Four sweeps a dispatch (else one: src/sim/kernel.rs `solver_tiles`).
     pub tiled: bool,
@@ -35,7 +37,15 @@ impl Jacobi {
         let stencil_pack = Kernel::new(d, "pressure", "stencil_pack")?;
         let four = Kernel::with_options(d, "pressure", "main", &[("WG", solver_workgroup(d))], false)?;
         let one = Kernel::new(d, "pressure", "sweep")?;
+        let quad = if ctx.nx % 4 == 0 {
+            let k = Kernel::new(d, "pressure_quad", "sweep")?;
+            let groups = [k.bind(d, &t), k.bind(d, &swapped)];
+            Some((k, groups))
+        } else {
+            None
+        };
         Ok(Jacobi {
+            quad,
             stencil_group: stencil_pack.bind(d, &t),
             four_groups: [four.bind(d, &t), four.bind(d, &swapped)],
             one_groups: [one.bind(d, &t), one.bind(d, &swapped)],
@@ -61,8 +71,13 @@ impl Jacobi {
             launch.go(pass, &self.four, &self.four_groups[*in_out as usize], tile_groups(nx, ny), ctl::tile_slot(0));
             *in_out = !*in_out;
         }
+        // the quad kernel's workgroup covers the same 8 x 8 cells, so the gated counts serve both
+        let (one, groups) = match &self.quad {
+            Some((k, g)) => (k, g),
+            None => (&self.one, &self.one_groups),
+        };
         for _ in 0..sweeps - fused * SWEEPS_PER_DISPATCH {
-            launch.go(pass, &self.one, &self.one_groups[*in_out as usize], [nx.div_ceil(8), ny.div_ceil(8), 1], ctl::cells_slot(0));
+            launch.go(pass, one, &groups[*in_out as usize], [nx.div_ceil(8), ny.div_ceil(8), 1], ctl::cells_slot(0));
             *in_out = !*in_out;
         }
     }
