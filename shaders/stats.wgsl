@@ -23,7 +23,9 @@
 
 // Keep in sync with STATS_GROUPS in src/sim/stats.rs.
 const GROUPS: u32 = 64u;
-const WG: u32 = 256u;
+// Invocations a workgroup, a power of two up to 256: 256 on a GPU, 8 on a CPU adapter
+// (src/sim/stats.rs `reduction`).
+override WG: u32 = 256u;
 
 var<workgroup> red: array<f32, 256>;
 
@@ -51,7 +53,7 @@ fn reduce_sum(lid: u32) {
     workgroupBarrier();
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
     var m = 0.0;
@@ -63,7 +65,7 @@ fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     if lid.x == 0u { partials[wid.x] = red[0]; }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = params.nx * params.ny;
     var m = 0.0;
@@ -80,7 +82,7 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     if lid.x == 0u { partials[GROUPS + wid.x] = red[0]; }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     // ink over the dye grid's cells
     let n = params.nx * params.ny * u32(dye_k() * dye_k());

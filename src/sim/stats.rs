@@ -2,7 +2,7 @@
 //! reduced on the GPU by shaders/stats.wgsl and read back asynchronously through a ring of
 //! staging buffers, so the frame loop never waits for them.
 
-use super::kernel::Bound;
+use super::kernel::{Bound, Kernel, solver_workgroup};
 use super::stage::Ctx;
 use crate::error::Result;
 use std::sync::Arc;
@@ -143,12 +143,21 @@ pub struct Stats {
     finish: Bound,
 }
 
+/// A reduction kernel sized for the device (`WG`, src/sim/kernel.rs `solver_workgroup`): on a CPU
+/// adapter every barrier of a 256-wide tree suspends each invocation, which cost about 6 ms a step
+/// whatever the grid; one SIMD batch of 8 needs no switching.
+fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
+    let kernel = Kernel::with_options(ctx.device, "stats", entry, &[("WG", solver_workgroup(ctx.device))], false)?;
+    let group = kernel.bind(ctx.device, &ctx.buffers.table());
+    Ok(Bound { kernel, group })
+}
+
 impl Stats {
     pub fn new(ctx: &Ctx) -> Result<Stats> {
         Ok(Stats {
-            div_before: ctx.bound("stats", "div_before")?,
-            div_after: ctx.bound("stats", "div_after")?,
-            totals: ctx.bound("stats", "totals")?,
+            div_before: reduction(ctx, "div_before")?,
+            div_after: reduction(ctx, "div_after")?,
+            totals: reduction(ctx, "totals")?,
             finish: ctx.bound("stats", "finish")?,
         })
     }
