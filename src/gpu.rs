@@ -73,6 +73,12 @@ impl Gpu {
         format!("{} ({:?}, {})", info.name, info.backend, info.driver_info)
     }
 
+    /// Whether the adapter is a CPU rasteriser (lavapipe/llvmpipe, SwiftShader, WARP), where the
+    /// window picks lighter defaults (`app::rebuild::for_adapter`).
+    pub fn is_software(&self) -> bool {
+        is_software(&self.adapter.get_info())
+    }
+
     /// Whether per-pass GPU timings can be measured.
     pub fn has_timestamps(&self) -> bool {
         self.device.features().contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -310,4 +316,11 @@ pub fn limits_for(adapter: &wgpu::Limits) -> wgpu::Limits {
         max_compute_workgroups_per_dimension: adapter.max_compute_workgroups_per_dimension,
         ..webgpu
     }
+}
+
+/// Whether `info` names a CPU adapter. A browser reports SwiftShader as "other" unless it is the
+/// fallback adapter, so its name counts too.
+pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
+    let name = info.name.to_ascii_lowercase();
+    info.device_type == wgpu::DeviceType::Cpu || ["swiftshader", "llvmpipe", "lavapipe", "warp"].iter().any(|n| name.contains(n))
 }

@@ -426,6 +426,8 @@ fn the_panel_does_not_jump_when_figures_appear() {
         pressure_range: Some((-1.25e-3, 3.5e-2)),
         passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
         adapter: "llvmpipe".into(),
+        // known from the start, never filled in later (checked below)
+        for_adapter: None,
     };
     settle(&mut h);
     assert_eq!(places(&h), empty, "controls moved when the statistics filled in");
@@ -438,6 +440,12 @@ fn the_panel_does_not_jump_when_figures_appear() {
     let s = &h.state().stats;
     assert_eq!((s.ink_total, s.div_before, s.pressure_range, s.step), (None, None, None, 0), "forget_state kept the old state's figures");
     assert_eq!(s.adapter, "llvmpipe");
+    // what the window chose for a software adapter is said under the adapter, and kept
+    h.state_mut().stats.for_adapter = Some("software adapter: dye grid 256×256 (scale 2)".into());
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains("software adapter: dye grid 256").next().is_some(), "the software adapter's pick is not said");
+    h.state_mut().stats.forget_state();
+    assert!(h.state().stats.for_adapter.is_some(), "forget_state dropped the adapter's pick");
     assert!(h.query_all_by_label_contains("met every step").next().is_some(), "a fresh state has no steps above the tolerance");
 }
 

@@ -241,6 +241,15 @@ impl App {
     /// same size and dye scale reuses the buffers and pipelines.
     pub(super) fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
         // the page picks an "auto" dye grid from its canvas
+        // (and a software adapter a lighter one; a GPU keeps auto's)
+        let scene = match (&state, self.running.as_ref()) {
+            (None, Some(r)) => {
+                let (scene, note) = rebuild::for_adapter(r.gpu.is_software(), scene);
+                self.stats.for_adapter = note;
+                scene
+            }
+            _ => scene,
+        };
         #[cfg(target_arch = "wasm32")]
         let scene = if state.is_none() { super::web::page_dye(scene) } else { scene };
         if let Some(r) = self.running.as_mut() {

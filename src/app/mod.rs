@@ -144,8 +144,8 @@ pub struct App {
     /// The window's GPU objects while their async set-up runs (filled when it is done).
     started: Arc<Mutex<Option<Result<Running>>>>,
     starting: bool,
-    /// The scene made smaller to fit the device at start, and the line that says so.
-    refitted: Arc<Mutex<Option<(Scene, String)>>>,
+    /// The scene as the device made it at start (smaller to fit, lighter on a CPU), and why.
+    refitted: Arc<Mutex<Option<rebuild::Adjusted>>>,
     /// A saved state being read back for Save state (never waited on).
     saving: Option<files::SavingState>,
     /// The web page's URL switches (canvas size, self-test).

@@ -70,6 +70,8 @@ pub struct FrameLog {
     parts: Vec<(&'static str, f64)>,
     frames: u32,
     mark: Option<Instant>,
+    /// When the current 60 frames began (for the frame rate).
+    since: Option<Instant>,
 }
 
 impl FrameLog {
@@ -95,11 +97,14 @@ impl FrameLog {
     /// Ends a frame that ran `steps` steps, the simulation now at step `step`.
     pub fn end_frame(&mut self, steps: u32, step: u64) {
         self.frames += 1;
+        let since = *self.since.get_or_insert_with(Instant::now);
         if self.frames == 60 {
             let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
-            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | at step {step}", parts.join(", "));
+            let fps = 60.0 / Instant::now().duration_since(since).as_secs_f64().max(1e-9);
+            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | at step {step} | {fps:.1} fps", parts.join(", "));
             self.parts.clear();
             self.frames = 0;
+            self.since = Some(Instant::now());
         }
     }
 }

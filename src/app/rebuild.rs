@@ -71,6 +71,41 @@ pub fn fitting(limits: &wgpu::Limits, scene: &Scene) -> (Scene, Option<String>) 
     (s, Some(line))
 }
 
+/// Dye cells across the longer side that "auto" aims for on a software adapter: a quarter of
+/// auto's cells, so the default plume keeps the window smooth on a 2-core CPU (BENCHMARKS.md),
+/// and still twice the flow's resolution at 128².
+pub const SOFTWARE_DYE_TARGET: usize = 256;
+
+/// `scene` for the adapter it runs on: on a software (CPU) adapter an "auto" dye grid is the
+/// smallest scale with at least 256 dye cells across instead of auto's 512, with the line the
+/// panel shows. A GPU, or a dye scale the scene sets, keeps the scene as it is.
+pub fn for_adapter(software: bool, mut scene: Scene) -> (Scene, Option<String>) {
+    if !software || !matches!(scene.grid.dye_scale, crate::config::DyeScale::Word(_)) {
+        return (scene, None);
+    }
+    let (nx, ny) = (scene.grid.nx.max(1) as usize, scene.grid.ny.max(1) as usize);
+    let auto = scene.dye_scale();
+    let k = SOFTWARE_DYE_TARGET.div_ceil(nx.max(ny)).clamp(1, auto);
+    if k == auto {
+        return (scene, None);
+    }
+    scene.grid.dye_scale = crate::config::DyeScale::Scale(k as i64);
+    let line = format!(
+        "software adapter: dye grid {}×{} (scale {k}; auto is {auto} on a GPU) so the window keeps up; Grid → dye grid sets it",
+        nx * k,
+        ny * k
+    );
+    (scene, Some(line))
+}
+
+/// The scene a window started with in place of the one asked for, and why: made smaller to fit
+/// the device (`fitting`), or given lighter defaults for it (`for_adapter`).
+pub struct Adjusted {
+    pub scene: Scene,
+    pub fitted: Option<String>,
+    pub for_adapter: Option<String>,
+}
+
 /// A simulation of `scene` starting from `fields` (a saved state).
 pub fn sim_from_fields(gpu: &Gpu, scene: &Scene, fields: &crate::sim::fields::Fields) -> Result<Simulation> {
     crate::sim::check_dye_fits(&gpu.device.limits(), fields.nx, fields.ny, fields.dye_scale)?;
@@ -127,5 +162,23 @@ mod tests {
         assert!(line.contains("1024x1024") && line.contains("instead") && !line.contains('\n'), "{line}");
         let (same, none) = fitting(&wgpu::Limits::default(), &Scene::load("plume", &[]).unwrap().0);
         assert_eq!((same, none), (Scene::load("plume", &[]).unwrap().0, None));
+    }
+
+    #[test]
+    fn a_software_adapter_gets_a_dye_grid_of_at_least_256_across() {
+        let plume = Scene::load("plume", &[]).unwrap().0;
+        assert_eq!(plume.dye_scale(), 4, "auto at 128²");
+        let (cpu, line) = for_adapter(true, plume.clone());
+        assert_eq!(cpu.dye_scale(), 2);
+        assert!(line.is_some_and(|l| l.contains("256×256") && l.contains("software")));
+        // a GPU keeps auto; a set scale is the user's
+        assert_eq!(for_adapter(false, plume.clone()), (plume.clone(), None));
+        let (set, _) = Scene::load("plume", &["grid.dye_scale=4".to_string()]).unwrap();
+        assert_eq!(for_adapter(true, set.clone()), (set, None));
+        // never below 256 across: a 100² grid gets 3 (300²), a 512² grid auto's 1
+        let (small, _) = Scene::load("plume", &["grid.nx=100".to_string(), "grid.ny=100".to_string()]).unwrap();
+        assert_eq!(for_adapter(true, small).0.dye_scale(), 3);
+        let (big, _) = Scene::load("plume", &["grid.nx=512".to_string(), "grid.ny=512".to_string()]).unwrap();
+        assert_eq!(for_adapter(true, big.clone()), (big, None));
     }
 }

@@ -26,7 +26,7 @@ pub fn run_web() {
             Scene::load(DEFAULT_SCENE, &[]).expect("the default scene loads")
         }
     };
-    let mut app = App::new(page_dye(scene), source, None, crate::ui::view::config_dir());
+    let mut app = App::new(scene, source, None, crate::ui::view::config_dir());
     for o in &view_sets {
         match app.view.with_override(o.trim_start_matches("view.")) {
             Ok(v) => app.view = v,

@@ -20,10 +20,13 @@ impl App {
                 self.stats.adapter = r.gpu.describe();
                 r.window.request_redraw();
                 self.running = Some(r);
-                if let Some((scene, line)) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
-                    self.scene = scene;
-                    crate::platform::say(&line);
-                    self.panel.message = Some(line);
+                if let Some(a) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
+                    self.scene = a.scene;
+                    self.stats.for_adapter = a.for_adapter;
+                    if let Some(line) = a.fitted {
+                        crate::platform::say(&line);
+                        self.panel.message = Some(line);
+                    }
                 }
                 self.on_started();
             }
@@ -61,15 +64,22 @@ impl ApplicationHandler for App {
                 sim.resume_solver_units(meta.solver_units);
                 sim
             }),
-            // the page makes a grid its device cannot hold smaller (the desktop says it does not fit)
-            None if cfg!(target_arch = "wasm32") => {
-                let (fit, line) = rebuild::fitting(&gpu.device.limits(), &scene);
-                if let (Some(line), Ok(mut slot)) = (line, refitted.lock()) {
-                    *slot = Some((fit.clone(), line));
+            None => {
+                // lighter defaults on a software adapter; the page makes a grid its device cannot
+                // hold smaller (the desktop says it does not fit)
+                let (picked, note) = rebuild::for_adapter(gpu.is_software(), scene.clone());
+                // (the page's "auto" follows its canvas: `web::page_dye`)
+                #[cfg(target_arch = "wasm32")]
+                let picked = super::web::page_dye(picked);
+                let (fit, line) =
+                    if cfg!(target_arch = "wasm32") { rebuild::fitting(&gpu.device.limits(), &picked) } else { (picked, None) };
+                if fit != scene
+                    && let Ok(mut slot) = refitted.lock()
+                {
+                    *slot = Some(rebuild::Adjusted { scene: fit.clone(), fitted: line, for_adapter: note });
                 }
                 rebuild::new_sim(gpu, &fit, &source)
             }
-            None => rebuild::new_sim(gpu, &scene, &source),
         };
         #[cfg(target_arch = "wasm32")]
         let canvas = self.page.canvas;

@@ -131,6 +131,8 @@ pub struct LiveStats {
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,
     pub adapter: String,
+    /// What the window chose for this adapter, and why (a software adapter's lighter defaults).
+    pub for_adapter: Option<String>,
 }
 
 impl LiveStats {
@@ -142,6 +144,7 @@ impl LiveStats {
             frame_ms: self.frame_ms,
             passes: std::mem::take(&mut self.passes),
             adapter: std::mem::take(&mut self.adapter),
+            for_adapter: self.for_adapter.take(),
             ..LiveStats::default()
         };
     }

@@ -263,6 +263,12 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
         }
     });
     ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
+    if let Some(note) = &s.for_adapter {
+        ui.small(note).on_hover_text(
+            "On a CPU adapter the window starts with a coarser automatic dye grid (at least 256 cells across) and one step a frame, \
+             so the default scene stays smooth; a GPU gets the full automatic pick",
+        );
+    }
 }
 
 fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
