@@ -97,11 +97,10 @@ impl App {
             crate::fail!("a link can only name a built-in scene; this one came from a file (save the scene instead)");
         };
         let (base, _) = Scene::load(name, &[])?;
-        let mut sets = crate::config::overrides::overrides_between(&base, &self.scene);
-        // an "auto" dye grid is the page's own pick from its canvas, not a setting of the link
-        if matches!(base.grid.dye_scale, crate::config::DyeScale::Word(_)) {
-            sets.retain(|s| !s.starts_with("grid.dye_scale="));
-        }
+        // (an "auto" dye grid the page picked from its canvas stays "auto": `dye_pick`)
+        let mut shown = self.scene_as_shown();
+        shown.display = self.scene.display.clone();
+        let sets = crate::config::overrides::overrides_between(&base, &shown);
         #[cfg(target_arch = "wasm32")]
         {
             let url = platform::link(name, &sets);
@@ -242,6 +241,7 @@ impl App {
     pub(super) fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
         // the page picks an "auto" dye grid from its canvas
         // (and a software adapter a lighter one; a GPU keeps auto's)
+        let asked = scene.grid.dye_scale.clone();
         let scene = match (&state, self.running.as_ref()) {
             (None, Some(r)) => {
                 let (scene, note) = rebuild::for_adapter(r.gpu.is_software(), scene);
@@ -252,6 +252,7 @@ impl App {
         };
         #[cfg(target_arch = "wasm32")]
         let scene = if state.is_none() { super::web::page_dye(scene) } else { scene };
+        self.dye_pick = rebuild::dye_pick(&asked, &scene);
         if let Some(r) = self.running.as_mut() {
             // a dye grid of another scale (a state saved headless at k = 1 into a window at
             // auto's 4) needs new buffers too
@@ -342,9 +343,13 @@ impl App {
         Ok(())
     }
 
-    /// The scene with the display the window shows (overlays), as a saved scene should open.
+    /// The scene with the display the window shows (overlays), as a saved scene should open: a
+    /// dye grid the window picked for "auto" (for its adapter or canvas) is saved as "auto".
     fn scene_as_shown(&self) -> Scene {
         let mut s = self.scene.clone();
+        if self.dye_pick.is_some() && self.dye_pick == Some(s.dye_scale()) {
+            s.grid.dye_scale = crate::config::DyeScale::default();
+        }
         let o = &self.view.overlays;
         (s.display.ink, s.display.divergence, s.display.pressure, s.display.velocity) = (o.ink, o.divergence, o.pressure, o.arrows_centre);
         s

@@ -146,6 +146,8 @@ pub struct App {
     starting: bool,
     /// The scene as the device made it at start (smaller to fit, lighter on a CPU), and why.
     refitted: Arc<Mutex<Option<rebuild::Adjusted>>>,
+    /// The dye scale the window picked for the scene's "auto" (`rebuild::dye_pick`).
+    dye_pick: Option<usize>,
     /// A saved state being read back for Save state (never waited on).
     saving: Option<files::SavingState>,
     /// The web page's URL switches (canvas size, self-test).
@@ -204,6 +206,7 @@ impl App {
             started: Arc::default(),
             starting: false,
             refitted: Arc::default(),
+            dye_pick: None,
             saving: None,
             #[cfg(target_arch = "wasm32")]
             page: crate::platform::UrlSetup::default(),

@@ -101,7 +101,7 @@ impl FrameLog {
         if self.frames == 60 {
             let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
             let fps = 60.0 / Instant::now().duration_since(since).as_secs_f64().max(1e-9);
-            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | at step {step} | {fps:.1} fps", parts.join(", "));
+            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | {fps:.1} fps | at step {step}", parts.join(", "));
             self.parts.clear();
             self.frames = 0;
             self.since = Some(Instant::now());

@@ -104,6 +104,14 @@ pub struct Adjusted {
     pub scene: Scene,
     pub fitted: Option<String>,
     pub for_adapter: Option<String>,
+    /// The dye scale the window picked for the scene's "auto" (`dye_pick`).
+    pub dye_pick: Option<usize>,
+}
+
+/// The dye scale the window chose where the scene asked for "auto" (for its adapter or canvas):
+/// saved scenes and links say "auto" again.
+pub fn dye_pick(asked: &crate::config::DyeScale, running: &Scene) -> Option<usize> {
+    matches!(asked, crate::config::DyeScale::Word(_)).then(|| running.dye_scale())
 }
 
 /// A simulation of `scene` starting from `fields` (a saved state).
