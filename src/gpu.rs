@@ -70,7 +70,11 @@ impl Gpu {
     /// A line that names the adapter, for logs and benchmark reports.
     pub fn describe(&self) -> String {
         let info = self.adapter.get_info();
-        format!("{} ({:?}, {})", info.name, info.backend, info.driver_info)
+        // (a browser's WebGPU names no driver)
+        match info.driver_info.trim() {
+            "" => format!("{} ({:?})", info.name, info.backend),
+            driver => format!("{} ({:?}, {driver})", info.name, info.backend),
+        }
     }
 
     /// Whether the adapter is a CPU rasteriser (lavapipe/llvmpipe, SwiftShader, WARP), where the

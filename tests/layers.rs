@@ -200,3 +200,40 @@ fn the_checker_sees_imports() {
         vec![vec!["sim".to_string(), "fields".to_string(), "Fields".to_string()], vec!["sim".to_string(), "params".to_string()]]
     );
 }
+
+/// The code of a file without its `#[cfg(test)]` items (a test module or function writes temp
+/// files freely): everything from the first `#[cfg(test)]` on is the tests, by the house's habit.
+fn without_tests(text: &str) -> &str {
+    text.split("#[cfg(test)]").next().unwrap_or(text)
+}
+
+/// What only the platform seam may call: the OS's files, threads, environment, clock, dialogs.
+const OS_CALLS: &[&str] = &["std::fs", "std::thread", "std::env", "std::time::Instant", "std::process", "rfd::", "pollster::"];
+
+fn os_calls_in(text: &str) -> Vec<&'static str> {
+    let code = code(without_tests(text));
+    OS_CALLS.iter().copied().filter(|c| code.contains(c)).collect()
+}
+
+#[test]
+fn the_app_reaches_the_os_only_through_the_platform_seam() {
+    // DESIGN.md §6: what differs between the desktop and the page lives behind src/platform/
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut bad = Vec::new();
+    for dir in ["app", "ui", "render"] {
+        let mut all = Vec::new();
+        files(&src.join(dir), &mut all);
+        for file in all {
+            let found = os_calls_in(&std::fs::read_to_string(&file).unwrap());
+            if !found.is_empty() {
+                bad.push(format!("{}: {}", file.strip_prefix(&src).unwrap().display(), found.join(", ")));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "app code that calls the OS itself (use crate::platform):\n{}", bad.join("\n"));
+    // and the check sees such a call
+    assert_eq!(
+        os_calls_in("fn f() { let _ = std::fs::read(\"x\"); }\n#[cfg(test)]\nmod tests { std::thread::spawn(|| ()); }"),
+        vec!["std::fs"]
+    );
+}

@@ -3,8 +3,11 @@
 //! reports by POSTing JSON to the same server. A missing chromium or page fails loudly with
 //! what to install or build (CI's .ci/run does both first).
 //!
-//! - `selftest_passes`: `?selftest` (every scene, solver and scheme, a drag, the overlays, a
-//!   saved state round trip; any GPU fault or console error fails it);
+//! - `selftest_passes`: `?selftest` (every scene, solver and scheme, a mouse drag and a finger
+//!   stroke as pointer events, the overlays, downloads, a saved state reopened from the zip, the
+//!   zip dropped on the page and its loose files chosen in the file picker; any GPU fault or
+//!   console error fails it), then the page reloads itself and checks that localStorage kept
+//!   its view settings and that the URL wins over them;
 //! - `without_webgpu_the_page_says_so`: Chromium without `--enable-unsafe-webgpu`;
 //! - `a_link_opens_its_scene_and_solver`: `?scene=cavity&solver.kind=sor`;
 //! - `the_canvas_matches_the_command_line`: plume after 200 steps vs `smokebox run --frames`.
@@ -182,6 +185,10 @@ fn selftest_passes() {
         .map(|c| c.iter().filter(|c| c["ok"] != true).map(|c| format!("{}: {}", c["name"], c["errors"])).collect())
         .unwrap_or_default();
     assert!(result["ok"] == true, "the page's self-test failed: {result}\nfailed checks:\n{}", failed.join("\n"));
+    // then the page reloads itself (`?selftest=reload`) and checks what localStorage kept
+    let reload = wait_for(&rx, "/reload", 120, &browser);
+    println!("{}", serde_json::to_string_pretty(&reload).unwrap());
+    assert!(reload["ok"] == true, "after the reload: {reload}");
 }
 
 #[test]

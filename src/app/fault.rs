@@ -36,9 +36,9 @@ impl Recovery {
     /// The test hook from the environment; a value that is not a frame count is bad input.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn from_env() -> Result<Recovery> {
-        let lose_after = match std::env::var(LOSE_DEVICE_VAR) {
-            Err(_) => None,
-            Ok(v) => match v.trim().parse::<u64>() {
+        let lose_after = match crate::platform::var(LOSE_DEVICE_VAR) {
+            None => None,
+            Some(v) => match v.trim().parse::<u64>() {
                 Ok(n) if n > 0 => Some(n),
                 _ => crate::fail!("{LOSE_DEVICE_VAR}={v}: expected a number of frames, 1 or more"),
             },

@@ -39,7 +39,7 @@ pub fn window_device_limits() -> Result<wgpu::Limits> {
     crate::gpu::quiet_window_system_probe();
     let instance = wgpu::Instance::new(crate::gpu::instance_descriptor());
     let adapter =
-        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        crate::platform::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             ..Default::default()
         }))
@@ -49,8 +49,10 @@ pub fn window_device_limits() -> Result<wgpu::Limits> {
 
 /// What a dropped or named path is: a state folder or a scene file.
 pub fn is_state_folder(path: &Path) -> Result<bool> {
-    if path.is_dir() {
-        if path.join("meta.json").exists() {
+    use crate::platform::{PathKind, path_kind};
+    let kind = path_kind(path);
+    if kind == PathKind::Folder {
+        if path_kind(&path.join("meta.json")) == PathKind::File {
             return Ok(true);
         }
         crate::fail!(
@@ -58,7 +60,7 @@ pub fn is_state_folder(path: &Path) -> Result<bool> {
             path.display()
         );
     }
-    if path.exists() && path.extension().is_none_or(|e| e != "toml") {
+    if kind == PathKind::File && path.extension().is_none_or(|e| e != "toml") {
         crate::fail!("{}: expected a scene .toml or a state folder (written by --dump or Save state)", path.display());
     }
     Ok(false)
@@ -71,8 +73,8 @@ pub fn scene_text(scene: &Scene, source: &Source) -> Result<String> {
     for o in &mut scene.obstacles {
         if let Obstacle::Mask { file, .. } = o {
             let found = resolve_path(source, file);
-            if found.exists() {
-                *file = std::fs::canonicalize(&found).unwrap_or(found).display().to_string();
+            if crate::platform::path_kind(&found) == crate::platform::PathKind::File {
+                *file = crate::platform::absolute(&found).display().to_string();
             }
         }
     }
@@ -199,12 +201,18 @@ fn meta_file(dir: &str, meta: Meta) -> (String, Vec<u8>) {
     ("meta.json".to_string(), json.into_bytes())
 }
 
+/// A state's loose files as the page opens them: the `.npy` fields, `scene.toml` and meta.json.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn state_loose(fields: &Fields, meta: Meta, scene_text: String) -> Vec<(String, Vec<u8>)> {
+    let mut files = state_files(fields, scene_text);
+    files.push(meta_file("", meta));
+    files
+}
+
 /// A state as the zip the page's Save state offers.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn state_zip(fields: &Fields, meta: Meta, scene_text: String) -> Vec<u8> {
-    let mut files = state_files(fields, scene_text);
-    files.push(meta_file("", meta));
-    crate::platform::zip::write(&files)
+    crate::platform::zip::write(&state_loose(fields, meta, scene_text))
 }
 
 /// What files picked or dropped on the page are: a scene `.toml`, the zip Save state wrote, or

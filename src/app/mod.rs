@@ -69,7 +69,7 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
     };
     scene.validate_geometry(&source)?;
     let recovery = fault::Recovery::from_env()?;
-    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+    if cfg!(target_os = "linux") && crate::platform::var("DISPLAY").is_none() && crate::platform::var("WAYLAND_DISPLAY").is_none() {
         crate::fail!(
             "no display: neither DISPLAY nor WAYLAND_DISPLAY is set; the window needs X11 or Wayland (use `smokebox run` to simulate without a window)"
         );

@@ -77,7 +77,7 @@ pub struct FrameLog {
 impl FrameLog {
     /// A log when SMOKEBOX_FRAME_LOG is set.
     pub fn from_env() -> Option<FrameLog> {
-        std::env::var_os("SMOKEBOX_FRAME_LOG").map(|_| FrameLog::default())
+        crate::platform::var("SMOKEBOX_FRAME_LOG").map(|_| FrameLog::default())
     }
 
     pub fn start(&mut self) {

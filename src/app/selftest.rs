@@ -1,12 +1,16 @@
 //! The page's self-test (`?selftest`): every scene for 30 frames at its default solver and
 //! scheme (grids capped at 128 cells a side), each solver and each advection scheme on plume at
-//! 128², a drag that must paint ink where it went, every overlay on in turn, and a saved state
-//! round-tripped through the page's zip. Any GPU fault or console error in a check fails it. The
-//! result goes to the test's server (`POST /result`). `?bench` instead times the step of plume
-//! at 128² and 256² (every step run, 4 a frame, rendering included).
+//! 128², strokes by a mouse and by one finger (real pointer events on the canvas) that must
+//! paint ink where they went, every overlay on in turn, screenshot and GIF downloads, a saved
+//! state reopened three ways (the zip read directly, the zip dropped on the page, its loose
+//! files chosen in the file picker), and view settings kept in localStorage across a reload
+//! (`?selftest=reload`, which also checks that the URL wins). Any GPU fault or console error in
+//! a check fails it. Results go to the test's server (`POST /result`, then `/reload`). `?bench`
+//! instead times the step of plume at 128² and 256² (every step run, 4 a frame, rendering
+//! included).
 
 use super::App;
-use super::files::{FieldsRead, open_files, state_zip};
+use super::files::{FieldsRead, open_files, state_loose, state_zip};
 use crate::config::{BUILTIN, Scene};
 use crate::platform::{self, FileData, Instant};
 use crate::sim::fields::Fields;
@@ -15,16 +19,45 @@ use serde_json::{Value, json};
 /// Largest grid side the self-test runs.
 const CAP: i64 = 128;
 
+/// The brush size kept in localStorage before the reload: a value no default has.
+const KEPT_RADIUS: f32 = 0.0421;
+
 enum Kind {
     /// A scene with `--set` overrides, run for this many frames.
     Run(String, Vec<String>, u32),
-    Drag,
+    /// A stroke across the field by pointer events on the canvas: "mouse" or "touch".
+    Stroke(&'static str),
     /// A screenshot and a short GIF recording, both offered as downloads.
     Capture,
     Overlays,
-    RoundTrip,
+    /// The state read back and kept for the reopen checks; the page's Save state (a zip).
+    Save,
+    /// The saved state opened again from step 0 of its scene, this way.
+    Reopen(Way),
+    /// View settings kept in localStorage; the page reloads after its report.
+    Keep,
+    /// After the reload: the kept settings are back, and the URL's win.
+    Kept,
     /// Step time of plume at this side (every step run, 4 a frame).
     Timing(i64),
+}
+
+#[derive(Clone, Copy)]
+enum Way {
+    /// The zip handed to the page's opener.
+    Zip,
+    /// The zip dropped on the canvas (a `drop` event, read by the page's listener).
+    Dropped,
+    /// The state's loose `.npy` files and meta.json chosen in the file picker.
+    Picked,
+}
+
+/// The state the reopen checks compare with.
+struct Saved {
+    fields: Fields,
+    step: u64,
+    zip: FileData,
+    loose: Vec<FileData>,
 }
 
 struct Check {
@@ -37,7 +70,6 @@ struct Current {
     check: Check,
     frame: u32,
     read: Option<FieldsRead>,
-    saved: Option<Fields>,
     started: Instant,
     first_step: u64,
     error: Option<String>,
@@ -51,6 +83,9 @@ pub struct SelfTest {
     current: Option<Current>,
     results: Vec<Value>,
     first_frame_ms: Option<f64>,
+    saved: Option<Saved>,
+    /// The second part, after the reload (`?selftest=reload`).
+    after_reload: bool,
 }
 
 fn now_ms() -> f64 {
@@ -83,10 +118,15 @@ fn checks() -> Vec<Check> {
         name: "scheme conservative (ink)".into(),
         kind: Kind::Run("plume".into(), vec!["advection.ink=conservative".into()], 10),
     });
-    out.push(Check { name: "drag paints ink".into(), kind: Kind::Drag });
+    out.push(Check { name: "a mouse drag paints ink".into(), kind: Kind::Stroke("mouse") });
+    out.push(Check { name: "one finger paints ink".into(), kind: Kind::Stroke("touch") });
     out.push(Check { name: "overlays".into(), kind: Kind::Overlays });
     out.push(Check { name: "copy link, screenshot and GIF downloads".into(), kind: Kind::Capture });
-    out.push(Check { name: "saved state round trip".into(), kind: Kind::RoundTrip });
+    out.push(Check { name: "save state (zip download)".into(), kind: Kind::Save });
+    out.push(Check { name: "the saved zip reopens".into(), kind: Kind::Reopen(Way::Zip) });
+    out.push(Check { name: "the saved zip dropped on the page reopens".into(), kind: Kind::Reopen(Way::Dropped) });
+    out.push(Check { name: "the state's loose files chosen in the file picker reopen".into(), kind: Kind::Reopen(Way::Picked) });
+    out.push(Check { name: "view settings kept in localStorage".into(), kind: Kind::Keep });
     out.reverse();
     out
 }
@@ -110,6 +150,12 @@ impl SelfTest {
         SelfTest { queue: Some(checks), ..SelfTest::default() }
     }
 
+    /// `?selftest=reload`: the part after the reload.
+    pub fn after_reload() -> SelfTest {
+        let checks = vec![Check { name: "view settings back after a reload, the URL's winning".into(), kind: Kind::Kept }];
+        SelfTest { queue: Some(checks), after_reload: true, ..SelfTest::default() }
+    }
+
     /// One frame's move.
     pub fn tick(&mut self, app: &mut App) {
         if app.running.is_none() {
@@ -117,23 +163,16 @@ impl SelfTest {
         }
         if self.first_frame_ms.is_none() {
             self.first_frame_ms = Some(now_ms());
-            app.view = crate::ui::View::default();
+            if !self.after_reload {
+                app.view = crate::ui::View::default();
+            }
             platform::take_faults();
         }
         let queue = self.queue.get_or_insert_with(checks);
         if self.current.is_none() {
             let Some(check) = queue.pop() else { return self.finish(app) };
-            let mut c = Current {
-                check,
-                frame: 0,
-                read: None,
-                saved: None,
-                started: Instant::now(),
-                first_step: 0,
-                error: None,
-                done: false,
-                measured: None,
-            };
+            let mut c =
+                Current { check, frame: 0, read: None, started: Instant::now(), first_step: 0, error: None, done: false, measured: None };
             if let Err(e) = setup(&mut c, app) {
                 c.error = Some(e.to_string());
                 c.done = true;
@@ -146,7 +185,7 @@ impl SelfTest {
         let c = self.current.as_mut().expect("checked");
         c.frame += 1;
         if !c.done
-            && let Err(e) = advance(c, app)
+            && let Err(e) = advance(c, app, &mut self.saved)
         {
             c.error = Some(e);
             c.done = true;
@@ -181,33 +220,47 @@ impl SelfTest {
             "checks": self.results,
             "downloads": platform::saved_files(),
         });
-        platform::post("/result", &body.to_string());
+        let report = if self.after_reload { "/reload" } else { "/result" };
+        platform::post(report, &body.to_string());
         platform::say(&format!("self-test done: {}", if ok { "ok" } else { "FAILED" }));
         app.selftest = None;
         self.queue = Some(Vec::new());
         app.stepper.set_paused(true);
+        let keeping = self.results.iter().any(|r| r["name"] == json!("view settings kept in localStorage"));
+        if self.after_reload {
+            // leave the browser's store as a first visit finds it
+            app.view = crate::ui::View::default();
+            app.save_view(true);
+        } else if keeping {
+            // the URL sets the pressure tint off: it must win over the stored "on"
+            platform::reload_with("selftest=reload&view.overlays.pressure=false");
+        }
     }
 }
 
 /// Opens the check's scene and sets its inputs.
 fn setup(c: &mut Current, app: &mut App) -> crate::Result<()> {
     let (name, sets): (&str, Vec<String>) = match &c.check.kind {
+        Kind::Kept => return Ok(()),
         Kind::Run(name, sets, _) => (name, sets.clone()),
-        Kind::Drag => ("paint", Vec::new()),
-        Kind::Overlays | Kind::RoundTrip | Kind::Capture => ("plume", Vec::new()),
+        Kind::Stroke(_) => ("paint", Vec::new()),
+        Kind::Overlays | Kind::Save | Kind::Reopen(_) | Kind::Capture | Kind::Keep => ("plume", Vec::new()),
         Kind::Timing(n) => ("plume", vec![format!("grid.nx={n}"), format!("grid.ny={n}"), "display.steps_per_frame=4".into()]),
     };
     let (scene, source) = if let Kind::Timing(_) = c.check.kind { Scene::load(name, &sets)? } else { capped(name, &sets)? };
     scene.validate_geometry(&source)?;
     app.start_from(scene, source, None)?;
-    app.stepper.set_paused(false);
+    // (a reopen starts from step 0 and stays there until the state arrives)
+    app.stepper.set_paused(matches!(c.check.kind, Kind::Reopen(_)));
     app.view.every_step = matches!(c.check.kind, Kind::Timing(_));
+    // a stroke needs the whole field, free of the panel
+    app.view.show_panel = !matches!(c.check.kind, Kind::Stroke(_));
     app.pointer = Default::default();
     Ok(())
 }
 
 /// One frame of a check; sets `done` when it is over.
-fn advance(c: &mut Current, app: &mut App) -> Result<(), String> {
+fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<(), String> {
     let frame = c.frame;
     match &c.check.kind {
         Kind::Run(_, _, frames) => {
@@ -219,38 +272,37 @@ fn advance(c: &mut Current, app: &mut App) -> Result<(), String> {
                 c.done = true;
             }
         }
-        Kind::Drag => {
+        Kind::Stroke(pointer) => {
             let v = app.viewport;
+            let dpr = platform::device_pixel_ratio();
+            // left to right through the middle, 0.3 to 0.7 of the field, over 12 frames
+            let at = |t: f32| [f64::from(v.x + t * v.w) / dpr, f64::from(v.y + 0.5 * v.h) / dpr];
             let r = app.running.as_ref().ok_or("no simulation")?;
-            let (nx, ny, h) = (r.sim.nx, r.sim.ny, r.sim.params.h);
-            // a stroke left to right through the middle, 0.3 to 0.7 of the field, over 12 frames
-            if (1..=12).contains(&frame) {
-                let t = 0.3 + 0.4 * (frame - 1) as f32 / 11.0;
-                let px = [v.x + t * v.w, v.y + 0.5 * v.h];
-                let m = v.to_metres(px, nx, ny, h);
-                if frame == 1 {
-                    app.pointer.left = true;
-                    app.pointer.last = Some(m);
+            let (nx, ny) = (r.sim.nx, r.sim.ny);
+            match frame {
+                1 => platform::pointer_event("pointermove", pointer, at(0.3), false)?,
+                2 => platform::pointer_event("pointerdown", pointer, at(0.3), true)?,
+                3..=13 => platform::pointer_event("pointermove", pointer, at(0.3 + 0.4 * (frame - 2) as f32 / 11.0), true)?,
+                14 => {
+                    platform::pointer_event("pointerup", pointer, at(0.7), false)?;
+                    app.stepper.set_paused(true);
                 }
-                app.pointer.pos = Some(px);
-                app.pointer.path.push(m);
-            } else if frame == 13 {
-                app.pointer.left = false;
-                app.pointer.pos = None;
-                app.stepper.set_paused(true);
-            } else if frame == 16 {
-                c.read = Some(FieldsRead::start(&r.sim));
-            } else if let Some(read) = c.read.as_mut()
-                && let Some(f) = read.poll()
-            {
-                let f = f.map_err(|e| e.to_string())?;
-                let along: f32 = (0..5).map(|i| ink_at(&f, nx * (4 + i) / 12 + nx / 24, ny / 2)).sum::<f32>() / 5.0;
-                let away = ink_at(&f, nx / 10, ny / 10) + ink_at(&f, nx * 9 / 10, ny * 9 / 10);
-                c.measured = Some(json!({ "ink_along_stroke": along, "ink_away": away }));
-                if !(along > 0.05 && away < 0.01) {
-                    return Err(format!("the drag painted no ink where it went: mean ink {along} along the stroke, {away} away from it"));
+                17 => c.read = Some(FieldsRead::start(&r.sim)),
+                _ => {
+                    if let Some(f) = c.read.as_mut().and_then(|read| read.poll()) {
+                        let f = f.map_err(|e| e.to_string())?;
+                        let along: f32 = (0..5).map(|i| ink_at(&f, nx * (4 + i) / 12 + nx / 24, ny / 2)).sum::<f32>() / 5.0;
+                        let away = ink_at(&f, nx / 10, ny / 10) + ink_at(&f, nx * 9 / 10, ny * 9 / 10);
+                        c.measured = Some(json!({ "ink_along_stroke": along, "ink_away": away }));
+                        if !(along > 0.05 && away < 0.01) {
+                            return Err(format!(
+                                "the {pointer} stroke painted no ink where it went: mean ink {along} along it, {away} away"
+                            ));
+                        }
+                        app.view.show_panel = true;
+                        c.done = true;
+                    }
                 }
-                c.done = true;
             }
         }
         Kind::Overlays => {
@@ -295,49 +347,87 @@ fn advance(c: &mut Current, app: &mut App) -> Result<(), String> {
                 _ => {}
             }
         }
-        Kind::RoundTrip => {
-            if frame == 10 {
-                app.stepper.set_paused(true);
-            } else if frame == 13 {
-                c.read = Some(FieldsRead::start(&app.running.as_ref().ok_or("no simulation")?.sim));
-            } else if let Some(read) = c.read.as_mut()
-                && let Some(f) = read.poll()
-            {
-                let f = f.map_err(|e| e.to_string())?;
-                c.read = None;
-                match c.saved.take() {
-                    None => {
-                        // save as the page's zip, open it as if dropped, read the state again
-                        let (meta, text) = app.state_meta().map_err(|e| e.to_string())?;
-                        let step = meta.step;
-                        let zip = state_zip(&f, meta, text);
-                        let (scene, source, state) =
-                            open_files(vec![FileData { name: "state.zip".into(), bytes: zip }]).map_err(|e| e.to_string())?;
+        Kind::Save => match frame {
+            10 => app.stepper.set_paused(true),
+            13 => c.read = Some(FieldsRead::start(&app.running.as_ref().ok_or("no simulation")?.sim)),
+            _ if saved.is_none() => {
+                if let Some(f) = c.read.as_mut().and_then(|read| read.poll()) {
+                    let f = f.map_err(|e| e.to_string())?;
+                    let (meta, text) = app.state_meta().map_err(|e| e.to_string())?;
+                    let step = meta.step;
+                    let zip = FileData { name: "state.zip".into(), bytes: state_zip(&f, meta.clone(), text.clone()) };
+                    let loose = state_loose(&f, meta, text).into_iter().map(|(name, bytes)| FileData { name, bytes }).collect();
+                    *saved = Some(Saved { fields: f, step, zip, loose });
+                    // the page's own Save state: a zip download
+                    app.apply(crate::ui::Command::SaveState);
+                }
+            }
+            _ => {
+                let zipped = platform::saved_files().iter().any(|(name, size)| name.ends_with(".zip") && *size > 100);
+                c.done = app.saving.is_none() && zipped;
+                if frame > 200 && !c.done {
+                    return Err(format!("Save state offered no zip download in 200 frames: {:?}", platform::saved_files()));
+                }
+            }
+        },
+        Kind::Reopen(way) => {
+            let s = saved.as_ref().ok_or("no state was saved")?;
+            let step = app.running.as_ref().ok_or("no simulation")?.sim.step_index;
+            match frame {
+                1 if step != 0 => return Err(format!("the scene did not restart (step {step})")),
+                2 => match way {
+                    Way::Zip => {
+                        let (scene, source, state) = open_files(vec![s.zip.clone()]).map_err(|e| e.to_string())?;
                         app.start_from(scene, source, state).map_err(|e| e.to_string())?;
-                        let r = app.running.as_ref().ok_or("no simulation")?;
-                        if r.sim.step_index != step {
-                            return Err(format!("the reopened state is at step {}, saved at {step}", r.sim.step_index));
-                        }
-                        c.read = Some(FieldsRead::start(&r.sim));
-                        c.saved = Some(f);
-                        // the page's own Save state (a zip download) too
-                        app.apply(crate::ui::Command::SaveState);
                     }
-                    Some(saved) => {
-                        let same =
-                            saved.u == f.u && saved.v == f.v && saved.ink == f.ink && saved.density == f.density && saved.solid == f.solid;
+                    Way::Dropped => platform::drop_on_page(std::slice::from_ref(&s.zip))?,
+                    Way::Picked => app.apply(crate::ui::Command::OpenDialog(true)),
+                },
+                3 if matches!(way, Way::Picked) => platform::choose_in_picker(&s.loose)?,
+                _ if c.read.is_none() && step == s.step => {
+                    c.read = Some(FieldsRead::start(&app.running.as_ref().ok_or("no simulation")?.sim))
+                }
+                _ if c.read.is_none() && frame > 200 => {
+                    return Err(format!("the state (step {}) did not open in 200 frames: at step {step}", s.step));
+                }
+                _ => {
+                    if let Some(f) = c.read.as_mut().and_then(|read| read.poll()) {
+                        let f = f.map_err(|e| e.to_string())?;
+                        let same = s.fields.u == f.u
+                            && s.fields.v == f.v
+                            && s.fields.ink == f.ink
+                            && s.fields.density == f.density
+                            && s.fields.solid == f.solid;
                         if !same {
                             return Err("the reopened state differs from the saved one".into());
                         }
-                        c.done = app.saving.is_none();
-                        if !c.done {
-                            c.saved = Some(saved);
-                        }
+                        c.done = true;
                     }
                 }
-            } else if c.saved.is_some() && c.read.is_none() {
-                c.done = app.saving.is_none();
             }
+        }
+        Kind::Keep => {
+            app.view.brush.radius_share = KEPT_RADIUS;
+            app.view.overlays.pressure = true;
+            app.save_view(true);
+            let dir = crate::ui::view::config_dir().ok_or("the page has no settings store")?;
+            let kept = platform::read_setting(&dir, crate::ui::view::VIEW_FILE).unwrap_or_default();
+            c.measured = Some(json!({ "kept": kept }));
+            if !kept.contains("pressure = true") {
+                return Err(format!("the view settings were not kept in localStorage: {kept:?}"));
+            }
+            c.done = true;
+        }
+        Kind::Kept => {
+            let v = &app.view;
+            c.measured = Some(json!({ "radius_share": v.brush.radius_share, "pressure": v.overlays.pressure }));
+            if v.brush.radius_share != KEPT_RADIUS {
+                return Err(format!("the kept brush size did not come back: {} (kept {KEPT_RADIUS})", v.brush.radius_share));
+            }
+            if v.overlays.pressure {
+                return Err("the URL's view.overlays.pressure=false did not win over the stored setting".into());
+            }
+            c.done = true;
         }
         Kind::Timing(n) => {
             if frame == 3 {

@@ -33,7 +33,9 @@ pub fn run_web() {
             Err(e) => platform::show_message(&e.to_string()),
         }
     }
-    if page.selftest {
+    if page.after_reload {
+        app.selftest = Some(selftest::SelfTest::after_reload());
+    } else if page.selftest {
         app.selftest = Some(selftest::SelfTest::default());
     } else if page.bench {
         app.selftest = Some(selftest::SelfTest::bench());

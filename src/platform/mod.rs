@@ -9,7 +9,9 @@
 //!   [`save_folder`] (a saved state: a folder natively, one zip download on the web);
 //! - a settings store: [`read_setting`] / [`write_setting`] (a file in the config folder
 //!   natively, localStorage on the web);
-//! - a fatal error: [`fatal`] (one line and an exit status natively, the line on the page).
+//! - a fatal error: [`fatal`] (one line and an exit status natively, the line on the page);
+//! - start-up settings and named paths: [`var`] (the environment natively, none on the web),
+//!   [`path_kind`] and [`absolute`] (a dropped or typed path natively; the page has none).
 //!
 //! Start-up arguments and picking files are each platform's own: `clap` in `main` and rfd
 //! dialogs natively (`native::ask_for_path`), the page's URL and a file input or a drop on the
@@ -42,6 +44,14 @@ impl<T: Send> MaybeSend for T {}
 pub trait MaybeSend {}
 #[cfg(target_arch = "wasm32")]
 impl<T> MaybeSend for T {}
+
+/// What is at a path the user named (`path_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathKind {
+    Folder,
+    File,
+    Missing,
+}
 
 /// A file picked or dropped on the page, read into memory.
 #[derive(Clone, Debug)]

@@ -63,6 +63,32 @@ pub fn save_folder(name: &str, files: Vec<(String, Vec<u8>)>, finish: impl FnOnc
     Ok(shown)
 }
 
+/// Waits for a future (the desktop's entry points: GPU set-up, a probe before the window).
+pub fn block_on<T>(fut: impl Future<Output = T>) -> T {
+    pollster::block_on(fut)
+}
+
+/// A start-up setting from the environment (test hooks, the display); None when unset.
+pub fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// What a path the user named is: a folder, a file, or nothing there.
+pub fn path_kind(path: &Path) -> super::PathKind {
+    if path.is_dir() {
+        super::PathKind::Folder
+    } else if path.exists() {
+        super::PathKind::File
+    } else {
+        super::PathKind::Missing
+    }
+}
+
+/// The path made absolute (links resolved) where it exists, else as it is.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// A setting `name` of the store `dir` (a folder natively); None when there is none.
 pub fn read_setting(dir: &Path, name: &str) -> Option<String> {
     std::fs::read_to_string(dir.join(name)).ok()

@@ -47,6 +47,8 @@ thread_local! {
     static LAST_SAVED: RefCell<Vec<(String, usize)>> = const { RefCell::new(Vec::new()) };
     /// Files picked or dropped, waiting for the app.
     static INBOX: RefCell<Vec<Vec<FileData>>> = const { RefCell::new(Vec::new()) };
+    /// The file input `pick_files` opened last (the self-test answers it as a person would).
+    static PICKER: RefCell<Option<web_sys::HtmlInputElement>> = const { RefCell::new(None) };
 }
 
 /// Files offered as downloads so far (name, bytes).
@@ -73,6 +75,21 @@ pub fn save_folder(name: &str, mut files: Vec<(String, Vec<u8>)>, finish: impl F
 
 fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
+}
+
+/// A page has no environment: its start-up settings come from the URL.
+pub fn var(_name: &str) -> Option<String> {
+    None
+}
+
+/// A page reaches no file by path: files arrive picked or dropped.
+pub fn path_kind(_path: &Path) -> super::PathKind {
+    super::PathKind::Missing
+}
+
+/// Paths on a page stay as they are.
+pub fn absolute(path: &Path) -> PathBuf {
+    path.to_path_buf()
 }
 
 /// A setting from localStorage (key `dir/name`).
@@ -149,6 +166,9 @@ pub struct UrlSetup {
     pub overrides: Vec<String>,
     /// `?selftest`: run the self-test and POST its result to `/result`.
     pub selftest: bool,
+    /// `?selftest=reload`: the self-test's second part, after it reloaded the page: are the view
+    /// settings it kept in localStorage back, and does the URL still win? POSTed to `/reload`.
+    pub after_reload: bool,
     /// `?bench`: time the step at 128² and 256², POSTed to `/result` as the self-test does.
     pub bench: bool,
     /// `?canvas=WxH`: the canvas's size in CSS pixels (else the whole page).
@@ -171,7 +191,7 @@ pub fn parse_query(search: &str) -> UrlSetup {
         let (k, v) = (decode(k), decode(v));
         match k.as_str() {
             "scene" => s.scene = Some(v),
-            "selftest" => s.selftest = true,
+            "selftest" => (s.selftest, s.after_reload) = (true, v == "reload"),
             "bench" => s.bench = true,
             "canvas" => s.canvas = v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))),
             "steps" => s.steps = v.parse().ok(),
@@ -259,6 +279,7 @@ pub fn pick_files(wake: impl Fn() + 'static) {
     input.set_onchange(Some(on_change.as_ref().unchecked_ref()));
     on_change.forget();
     input.click();
+    PICKER.with(|p| *p.borrow_mut() = Some(input));
 }
 
 /// Files dropped anywhere on the page are opened: they arrive through [`take_files`].
@@ -291,10 +312,84 @@ pub fn offer_files(files: Vec<FileData>) {
     INBOX.with(|i| i.borrow_mut().push(files));
 }
 
+// The self-test's hands: real DOM events, made as the browser makes them for a mouse, a finger,
+// a drop or a file chosen in the picker, so they pass through winit's and the page's own
+// listeners and the browser's file reading, not around them.
+
+fn js_error(e: JsValue) -> String {
+    e.as_string().or_else(|| js_sys::JSON::stringify(&e).ok().map(String::from)).unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// A pointer event on the canvas at `css` (CSS pixels from the canvas's corner): `kind` is
+/// "pointerdown", "pointermove" or "pointerup", `pointer` is "mouse" or "touch" (one finger).
+pub fn pointer_event(kind: &str, pointer: &str, css: [f64; 2], pressed: bool) -> std::result::Result<(), String> {
+    let c = canvas(None).ok_or("no canvas")?;
+    let rect = c.get_bounding_client_rect();
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_composed(true);
+    init.set_pointer_type(pointer);
+    init.set_pointer_id(if pointer == "touch" { 7 } else { 1 });
+    init.set_is_primary(true);
+    init.set_client_x((rect.left() + css[0]).round() as i32);
+    init.set_client_y((rect.top() + css[1]).round() as i32);
+    // a move changes no button (-1); down and up are the left button (or the finger)
+    init.set_button(if kind == "pointermove" { -1 } else { 0 });
+    init.set_buttons(u16::from(pressed));
+    init.set_pressure(if pressed { 0.5 } else { 0.0 });
+    if kind == "pointermove" {
+        // winit reads a move's positions from getCoalescedEvents(), as browsers fill it
+        let one = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).map_err(js_error)?;
+        js_sys::Reflect::set(&init, &"coalescedEvents".into(), &js_sys::Array::of1(&one)).map_err(js_error)?;
+    }
+    let e = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).map_err(js_error)?;
+    c.dispatch_event(&e).map_err(js_error)?;
+    Ok(())
+}
+
+fn data_transfer(files: &[FileData]) -> std::result::Result<web_sys::DataTransfer, String> {
+    let dt = web_sys::DataTransfer::new().map_err(js_error)?;
+    for f in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(f.bytes.as_slice()));
+        let file = web_sys::File::new_with_u8_array_sequence(&parts, &f.name).map_err(js_error)?;
+        dt.items().add_with_file(&file).map_err(js_error)?;
+    }
+    Ok(dt)
+}
+
+/// Drops `files` on the canvas, as a file manager's drag does.
+pub fn drop_on_page(files: &[FileData]) -> std::result::Result<(), String> {
+    let c = canvas(None).ok_or("no canvas")?;
+    let init = web_sys::DragEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_data_transfer(Some(&data_transfer(files)?));
+    let e = web_sys::DragEvent::new_with_event_init_dict("drop", &init).map_err(js_error)?;
+    c.dispatch_event(&e).map_err(js_error)?;
+    Ok(())
+}
+
+/// Chooses `files` in the file picker the page opened last, as a person would.
+pub fn choose_in_picker(files: &[FileData]) -> std::result::Result<(), String> {
+    let input = PICKER.with(|p| p.borrow_mut().take()).ok_or("the page opened no file picker")?;
+    input.set_files(data_transfer(files)?.files().as_ref());
+    input.dispatch_event(&web_sys::Event::new("change").map_err(js_error)?).map_err(js_error)?;
+    Ok(())
+}
+
+/// Opens the page again at its address with this query (the self-test's reload).
+pub fn reload_with(query: &str) {
+    let loc = window().location();
+    let _ = loc.replace(&format!("{}{}?{query}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default()));
+}
+
 /// POSTs `body` to `path` on the page's own server (the browser test's results); fire and forget.
 pub fn post(path: &str, body: &str) {
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
+    // (kept alive: the self-test reloads the page right after its first report)
+    let _ = js_sys::Reflect::set(&init, &"keepalive".into(), &JsValue::from_bool(body.len() < 60_000));
     init.set_body(&JsValue::from_str(body));
     let _ = window().fetch_with_str_and_init(path, &init);
 }
@@ -317,6 +412,11 @@ pub fn user_agent() -> String {
 pub fn canvas_png() -> Option<String> {
     let c: web_sys::HtmlCanvasElement = document().get_element_by_id("smokebox")?.dyn_into().ok()?;
     c.to_data_url().ok()
+}
+
+/// Device pixels a CSS pixel.
+pub fn device_pixel_ratio() -> f64 {
+    window().device_pixel_ratio().max(1.0)
 }
 
 /// The page's size in device pixels.

@@ -156,7 +156,7 @@ fn typed_path(text: &str) -> String {
     if let Some(address) = t.strip_prefix("file://") {
         return percent_decoded(address);
     }
-    match (t.strip_prefix("~/"), std::env::var_os("HOME")) {
+    match (t.strip_prefix("~/"), crate::platform::var("HOME")) {
         (Some(rest), Some(home)) => std::path::Path::new(&home).join(rest).display().to_string(),
         _ => t.to_string(),
     }
