@@ -71,9 +71,10 @@ impl Gpu {
     pub fn describe(&self) -> String {
         let info = self.adapter.get_info();
         // (a browser's WebGPU names no driver)
+        let name = if info.name.trim().is_empty() { "the browser's WebGPU adapter" } else { info.name.as_str() };
         match info.driver_info.trim() {
-            "" => format!("{} ({:?})", info.name, info.backend),
-            driver => format!("{} ({:?}, {driver})", info.name, info.backend),
+            "" => format!("{name} ({:?})", info.backend),
+            driver => format!("{name} ({:?}, {driver})", info.backend),
         }
     }
 

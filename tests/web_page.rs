@@ -178,7 +178,7 @@ fn wait_for(rx: &Receiver<Post>, path: &str, secs: u64, browser: &Browser) -> se
 fn selftest_passes() {
     let (port, rx) = serve(page_dir());
     let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?selftest"), true, "480,360");
-    let result = wait_for(&rx, "/result", 240, &browser);
+    let result = wait_for(&rx, "/result", 600, &browser);
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
     let failed: Vec<String> = result["checks"]
         .as_array()
