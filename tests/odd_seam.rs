@@ -35,8 +35,7 @@ fn sor_history(nx: usize, ny: usize, omega: f32) -> Vec<f32> {
     (0..10)
         .map(|_| {
             for _ in 0..20 {
-                mg.relax(0, 0, omega);
-                mg.relax(0, 1, omega);
+                mg.sweep(0, omega);
             }
             residual_max(&mut mg) / r0
         })
