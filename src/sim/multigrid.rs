@@ -3,6 +3,7 @@
 
 use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
 pub use super::levels::*;
+use super::params::BC_PERIODIC;
 use super::solver_check::{self as check, Launch, ctl};
 use super::stage::Ctx;
 use crate::error::Result;
@@ -202,7 +203,7 @@ impl Multigrid {
 
     /// The step's boundary kinds: which levels have an odd periodic seam (`odd_seam`).
     pub fn set_periodic(&self, bc_kind: [u32; 4]) {
-        self.periodic.set([bc_kind[0] == crate::sim::params::BC_PERIODIC, bc_kind[2] == crate::sim::params::BC_PERIODIC]);
+        self.periodic.set([bc_kind[0] == BC_PERIODIC, bc_kind[2] == BC_PERIODIC]);
     }
 
     /// Whether level `l` has an odd periodic axis: its sweeps then have four colours
