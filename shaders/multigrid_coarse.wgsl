@@ -1,8 +1,8 @@
 // Multigrid coarse solve in one dispatch: the levels from this one down (every side at most 32,
 // the bottom at most 16, src/sim/multigrid.rs) held in workgroup memory, one V-cycle of them run by one workgroup with
-// barriers between the steps: two red-black Gauss-Seidel sweeps, residual restricted to the next
-// level, ..., BOTTOM_SWEEPS SOR sweeps on the bottom level (plain Gauss-Seidel where an odd
-// periodic axis pairs two same-colour cells: `bottom_omega`), then back up with prolongation and two
+// barriers between the steps: two Gauss-Seidel sweeps, residual restricted to the next level, ...,
+// BOTTOM_SWEEPS SOR sweeps on the bottom level (four colours a sweep on a level with an odd
+// periodic axis: multigrid_level.wgsl `colour`), then back up with prolongation and two
 // sweeps. The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs
 // `coarse`). Stencils stay in the stencil buffer (read-only); x and rhs live here.
 
@@ -43,38 +43,64 @@ fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
     return srhs[base + u32(j * w + i)] + (d - (stencil_count(s) - fluid) * outflow_weight(k) * xc);
 }
 
-// One colour of a red-black sweep of level k: every update computed before any is written, as
-// src/sim/cpu/multigrid.rs `relax`.
-fn s_relax(k: u32, parity: i32, omega: f32, lid: u32) {
+// Cell t of colour c on a w x h level: red and black (c < 2) take the t-th cell of the colour, row
+// j, i = 2x or 2x + 1; the seam's (multigrid_level.wgsl `colour`) take seam column cell (w - 1, t),
+// then seam row cell (t - h, h - 1) short of the corner (the column has it). x < 0: no cell of
+// that colour.
+fn s_cell(c: i32, t: u32, w: i32, h: i32) -> vec2<i32> {
+    var g = vec2<i32>(w - 1, i32(t));
+    if c < 2 {
+        let half = u32(w + 1) / 2u;
+        let j = i32(t / half);
+        g = vec2<i32>(2 * i32(t % half) + ((j + c) & 1), j);
+        if g.x >= w { return vec2<i32>(-1, 0); }
+    } else if i32(t) >= h {
+        g = vec2<i32>(i32(t) - h, h - 1);
+    }
+    if colour(g.x, g.y, w, h) != c { return vec2<i32>(-1, 0); }
+    return g;
+}
+
+// Threads a colour of a w x h level takes (`s_cell`).
+fn s_cells(c: i32, w: i32, h: i32) -> u32 {
+    return select(u32((w + 1) / 2 * h), u32(w + h - 1), c >= 2);
+}
+
+// One colour of a sweep of level k (0 red, 1 black, 2 and 3 an odd seam's): every update
+// computed before any is written, as src/sim/cpu/multigrid.rs `relax`.
+fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {
     let l = mg_levels[k];
     let w = i32(l.nx);
+    let h = i32(l.ny);
     let base = s_off(k);
-    // thread t takes the t-th cell of the colour: row j, i = 2x or 2x + 1
-    let half = (l.nx + 1u) / 2u;
-    for (var t = lid; t < half * l.ny; t += WG) {
-        let j = i32(t / half);
-        let i = 2 * i32(t % half) + ((j + parity) & 1);
-        if i >= w { continue; }
-        let c = u32(j * w + i);
-        let s = mg_stencil[l.off + c];
-        let count = stencil_count(s);
+    for (var t = lid; t < s_cells(c, w, h); t += WG) {
+        let g = s_cell(c, t, w, h);
+        if g.x < 0 { continue; }
+        let at = u32(g.y * w + g.x);
+        let s = mg_stencil[l.off + at];
         var x = 0.0;
-        if count > 0.0 { x = sx[base + c] + omega * s_residual(k, i, j, s) / diagonal(s, k); }
-        snext[base + c] = x;
+        if stencil_count(s) > 0.0 { x = sx[base + at] + omega * s_residual(k, g.x, g.y, s) / diagonal(s, k); }
+        snext[base + at] = x;
     }
     workgroupBarrier();
-    for (var t = lid; t < half * l.ny; t += WG) {
-        let j = i32(t / half);
-        let i = 2 * i32(t % half) + ((j + parity) & 1);
-        if i < w { sx[base + u32(j * w + i)] = snext[base + u32(j * w + i)]; }
+    for (var t = lid; t < s_cells(c, w, h); t += WG) {
+        let g = s_cell(c, t, w, h);
+        if g.x >= 0 { sx[base + u32(g.y * w + g.x)] = snext[base + u32(g.y * w + g.x)]; }
     }
     workgroupBarrier();
 }
 
+// One sweep of level k: red, black and, with an odd periodic axis, the seam's two colours.
+fn s_sweep(k: u32, omega: f32, lid: u32) {
+    let l = mg_levels[k];
+    for (var c = 0; c < sweep_colours(i32(l.nx), i32(l.ny)); c++) {
+        s_relax(k, c, omega, lid);
+    }
+}
+
 fn s_smooth(k: u32, lid: u32) {
     for (var sweep = 0; sweep < 2; sweep++) {
-        s_relax(k, 0, 1.0, lid);
-        s_relax(k, 1, 1.0, lid);
+        s_sweep(k, 1.0, lid);
     }
 }
 
@@ -152,12 +178,8 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
         s_smooth(k, lid);
         s_restrict(k, lid);
     }
-    let bottom = mg_levels[last];
-    let odd_periodic = (periodic_x() && bottom.nx % 2u == 1u) || (periodic_y() && bottom.ny % 2u == 1u);
-    let omega = select(BOTTOM_OMEGA, 1.0, odd_periodic);
     for (var it = 0u; it < BOTTOM_SWEEPS; it++) {
-        s_relax(last, 0, omega, lid);
-        s_relax(last, 1, omega, lid);
+        s_sweep(last, BOTTOM_OMEGA, lid);
     }
     for (var k = last; k > first; k--) {
         s_prolong(k - 1u, lid);

@@ -27,13 +27,24 @@ fn outflow_weight(k: u32) -> f32 {
     return 2.0 * t / (t + 1.0);
 }
 
-// The over-relaxation at cell (i, j): none on an odd periodic seam, where the cell and its
-// neighbour across the seam share a colour and relax together (over-relaxing that pair stalled or
-// diverged SOR at ω near 2: tests/odd_seam.rs). CPU twin: src/sim/cpu/multigrid.rs `on_odd_seam`.
-fn seam_omega(i: i32, j: i32, omega: f32) -> f32 {
-    let odd_x = periodic_x() && (lnx() & 1) == 1 && (i == 0 || i == lnx() - 1);
-    let odd_y = periodic_y() && (lny() & 1) == 1 && (j == 0 || j == lny() - 1);
-    return select(omega, min(omega, 1.0), odd_x || odd_y);
+// The colours of a sweep on a w x h level. Red-black by i + j gives the last column of an odd
+// periodic axis the colour of its neighbour across the seam (column 0): updated together, that
+// pair stalled or diverged SOR at ω near 2 (tests/odd_seam.rs). So the last column (row) is a
+// seam of its own, coloured 2 and 3 by i + j and relaxed after red and black: no two cells of one
+// colour are neighbours, every sweep is a true Gauss-Seidel ordering, and SOR converges at any
+// 0 < ω < 2. The corner of two odd seams stays red: its four neighbours are all seam cells. CPU
+// twin: src/sim/cpu/multigrid.rs `on_seam`, `colour`, `colours`.
+fn on_seam(i: i32, j: i32, w: i32, h: i32) -> bool {
+    return (periodic_x() && (w & 1) == 1 && i == w - 1) != (periodic_y() && (h & 1) == 1 && j == h - 1);
+}
+
+fn colour(i: i32, j: i32, w: i32, h: i32) -> i32 {
+    return ((i + j) & 1) + select(0, 2, on_seam(i, j, w, h));
+}
+
+// Colours of a sweep: 4 on a level with an odd periodic axis, else 2 (red, black).
+fn sweep_colours(w: i32, h: i32) -> i32 {
+    return select(2, 4, (periodic_x() && (w & 1) == 1) || (periodic_y() && (h & 1) == 1));
 }
 
 // The diagonal of stencil s on level k: its fluid neighbours plus its weighted outflow ones.

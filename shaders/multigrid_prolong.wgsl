@@ -14,7 +14,7 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, true);
-    tile_relax(wid, lid, 1.0, 2);
+    tile_relax(wid, lid, 1.0);
     tile_store(wid, lid);
 }
 

@@ -1,7 +1,8 @@
-// Multigrid pre-smoother: two red-black Gauss-Seidel sweeps on a level in one dispatch, through
-// workgroup memory (multigrid_tile.wgsl), x -> y. `red` and `black` are the plain half-sweeps in
-// place on x that a CPU adapter uses instead (src/sim/kernel.rs `solver_tiles`); on an odd
-// periodic axis two seam cells of one colour then update in either order.
+// Multigrid pre-smoother: two Gauss-Seidel sweeps on a level in one dispatch (one sweep on a level
+// with an odd periodic seam, whose sweeps have four colours), through workgroup memory
+// (multigrid_tile.wgsl), x -> y. `red`, `black`, `seam_red` and `seam_black` are the plain
+// sub-sweeps in place on x that a CPU adapter uses instead (src/sim/kernel.rs `solver_tiles`);
+// the seam's two run only where a level has an odd periodic axis (multigrid_level.wgsl `colour`).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(18) var<storage, read> level: Level;
@@ -14,7 +15,7 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, false);
-    tile_relax(wid, lid, 1.0, 2);
+    tile_relax(wid, lid, 1.0);
     tile_store(wid, lid);
 }
 
@@ -26,16 +27,29 @@ fn relax_in_place(i: i32, j: i32, omega: f32) {
         mg_x[xidx(i, j)] = 0.0;
         return;
     }
-    mg_x[xidx(i, j)] += seam_omega(i, j, omega) * local_residual(i, j, s) / diagonal(s, level.index);
+    mg_x[xidx(i, j)] += omega * local_residual(i, j, s) / diagonal(s, level.index);
 }
 
 // Thread (x, j) takes the cell of row j and colour `parity` at i = 2x or 2x + 1: a half-sweep
-// dispatches half the cells, so no lane idles on the other colour.
+// dispatches half the cells, so no lane idles on the other colour. Seam cells have their own.
 fn half_sweep(id: vec3<u32>, parity: i32, omega: f32) {
     let j = i32(id.y);
     let i = 2 * i32(id.x) + ((j + parity) & 1);
-    if i >= lnx() || j >= lny() { return; }
+    if i >= lnx() || j >= lny() || on_seam(i, j, lnx(), lny()) { return; }
     relax_in_place(i, j, omega);
+}
+
+// The seam cells of colour 2 + parity: thread t (counted across the dispatch, whatever its shape)
+// takes seam column cell (w - 1, t), then seam row cell (t - h, h - 1) short of the corner, which
+// the column has: each cell one thread.
+fn seam_sweep(id: vec3<u32>, n: vec3<u32>, parity: i32, omega: f32) {
+    let t = i32(id.x + id.y * n.x * 8u);
+    let w = lnx();
+    let h = lny();
+    var c = vec2<i32>(w - 1, t);
+    if t >= h { c = vec2<i32>(t - h, h - 1); }
+    if t >= w + h - 1 || !on_seam(c.x, c.y, w, h) || colour(c.x, c.y, w, h) != 2 + parity { return; }
+    relax_in_place(c.x, c.y, omega);
 }
 
 @compute @workgroup_size(8, 8)
@@ -45,7 +59,23 @@ fn red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, 1.0); }
 fn black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, 1.0); }
 
 @compute @workgroup_size(8, 8)
+fn seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 0, 1.0); }
+
+@compute @workgroup_size(8, 8)
+fn seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 1, 1.0); }
+
+@compute @workgroup_size(8, 8)
 fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, params.sor_omega); }
 
 @compute @workgroup_size(8, 8)
 fn sor_black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, params.sor_omega); }
+
+@compute @workgroup_size(8, 8)
+fn sor_seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
+    seam_sweep(id, n, 0, params.sor_omega);
+}
+
+@compute @workgroup_size(8, 8)
+fn sor_seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
+    seam_sweep(id, n, 1, params.sor_omega);
+}

@@ -1,10 +1,11 @@
 // The tile of the fused red-black smoothers (multigrid_smooth, multigrid_prolong, pressure_sor;
 // composed after multigrid_common.wgsl). A 16 x 16 workgroup owns a TILE x TILE block of the level
 // and loads it with a HALO-cell border into workgroup memory (wrapped on periodic sides). Each
-// half-sweep can only be trusted one cell further in from the border than the last, so HALO = 4
-// covers two red-black sweeps; then the owned block goes to y (mg_y: the level's other buffer). Colours are those of the
-// level's own (i + j), so the result equals two global sweeps (multigrid_common's cell update,
-// src/sim/cpu/multigrid.rs `relax`).
+// colour's sub-sweep can only be trusted one cell further in from the border than the last, so
+// HALO = 4 covers two red-black sweeps, or one sweep of the four colours of a level with an odd
+// periodic seam (multigrid_level.wgsl `colour`; `tile_sweeps`); then the owned block goes to y
+// (mg_y: the level's other buffer). Colours are the level's own, so the result equals global
+// sweeps (multigrid_common's cell update, src/sim/cpu/multigrid.rs `relax`).
 
 const TILE: i32 = 24;
 const HALO: i32 = 4;
@@ -80,19 +81,25 @@ fn tile_load(wid: vec3<u32>, lid: u32, correct: bool) {
     workgroupBarrier();
 }
 
-// `sweeps` red-black sweeps over omega in the tile (at most HALO / 2). Each half-sweep computes all
-// its updates before writing any, so that two same-colour neighbours (odd periodic seam) both see
-// the old values, in any order.
-fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32, sweeps: i32) {
+// Sweeps of one tile dispatch: two red-black ones, or one of four colours on a level with an odd
+// periodic seam (src/sim/multigrid.rs then dispatches twice).
+fn tile_sweeps() -> i32 {
+    return select(2, 1, sweep_colours(lnx(), lny()) == 4);
+}
+
+// `tile_sweeps()` sweeps over omega in the tile. Each colour's sub-sweep computes all its updates
+// before writing any.
+fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32) {
     let origin = tile_origin(wid);
-    for (var k = 0; k < 2 * sweeps; k++) {
+    let colours = sweep_colours(lnx(), lny());
+    for (var k = 0; k < colours * tile_sweeps(); k++) {
         let lo = k + 1;
         let hi = SPAN - 1 - k;
         for (var q = lid; q < TILE_CELLS; q += WG) {
             let a = i32(q) % SPAN;
             let b = i32(q) / SPAN;
             let g = tile_cell(origin, q);
-            if ((g.x + g.y) & 1) != (k & 1) || a < lo || a >= hi || b < lo || b >= hi { continue; }
+            if colour(g.x, g.y, lnx(), lny()) != k % colours || a < lo || a >= hi || b < lo || b >= hi { continue; }
             let s = tst[q];
             let count = stencil_count(s);
             if count == 0.0 {
@@ -107,14 +114,14 @@ fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32, sweeps: i32) {
             if (s & STENCIL_BOTTOM) != 0u { d += tx[q - u32(SPAN)] - xc; fluid += 1.0; }
             if (s & STENCIL_TOP) != 0u { d += tx[q + u32(SPAN)] - xc; fluid += 1.0; }
             let r = trhs[q] + (d - (count - fluid) * outflow_weight(level.index) * xc);
-            tnext[q] = xc + seam_omega(g.x, g.y, omega) * r / (fluid + (count - fluid) * outflow_weight(level.index));
+            tnext[q] = xc + omega * r / (fluid + (count - fluid) * outflow_weight(level.index));
         }
         workgroupBarrier();
         for (var q = lid; q < TILE_CELLS; q += WG) {
             let a = i32(q) % SPAN;
             let b = i32(q) / SPAN;
             let g = tile_cell(origin, q);
-            if ((g.x + g.y) & 1) == (k & 1) && a >= lo && a < hi && b >= lo && b < hi { tx[q] = tnext[q]; }
+            if colour(g.x, g.y, lnx(), lny()) == k % colours && a >= lo && a < hi && b >= lo && b < hi { tx[q] = tnext[q]; }
         }
         workgroupBarrier();
     }

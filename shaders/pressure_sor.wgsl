@@ -14,6 +14,6 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, false);
-    tile_relax(wid, lid, params.sor_omega, 2);
+    tile_relax(wid, lid, params.sor_omega);
     tile_store(wid, lid);
 }

@@ -2,7 +2,10 @@
 //! solutions shrink at the documented order when the grid is refined, on the GPU passes:
 //! - advection of a smooth field by a uniform and by a rotating flow, at a fixed Courant number:
 //!   semi-Lagrangian first order, MacCormack second;
-//! - the pressure solve against a manufactured solution: second order;
+//! - the same on the dye grid (k = 2, 4) for every ink scheme: semi-Lagrangian and the
+//!   conservative flux form first order, MacCormack and BFECC second;
+//! - the pressure solve against a manufactured solution: second order; with an outflow side, first
+//!   (its ghost holds p = 0 half a cell out), the error matching that shift's prediction;
 //! - viscous decay of a Taylor–Green vortex: first order at a fixed Courant number (backward-Euler
 //!   viscosity), with the decay rate within a few percent at 64²;
 //! - at walls: a profile carried into an inflow side and a shear carried toward a moving no-slip
@@ -24,9 +27,12 @@ fn orders(errors: &[f64]) -> Vec<f64> {
 }
 
 /// Ink carried by a frozen velocity `vel(x, y)` for `turns` of time `t_end`, from `ink0(x, y)`;
-/// returns the L1 error (per cell) against `exact(x, y)` of the red channel.
+/// returns the L1 error (per cell) against `exact(x, y)` of the red channel. The ink lives on a
+/// dye grid `k` times finer than the n x n flow grid (1: the flow grid); Δt keeps the flow grid's
+/// Courant number `courant`.
 fn carried_ink_error(
     n: usize,
+    k: usize,
     periodic: bool,
     scheme: u32,
     courant: f64,
@@ -37,7 +43,7 @@ fn carried_ink_error(
 ) -> f64 {
     let gpu = gpu();
     let h = 1.0 / n as f64;
-    let mut f = Fields::zeros(n, n);
+    let mut f = Fields::zeros_dye(n, n, k);
     let mut speed = 0.0f64;
     for j in 0..n {
         for i in 0..=n {
@@ -55,16 +61,19 @@ fn carried_ink_error(
             speed = speed.max(v.abs());
         }
     }
-    for j in 0..n {
-        for i in 0..n {
-            let c = f.cell(i, j);
-            f.ink[3 * c] = ink0((i as f64 + 0.5) * h, (j as f64 + 0.5) * h) as f32;
+    let hd = h / k as f64;
+    let nd = n * k;
+    for b in 0..nd {
+        for a in 0..nd {
+            let d = f.dye_cell(a, b);
+            f.ink[3 * d] = ink0((a as f64 + 0.5) * hd, (b as f64 + 0.5) * hd) as f32;
         }
     }
     let steps = (t_end * speed / (courant * h)).ceil() as u64;
     let dt = t_end / steps as f64;
     let mut p = box_params(n, n, h as f32, dt as f32);
     p.gravity_y = 0.0;
+    p.dye_scale = k as u32;
     if periodic {
         p.bc_kind = [BC_PERIODIC; 4];
     }
@@ -75,13 +84,13 @@ fn carried_ink_error(
     sim.run_blocking(steps, false);
     let got = sim.download();
     let mut e = 0.0f64;
-    for j in 0..n {
-        for i in 0..n {
-            let c = got.cell(i, j);
-            e += (got.ink[3 * c] as f64 - exact((i as f64 + 0.5) * h, (j as f64 + 0.5) * h)).abs();
+    for b in 0..nd {
+        for a in 0..nd {
+            let d = got.dye_cell(a, b);
+            e += (got.ink[3 * d] as f64 - exact((a as f64 + 0.5) * hd, (b as f64 + 0.5) * hd)).abs();
         }
     }
-    e / (n * n) as f64
+    e / (nd * nd) as f64
 }
 
 fn check_orders(label: &str, errors: &[f64], min_order: f64, max_order: f64) {
@@ -100,8 +109,35 @@ fn advection_by_a_uniform_flow_is_first_order_for_semi_lagrangian_and_second_for
     let t = 1.0;
     let exact = |x: f64, y: f64| wave(x - t, y - 0.5 * t);
     for (name, scheme, lo, hi) in [("semi-lagrangian", SCHEME_SEMI_LAGRANGIAN, 0.7, 1.3), ("maccormack", SCHEME_MACCORMACK, 1.7, 2.5)] {
-        let errors: Vec<f64> = [16, 32, 64].iter().map(|&n| carried_ink_error(n, true, scheme, 0.4, t, &vel, &wave, &exact)).collect();
+        let errors: Vec<f64> = [16, 32, 64].iter().map(|&n| carried_ink_error(n, 1, true, scheme, 0.4, t, &vel, &wave, &exact)).collect();
         check_orders(&format!("uniform flow, {name}"), &errors, lo, hi);
+    }
+}
+
+/// The dye grid (ink k = 2 and 4 times finer than the flow), each ink scheme: the same smooth wave
+/// carried once across the periodic unit square at (1, 0.5) m/s, at flow Courant number 0.4 (dye
+/// Courant 0.4 k), refined on the dye grid (32², 64², 128² dye cells: flow 16²–64² at k = 2,
+/// 8²–32² at k = 4). Semi-Lagrangian and the conservative flux form (donor cell, k sub-steps)
+/// are first order, MacCormack and BFECC second. A dye grid placed or sampled half a dye cell off
+/// would be first order for all four; one that ignored k (flow-grid ink) would not converge.
+#[test]
+fn advection_on_the_dye_grid_keeps_each_schemes_order() {
+    let wave = |x: f64, y: f64| 0.5 + 0.25 * (2.0 * PI * x).sin() * (2.0 * PI * y).cos();
+    let vel = |_x: f64, _y: f64| (1.0, 0.5);
+    let t = 1.0;
+    let exact = |x: f64, y: f64| wave(x - t, y - 0.5 * t);
+    let schemes = [
+        ("semi-lagrangian", SCHEME_SEMI_LAGRANGIAN, 0.7, 1.3),
+        ("maccormack", SCHEME_MACCORMACK, 1.7, 2.5),
+        ("bfecc", SCHEME_BFECC, 1.7, 2.5),
+        ("conservative", SCHEME_CONSERVATIVE, 0.7, 1.3),
+    ];
+    for k in [2usize, 4] {
+        for (name, scheme, lo, hi) in schemes {
+            let errors: Vec<f64> =
+                [32 / k, 64 / k, 128 / k].iter().map(|&n| carried_ink_error(n, k, true, scheme, 0.4, t, &vel, &wave, &exact)).collect();
+            check_orders(&format!("dye grid k = {k}, uniform flow, {name}"), &errors, lo, hi);
+        }
     }
 }
 
@@ -115,7 +151,7 @@ fn advection_by_a_rotating_flow_is_first_order_for_semi_lagrangian_and_second_fo
     // after a quarter turn the point (x, y) came from the point a quarter turn back
     let exact = move |x: f64, y: f64| blob(0.5 + (y - 0.5), 0.5 - (x - 0.5));
     for (name, scheme, lo, hi) in [("semi-lagrangian", SCHEME_SEMI_LAGRANGIAN, 0.7, 1.4), ("maccormack", SCHEME_MACCORMACK, 1.6, 2.6)] {
-        let errors: Vec<f64> = [32, 64, 128].iter().map(|&n| carried_ink_error(n, false, scheme, 0.5, t, &vel, &blob, &exact)).collect();
+        let errors: Vec<f64> = [32, 64, 128].iter().map(|&n| carried_ink_error(n, 1, false, scheme, 0.5, t, &vel, &blob, &exact)).collect();
         check_orders(&format!("rotating flow, {name}"), &errors, lo, hi);
     }
 }
@@ -160,6 +196,64 @@ fn the_pressure_solve_is_second_order_on_a_manufactured_solution() {
         errors.push(e / scale);
     }
     check_orders("Poisson, manufactured solution (multigrid to 1e-6)", &errors, 1.8, 2.3);
+}
+
+/// The outflow side's pressure ghost. φ = cos(πx/2) cos(πy) has zero normal gradient at the walls
+/// (left, bottom, top) and φ = 0 on the outflow side x = 1; u* = ∇φ at every face, the outflow
+/// face included. The projection's pressure must be (ρ/Δt) φ, with no free constant: the outflow
+/// fixes its level. The ghost holds p = 0 at its centre, half a cell beyond the side, so the
+/// discrete boundary sits h/2 from the true one: first order (not the Laplacian's second). That
+/// shift δ = h/2 predicts the error itself: e ≈ δ (π/2) cos(πy) cosh(πx) / cosh(π) (harmonic, no
+/// flux at x = 0, e = -δ φ_x at x = 1), whose mean |e| is δ tanh(π) / π = 0.158 h. The projected
+/// velocity, which should vanish, is first order too. A level-0 ghost placed a cell further out
+/// was still first order but 2.8x the error, and the velocity stopped converging (order -0.21).
+#[test]
+fn the_outflow_pressure_ghost_is_first_order() {
+    let gpu = gpu();
+    let phi = |x: f64, y: f64| (0.5 * PI * x).cos() * (PI * y).cos();
+    let dphi = |x: f64, y: f64| (-0.5 * PI * (0.5 * PI * x).sin() * (PI * y).cos(), -PI * (0.5 * PI * x).cos() * (PI * y).sin());
+    let (mut p_errors, mut u_errors) = (Vec::new(), Vec::new());
+    for n in [16usize, 32, 64] {
+        let h = 1.0 / n as f64;
+        let dt = 0.01;
+        let mut f = Fields::zeros(n, n);
+        for j in 0..n {
+            for i in 1..=n {
+                let k = f.ui(i, j);
+                f.u[k] = dphi(i as f64 * h, (j as f64 + 0.5) * h).0 as f32;
+            }
+        }
+        for j in 1..n {
+            for i in 0..n {
+                let k = f.vi(i, j);
+                f.v[k] = dphi((i as f64 + 0.5) * h, j as f64 * h).1 as f32;
+            }
+        }
+        let mut p = box_params(n, n, h as f32, dt as f32);
+        p.gravity_y = 0.0;
+        p.bc_kind = [BC_WALL, BC_OUTFLOW, BC_WALL, BC_WALL];
+        let settings =
+            SolverConfig { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
+        let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
+        sim.run_pass("projection");
+        let got = sim.download();
+        let scale = 1.0 / dt; // ρ = 1
+        let e: f64 = (0..n * n)
+            .map(|c| (got.p[c] as f64 / scale - phi((c % n) as f64 * h + 0.5 * h, (c / n) as f64 * h + 0.5 * h)).abs())
+            .sum::<f64>()
+            / (n * n) as f64;
+        p_errors.push(e);
+        // every face the projection sets, the outflow face included
+        let faces = (0..n).flat_map(|j| (1..=n).map(move |i| (i, j)));
+        let u_max = faces.map(|(i, j)| got.u[got.ui(i, j)].abs() as f64).fold(0.0, f64::max);
+        u_errors.push(u_max);
+    }
+    check_orders("outflow ghost, manufactured φ = cos(πx/2) cos(πy): pressure", &p_errors, 0.8, 1.3);
+    check_orders("outflow ghost: max |u| left after the projection", &u_errors, 0.8, 1.3);
+    let predicted = (PI.tanh() / (2.0 * PI)) / 64.0;
+    let ratio = p_errors[2] / predicted;
+    eprintln!("outflow ghost at 64²: L1 error {:.3e}, predicted by the h/2 shift {predicted:.3e} (ratio {ratio:.3})", p_errors[2]);
+    assert!((ratio - 1.0).abs() < 0.05, "outflow ghost at 64²: error {:.3e} against {predicted:.3e} from a ghost h/2 out", p_errors[2]);
 }
 
 #[test]

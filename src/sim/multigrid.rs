@@ -3,6 +3,7 @@
 
 use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
 pub use super::levels::*;
+use super::params::BC_PERIODIC;
 use super::solver_check::{self as check, Launch, ctl};
 use super::stage::Ctx;
 use crate::error::Result;
@@ -48,6 +49,11 @@ fn colour_groups(l: &LevelDesc) -> [u32; 3] {
     [l.nx.div_ceil(2).div_ceil(8), l.ny.div_ceil(8), 1]
 }
 
+/// Workgroups of a seam colour (8 x 8 threads, one a seam cell: a column and a row at most).
+fn seam_groups(l: &LevelDesc) -> [u32; 3] {
+    [(l.nx + l.ny).div_ceil(64), 1, 1]
+}
+
 /// The multigrid hierarchy on the GPU and its passes.
 pub struct Multigrid {
     pub levels: Vec<LevelDesc>,
@@ -70,12 +76,22 @@ pub struct Multigrid {
     coarse_solve: PerLevel,
     /// p -> p_out, then p_out -> p.
     sor: [PerLevel; 2],
+    /// On a level with an odd periodic seam a tile dispatch is one sweep (four colours), so its
+    /// two sweeps take a second dispatch back, y -> x, and restriction reads x: `smooth_back`, and
+    /// `prolong_fwd` (x -> y) before it.
+    smooth_back: PerLevel,
+    prolong_fwd: PerLevel,
+    /// Whether the x and y sides are periodic (`set_periodic`, from the step's boundaries).
+    periodic: std::cell::Cell<[bool; 2]>,
     /// Whether the tiled kernels run (else the plain ones below, in place on x).
     pub tiled: bool,
     red: PerLevel,
     black: PerLevel,
     sor_red: PerLevel,
     sor_black: PerLevel,
+    /// The seam's two colours (plain, in place), on levels with an odd periodic axis.
+    seam: [PerLevel; 2],
+    sor_seam: [PerLevel; 2],
     restrict_in_place: PerLevel,
     prolong_add: PerLevel,
     /// Kept alive for the bind groups.
@@ -156,11 +172,22 @@ impl Multigrid {
             prolong: PerLevel::shared(d, "multigrid_prolong", "main", &back[..coarse])?,
             coarse_solve: PerLevel::shared(d, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
             sor: [PerLevel::shared(d, "pressure_sor", "main", fine)?, PerLevel::shared(d, "pressure_sor", "main", &back[..1])?],
+            smooth_back: PerLevel::shared(d, "multigrid_smooth", "main", &back[..coarse])?,
+            prolong_fwd: PerLevel::shared(d, "multigrid_prolong", "main", &tables[..coarse])?,
+            periodic: std::cell::Cell::new([false; 2]),
             tiled: solver_tiles(d),
             red: PerLevel::new(d, "multigrid_smooth", "red", &tables[..coarse])?,
             black: PerLevel::new(d, "multigrid_smooth", "black", &tables[..coarse])?,
             sor_red: PerLevel::new(d, "multigrid_smooth", "sor_red", fine)?,
             sor_black: PerLevel::new(d, "multigrid_smooth", "sor_black", fine)?,
+            seam: [
+                PerLevel::new(d, "multigrid_smooth", "seam_red", &tables[..coarse])?,
+                PerLevel::new(d, "multigrid_smooth", "seam_black", &tables[..coarse])?,
+            ],
+            sor_seam: [
+                PerLevel::new(d, "multigrid_smooth", "sor_seam_red", fine)?,
+                PerLevel::new(d, "multigrid_smooth", "sor_seam_black", fine)?,
+            ],
             restrict_in_place: PerLevel::new(d, "multigrid_restrict", "main", &tables[..coarse])?,
             prolong_add: PerLevel::new(d, "multigrid_prolong", "add", &tables[..coarse])?,
             levels,
@@ -172,6 +199,26 @@ impl Multigrid {
             _descs: descs,
             _table: table_buffer,
         })
+    }
+
+    /// The step's boundary kinds: which levels have an odd periodic seam (`odd_seam`).
+    pub fn set_periodic(&self, bc_kind: [u32; 4]) {
+        self.periodic.set([bc_kind[0] == BC_PERIODIC, bc_kind[2] == BC_PERIODIC]);
+    }
+
+    /// Whether level `l` has an odd periodic axis: its sweeps then have four colours
+    /// (multigrid_level.wgsl `colour`), and its tile dispatches are one sweep each.
+    pub fn odd_seam(&self, l: usize) -> bool {
+        let [px, py] = self.periodic.get();
+        let d = &self.levels[l];
+        (px && d.nx % 2 == 1) || (py && d.ny % 2 == 1)
+    }
+
+    /// Whether `encode_smooth` leaves level `l`'s iterate in its second buffer (y), as
+    /// `encode_restrict` reads it: two sweeps in one dispatch. On an odd seam the second
+    /// dispatch brings it back to x.
+    pub fn smoothed_in_y(&self, l: usize) -> bool {
+        !self.odd_seam(l)
     }
 
     /// Solid masks and stencils of every level (only when solids or boundaries changed).
@@ -192,21 +239,34 @@ impl Multigrid {
         launch.go(pass, &k.kernel, &k.groups[l], tile_groups(d.nx, d.ny), ctl::tile_slot(l));
     }
 
-    /// Two red-black sweeps on level `l` (a level above the coarse solve), one dispatch, x -> y.
+    /// Two sweeps on level `l` (a level above the coarse solve): one dispatch, x -> y, or on an
+    /// odd seam two, x -> y -> x (`smoothed_in_y`).
     pub fn encode_smooth(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         self.tile(pass, launch, &self.smooth, l);
+        if self.odd_seam(l) {
+            self.tile(pass, launch, &self.smooth_back, l);
+        }
     }
 
-    /// Level `l`'s residual (of y) restricted onto level `l + 1` (its x zeroed), one dispatch.
+    /// Level `l`'s smoothed iterate (y, or x on an odd seam) restricted onto level `l + 1` (its x
+    /// zeroed), one dispatch.
     pub fn encode_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        if !self.smoothed_in_y(l) {
+            return self.encode_plain_restrict(pass, launch, l);
+        }
         let c = &self.levels[l + 1];
         launch.go(pass, &self.restrict.kernel, &self.restrict.groups[l], cell_groups(c), ctl::cells_slot(l + 1));
     }
 
-    /// Level `l + 1`'s correction added to level `l`, then two red-black sweeps, one dispatch,
-    /// y -> x.
+    /// Level `l + 1`'s correction added to level `l`, then two sweeps: one dispatch, y -> x, or
+    /// on an odd seam two, x -> y -> x.
     pub fn encode_prolong(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
-        self.tile(pass, launch, &self.prolong, l);
+        if self.odd_seam(l) {
+            self.tile(pass, launch, &self.prolong_fwd, l);
+            self.tile(pass, launch, &self.smooth_back, l);
+        } else {
+            self.tile(pass, launch, &self.prolong, l);
+        }
     }
 
     /// One V-cycle of the levels from `self.coarse` down, in one workgroup.
@@ -232,11 +292,22 @@ impl Multigrid {
         }
     }
 
-    /// One red-black sweep in place on level `l`'s x (plain kernels, two dispatches).
+    /// One Gauss-Seidel sweep in place on level `l`'s x (plain kernels: red and black, and on an
+    /// odd seam the seam's two colours).
     pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         let g = colour_groups(&self.levels[l]);
         launch.go(pass, &self.red.kernel, &self.red.groups[l], g, ctl::cells_slot(l));
         launch.go(pass, &self.black.kernel, &self.black.groups[l], g, ctl::cells_slot(l));
+        self.encode_seam(pass, launch, &self.seam, l);
+    }
+
+    /// The seam's two colours on level `l`, where it has an odd periodic axis.
+    fn encode_seam(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, colours: &[PerLevel; 2], l: usize) {
+        if self.odd_seam(l) {
+            for k in colours {
+                launch.go(pass, &k.kernel, &k.groups[l], seam_groups(&self.levels[l]), ctl::cells_slot(l));
+            }
+        }
     }
 
     /// Restriction of level `l`'s x (plain path: the pre-smoothed iterate stays in x).
@@ -269,23 +340,40 @@ impl Multigrid {
 
     /// Dispatches of one V-cycle.
     pub fn vcycle_dispatches(&self) -> u32 {
-        if self.tiled { 3 * self.coarse as u32 + 1 } else { (2 * (PRE_SMOOTH + POST_SMOOTH) + 2) * self.coarse as u32 + 1 }
+        let per_level = |l: usize| match (self.tiled, self.odd_seam(l)) {
+            (true, false) => 3,
+            (true, true) => 5,
+            (false, seam) => (if seam { 4 } else { 2 }) * (PRE_SMOOTH + POST_SMOOTH) + 2,
+        };
+        (0..self.coarse).map(per_level).sum::<u32>() + 1
     }
 
-    /// Two red-black SOR sweeps on level 0 (stencil packed, rhs loaded), one dispatch: p -> p_out
-    /// when `in_out` is false, else back; flips it.
+    /// Dispatches of two SOR sweeps (`encode_sor`).
+    pub fn sor_dispatches(&self) -> u32 {
+        match (self.tiled, self.odd_seam(0)) {
+            (true, seam) => 1 + seam as u32,
+            (false, seam) => 2 * (2 + 2 * seam as u32),
+        }
+    }
+
+    /// Two SOR sweeps on level 0 (stencil packed, rhs loaded), one dispatch: p -> p_out when
+    /// `in_out` is false, else back; flips it. On an odd seam a dispatch is one sweep: two, there
+    /// and back.
     pub fn encode_sor(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, in_out: &mut bool) {
         if !self.tiled {
-            // the same two sweeps in place, one dispatch per half-sweep
+            // the same two sweeps in place, one dispatch per colour
             let g = colour_groups(&self.levels[0]);
             for _ in 0..2 {
                 launch.go(pass, &self.sor_red.kernel, &self.sor_red.groups[0], g, ctl::cells_slot(0));
                 launch.go(pass, &self.sor_black.kernel, &self.sor_black.groups[0], g, ctl::cells_slot(0));
+                self.encode_seam(pass, launch, &self.sor_seam, 0);
             }
             return;
         }
-        self.tile(pass, launch, &self.sor[*in_out as usize], 0);
-        *in_out = !*in_out;
+        for _ in 0..1 + self.odd_seam(0) as u32 {
+            self.tile(pass, launch, &self.sor[*in_out as usize], 0);
+            *in_out = !*in_out;
+        }
     }
 
     /// Estimated bytes a V-cycle moves. Tiled: per tile dispatch x, rhs, stencil read over the

@@ -414,6 +414,7 @@ impl Solvers {
             m.spec = Some(spec);
             m.prediction = None;
         }
+        self.mg.set_periodic(bc_kind);
         if m.setup_for != Some(bc_kind) {
             m.setup_for = Some(bc_kind);
             m.jacobi_ready = false;
@@ -528,8 +529,8 @@ impl Solvers {
             SolverKind::Jacobi => (8, (8.0 * n * 16.0) as u64),
             // tiled: two sweeps a dispatch (x, rhs, stencil over the tile and halo, y written);
             // plain: each half-sweep reads x, rhs, stencil and writes half of x
-            SolverKind::Sor if self.mg.tiled => (2, (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),
-            SolverKind::Sor => (8, (8.0 * n * 14.0) as u64),
+            SolverKind::Sor if self.mg.tiled => (2 * self.mg.sor_dispatches(), (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),
+            SolverKind::Sor => (2 * self.mg.sor_dispatches(), (8.0 * n * 14.0) as u64),
         }
     }
 }

@@ -16,8 +16,7 @@ const PRE_SMOOTH: u32 = 2;
 const POST_SMOOTH: u32 = 2;
 /// Coarsening stops at a level of at most this many cells a side ...
 const BOTTOM_SIDE: usize = 16;
-/// ... relaxed by this many red-black SOR sweeps at this factor (1 on an odd periodic axis,
-/// where two seam cells of one colour are neighbours).
+/// ... relaxed by this many SOR sweeps at this factor.
 const BOTTOM_SWEEPS: u32 = 48;
 const BOTTOM_OMEGA: f32 = 1.6;
 /// Levels of at most this many cells a side are solved together in one workgroup on the GPU.
@@ -60,12 +59,24 @@ pub fn outflow_weight(l: usize) -> f32 {
     2.0 * t / (t + 1.0)
 }
 
-/// Whether cell (i, j) of a w x h level lies on an odd periodic seam (`seams`: x, y periodic),
-/// where it and its neighbour across the seam share a colour and relax together: there it is not
-/// over-relaxed (multigrid_level.wgsl `seam_omega`), or SOR at ω near 2 stalls or diverges
-/// (tests/odd_seam.rs).
-fn on_odd_seam(seams: [bool; 2], w: i32, h: i32, i: i32, j: i32) -> bool {
-    (seams[0] && w % 2 == 1 && (i == 0 || i == w - 1)) || (seams[1] && h % 2 == 1 && (j == 0 || j == h - 1))
+/// Whether cell (i, j) of a w x h level is a seam cell (`seams`: x, y periodic): on an odd periodic
+/// axis the last column (row). Red-black colouring by i + j would give it the colour of its
+/// neighbour across the seam; it gets colours of its own (`colour`), so every sub-sweep updates
+/// only cells that are not neighbours: a true Gauss-Seidel ordering, convergent at any 0 < ω < 2.
+/// The corner of two odd seams is not one: its four neighbours all are, none of them the plain
+/// colours (multigrid_level.wgsl `on_seam`).
+fn on_seam(seams: [bool; 2], w: i32, h: i32, i: i32, j: i32) -> bool {
+    (seams[0] && w % 2 == 1 && i == w - 1) != (seams[1] && h % 2 == 1 && j == h - 1)
+}
+
+/// The sub-sweep of cell (i, j): 0 red, 1 black, 2 and 3 the seam's red and black.
+fn colour(seams: [bool; 2], w: i32, h: i32, i: i32, j: i32) -> i32 {
+    (i + j) % 2 + if on_seam(seams, w, h, i, j) { 2 } else { 0 }
+}
+
+/// Sub-sweeps of a sweep of a w x h level: 4 with an odd periodic axis, else 2 (red, black).
+pub fn colours(seams: [bool; 2], w: usize, h: usize) -> i32 {
+    if (seams[0] && w % 2 == 1) || (seams[1] && h % 2 == 1) { 4 } else { 2 }
 }
 
 /// The diagonal of cell stencil `s` on level `l`: fluid neighbours plus weighted outflow ones.
@@ -163,22 +174,20 @@ impl Mg {
         self.x[..n0].copy_from_slice(&f.p);
     }
 
-    /// One colour of a red-black sweep on level `l`, over-relaxed by `omega`. Every cell of the
-    /// colour is updated from the values before the half-sweep (as on the GPU, where the updates of
-    /// a half-sweep are written only after all are computed); this matters only where an odd
-    /// periodic axis makes two cells of one colour neighbours.
-    pub fn relax(&mut self, l: usize, parity: i32, omega: f32) {
+    /// One colour of a sweep on level `l` (`colour`: 0 red, 1 black, 2 and 3 the odd seam's),
+    /// over-relaxed by `omega`. No two cells of a colour are neighbours, so the order within it
+    /// does not matter (the GPU updates them all at once).
+    pub fn relax(&mut self, l: usize, colour_: i32, omega: f32) {
         let (w, h, off) = self.dims(l);
-        let seam = self.periodic;
+        let seams = self.periodic;
         let mut updates = Vec::new();
         for j in 0..h {
             for i in 0..w {
-                if (i + j) % 2 != parity {
+                if colour(seams, w, h, i, j) != colour_ {
                     continue;
                 }
                 let c = off + (j * w + i) as usize;
                 let s = self.stencil[c];
-                let omega = if on_odd_seam(seam, w, h, i, j) { omega.min(1.0) } else { omega };
                 let x = if count(s) == 0.0 { 0.0 } else { self.x[c] + omega * local_residual(self, l, i, j, s) / diagonal(s, l) };
                 updates.push((c, x));
             }
@@ -188,10 +197,22 @@ impl Mg {
         }
     }
 
-    /// One red-black Gauss-Seidel sweep (multigrid_smooth red, then black).
+    /// Sub-sweeps of one sweep on level `l` (`colours`).
+    pub fn colours(&self, l: usize) -> i32 {
+        colours(self.periodic, self.levels[l].nx as usize, self.levels[l].ny as usize)
+    }
+
+    /// One sweep on level `l` over-relaxed by `omega`: red, black, then the odd seam's colours.
+    pub fn sweep(&mut self, l: usize, omega: f32) {
+        for c in 0..self.colours(l) {
+            self.relax(l, c, omega);
+        }
+    }
+
+    /// One Gauss-Seidel sweep (multigrid_smooth red, black and, on an odd periodic axis, the
+    /// seam's two).
     pub fn smooth(&mut self, l: usize) {
-        self.relax(l, 0, 1.0);
-        self.relax(l, 1, 1.0);
+        self.sweep(l, 1.0);
     }
 
     pub fn residual(&mut self, l: usize) {
@@ -289,12 +310,8 @@ impl Mg {
             self.smooth_pass(k);
             self.restrict_pass(k);
         }
-        let d = self.levels[last];
-        let odd_periodic = (p.bc_kind[0] == BC_PERIODIC && d.nx % 2 == 1) || (p.bc_kind[2] == BC_PERIODIC && d.ny % 2 == 1);
-        let omega = if odd_periodic { 1.0 } else { BOTTOM_OMEGA };
         for _ in 0..BOTTOM_SWEEPS {
-            self.relax(last, 0, omega);
-            self.relax(last, 1, omega);
+            self.sweep(last, BOTTOM_OMEGA);
         }
         for k in (first..last).rev() {
             self.prolong_pass(k, p);

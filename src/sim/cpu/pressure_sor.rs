@@ -1,4 +1,4 @@
-//! CPU reference of shaders/pressure_sor.wgsl: one dispatch is two red-black SOR sweeps of the
+//! CPU reference of shaders/pressure_sor.wgsl: one dispatch is two SOR sweeps (red, black and an odd periodic seam's own two colours) of the
 //! pressure on multigrid level 0 (same stencil, rhs -rho h^2 div / dt, over-relaxed by sor_omega).
 
 use super::multigrid::Mg;
@@ -11,8 +11,7 @@ pub fn pressure_sor(f: &mut Fields, p: &Params) {
     mg.levels.truncate(1);
     mg.setup(f, p);
     for _ in 0..SWEEPS_PER_DISPATCH {
-        mg.relax(0, 0, p.sor_omega);
-        mg.relax(0, 1, p.sor_omega);
+        mg.sweep(0, p.sor_omega);
     }
     f.p.copy_from_slice(&mg.x[..f.nx * f.ny]);
 }
