@@ -61,6 +61,7 @@ pub const NOT_IN_PANEL: &[(&str, &str)] = &[
     ("emitters", "geometry: from the scene file"),
     ("blobs", "initial state: from the scene file"),
     ("layers", "initial state: from the scene file"),
+    ("display.caption", "the scene's own line on the field, from the scene file"),
 ];
 
 pub const SIDES: [&str; 4] = ["left", "right", "bottom", "top"];
@@ -137,7 +138,7 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
         let changed = draft != current;
         let (w, h) = (draft.nx as f32 * draft.cell_size, draft.ny as f32 * draft.cell_size);
         let tip = format!("Re-create the state on a {}×{} grid, {w:.3} × {h:.3} m (the scene restarts)", draft.nx, draft.ny);
-        apply = ui.add_enabled(changed, egui::Button::new("Apply grid")).on_hover_text(tip).clicked();
+        apply = ui.add_enabled(changed, egui::Button::new("Apply grid (restarts)")).on_hover_text(tip).clicked();
         if changed && ui.button("Revert").on_hover_text("Back to the running grid").clicked() {
             *draft = current.clone();
         }
