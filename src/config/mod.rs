@@ -1,7 +1,9 @@
 //! The bottom layer: what a scene says. Format and defaults (scene.rs), built-ins and files
-//! (source.rs), `--set` overrides (overrides.rs), validation (validate.rs), obstacle masks
+//! (source.rs), `--set` overrides (overrides.rs), the table of keys (keys.rs), validation
+//! (validate.rs), obstacle masks
 //! (mask.rs). It imports nothing from sim, render, app or ui.
 
+pub mod keys;
 pub mod mask;
 pub mod overrides;
 pub mod scene;
