@@ -5,8 +5,21 @@
 //! against it, both ways. `{side}` stands for left, right, bottom and top; `[]` for each entry of
 //! a list.
 
-use super::validate::{MAX_AMOUNT, MAX_SPEED, MAX_VORTICITY};
 use crate::error::Result;
+
+/// Largest |velocity| (m/s) and |swirl| (1/s) a blob, emitter, wall or inflow may set: far
+/// beyond any smoke, well inside f32, so energies and their sums stay finite.
+pub const MAX_SPEED: f32 = 1e4;
+/// Largest |gravity| (m/s²).
+pub const MAX_GRAVITY: f32 = 1e3;
+/// Largest vorticity confinement strength ε.
+pub const MAX_VORTICITY: f32 = 1e3;
+/// Most Jacobi or SOR sweeps a step: beyond, a tolerance is better met by multigrid.
+pub const MAX_SWEEPS: i64 = 10_000;
+/// Most multigrid V-cycles a step: each cuts the residual about tenfold, so 200 are far past f32.
+pub const MAX_VCYCLES: i64 = 200;
+/// Largest |ink|, |density| (kg/m³) and emitter rate (1/s).
+pub const MAX_AMOUNT: f32 = 1e6;
 
 /// What a key's value is.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -10,7 +10,7 @@ pub mod scene;
 pub mod source;
 pub mod validate;
 
+pub use keys::{MAX_GRAVITY, MAX_SPEED, MAX_SWEEPS, MAX_VCYCLES, MAX_VORTICITY};
 pub use overrides::parse_override;
 pub use scene::*;
 pub use source::{BUILTIN, BUILTIN_MASKS, Source, resolve_path};
-pub use validate::{MAX_GRAVITY, MAX_SPEED, MAX_SWEEPS, MAX_VCYCLES, MAX_VORTICITY};

@@ -2,6 +2,7 @@
 //! keys together (sides, shapes, the domain) and what
 //! needs the grid itself (inflows into solid cells). Each failure is one line naming the key.
 
+use super::keys::{MAX_GRAVITY, MAX_SWEEPS, MAX_VCYCLES};
 use super::scene::*;
 use super::source::Source;
 use crate::error::Result;
@@ -106,20 +107,6 @@ impl Scene {
         Ok(())
     }
 }
-
-/// Largest |velocity| (m/s) and |swirl| (1/s) a blob, emitter, wall or inflow may set: far
-/// beyond any smoke, well inside f32, so energies and their sums stay finite.
-pub const MAX_SPEED: f32 = 1e4;
-/// Largest |gravity| (m/s²).
-pub const MAX_GRAVITY: f32 = 1e3;
-/// Largest vorticity confinement strength ε.
-pub const MAX_VORTICITY: f32 = 1e3;
-/// Most Jacobi or SOR sweeps a step: beyond, a tolerance is better met by multigrid.
-pub const MAX_SWEEPS: i64 = 10_000;
-/// Most multigrid V-cycles a step: each cuts the residual about tenfold, so 200 are far past f32.
-pub const MAX_VCYCLES: i64 = 200;
-/// Largest |ink|, |density| (kg/m³) and emitter rate (1/s).
-pub const MAX_AMOUNT: f32 = 1e6;
 
 fn finite_all(key: &str, xs: &[f32]) -> Result<()> {
     if xs.iter().any(|x| !x.is_finite()) {
