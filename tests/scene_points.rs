@@ -25,7 +25,7 @@ fn run_scene(scene: &str, steps: u64) -> Fields {
     fields
 }
 
-/// The cavity: 400 steps (2 s of flow; a 64² step takes 10-20 ms here, so 400 steps are 4-8 s).
+/// The cavity: 400 steps (2 s of flow; a 64² step took 20 ms here under load, so 400 steps are 8 s).
 /// The main vortex: the stream function's minimum (ψ from integrating u up each column) is
 /// already most of Ghia's steady -0.1034, in the upper half where the steady vortex sits, and the
 /// top ink stripe (0.85-0.91 m at the start) has been carried down the right wall below the
@@ -69,8 +69,8 @@ fn cavity_vortex(f: &Fields) -> (f32, (f32, f32), f32) {
     (least, centre, below / total)
 }
 
-/// Rayleigh–Taylor: 80 steps (0.8 s of flow; a 128×256 step takes 70-150 ms here with its
-/// sub-steps, so 80 steps are 6-12 s). Per column, the interface height is where the column's
+/// Rayleigh–Taylor: 80 steps (0.8 s of flow; the window ran 138 steps of this grid in 10 s here,
+/// and the last 20 steps split in two, so 80 steps are about 10 s). Per column, the interface height is where the column's
 /// heavy fluid would end if it were stacked at the top (1 − Σ density·h / Δρ): it starts as the
 /// 1 cm cosine; fingers are columns whose heavy fluid reaches far down and bubbles where the
 /// light reaches up, so the spread of that height across columns measures them.
