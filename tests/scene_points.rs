@@ -97,7 +97,7 @@ fn interface(f: &Fields) -> (f32, (f32, f32)) {
 /// 256×128 step takes 120-250 ms), so the scene's caption says what to wait for and when; this
 /// checks that claim. v on the centre line three diameters behind the cylinder (x = 0.98 m,
 /// y = 0.5 m), from `--dump-every`: still under 0.1 m/s for the first 250 steps, swinging both
-/// ways by over 0.3 m/s between steps 600 and 900. About 3-4 minutes here, so ignored:
+/// ways by over 0.3 m/s between steps 600 and 900. 302 s here under load, so ignored:
 /// `cargo test --release --test scene_points -- --ignored`.
 #[test]
 #[ignore]
