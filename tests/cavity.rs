@@ -78,12 +78,7 @@ fn ghia_errors(f: &Fields, u_table: &[f32; 17], v_table: &[f32; 17]) -> (f32, f3
 fn primary_vortex(f: &Fields) -> (f32, (f32, f32), usize) {
     let (nx, ny) = (f.nx, f.ny);
     let h = 1.0 / nx as f32;
-    let mut psi = vec![0.0f32; (nx + 1) * (ny + 1)];
-    for i in 0..=nx {
-        for j in 0..ny {
-            psi[(j + 1) * (nx + 1) + i] = psi[j * (nx + 1) + i] + f.u[f.ui(i, j)] * h;
-        }
-    }
+    let psi = stream_function(f);
     let at = |i: usize, j: usize| psi[j * (nx + 1) + i];
     let (mut best, mut pos) = (0.0f32, (0.0, 0.0));
     for j in 0..=ny {

@@ -84,8 +84,14 @@ fn rayleigh_taylor_grows_near_linear_theory() {
     let (nx, ny, h) = (32usize, 64usize, 1.0 / 64.0);
     let sets = [format!("grid.nx={nx}"), format!("grid.ny={ny}"), format!("grid.cell_size={h}")];
     let (mut scene, source) = Scene::load("rayleigh-taylor", &sets).unwrap();
+    // its own settings, not the scene's (whose defaults are tuned to show fingers quickly)
+    // its own settings, not the scene's (whose defaults are tuned to show fingers quickly)
     scene.time.dt = 0.005;
     scene.layers[0].amplitude = 0.002;
+    scene.layers[0].density = 0.1;
+    scene.layers[0].waves = 1.0;
+    scene.layers[0].density = 0.1;
+    scene.layers[0].waves = 1.0;
     let f = initial_fields(&scene, &source).unwrap();
     let mut sim = new_sim(&gpu, &f, Params::from_scene(&scene), 100, false);
     // amplitude of the cos(kx) mode of v along the interface row

@@ -131,7 +131,7 @@ fn every_scene_setting_has_a_control() {
         }
         let key = parts.join(".");
         let in_panel = SCENE_KEYS.iter().any(|(k, _)| *k == key);
-        let left_out = NOT_IN_PANEL.iter().any(|(k, _)| *k == parts[0]);
+        let left_out = NOT_IN_PANEL.iter().any(|(k, _)| *k == parts[0] || *k == key);
         assert!(in_panel || left_out, "scene key {key} has no control in the panel (add it to SCENE_KEYS) nor a reason (NOT_IN_PANEL)");
     }
 
@@ -203,14 +203,17 @@ fn pause_step_reset_are_commands() {
     assert!(h.state().paused);
     h.get_by_label("Step").click();
     settle(&mut h);
-    h.get_by_label("Reset").click();
+    h.get_by_label("Restart").click();
+    settle(&mut h);
+    h.get_by_label("Restart as loaded").click();
     settle(&mut h);
     h.get_by_label("Clear ink").click();
     settle(&mut h);
     h.get_by_label("Run").click();
     settle(&mut h);
     assert!(!h.state().paused);
-    let want = [Command::SetPaused(true), Command::Step, Command::Reset, Command::ClearInk, Command::SetPaused(false)];
+    let want =
+        [Command::SetPaused(true), Command::Step, Command::Reset, Command::RestartAsLoaded, Command::ClearInk, Command::SetPaused(false)];
     assert_eq!(h.state().log, want);
 }
 
@@ -235,6 +238,21 @@ fn solver_kind_and_brush_density_sign() {
     h.get_by_label("freeze flow").click();
     settle(&mut h);
     assert!(h.state().scene.advection.freeze_velocity);
+}
+
+#[test]
+fn a_heavy_or_light_brush_without_gravity_says_it_needs_gravity() {
+    const NOTE: &str = "heavy and light need gravity";
+    let mut h = harness_for("paint");
+    assert_eq!(h.state().scene.forces.gravity, [0.0, 0.0], "the paint scene has no gravity");
+    assert!(h.query_all_by_label_contains(NOTE).next().is_none(), "a neutral brush needs no note");
+    h.get_by_label("heavy (sinks)").click();
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains(NOTE).next().is_some(), "no note for a heavy brush at gravity 0");
+    let mut h = harness();
+    h.get_by_label("light (rises)").click();
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains(NOTE).next().is_none(), "the plume has gravity: no note");
 }
 
 #[test]
@@ -304,7 +322,7 @@ fn grid_changes_wait_for_apply_and_keep_the_domain() {
     nx.set_value_accesskit(256.0);
     settle(&mut h);
     assert_eq!(h.state().scene.grid, before, "the grid changed before Apply");
-    h.get_by_label("Apply grid").click();
+    h.get_by_label("Apply grid (restarts)").click();
     settle(&mut h);
     let g = &h.state().scene.grid;
     assert_eq!((g.nx, g.ny), (256, 256), "plume is square: ny follows nx");
@@ -314,7 +332,12 @@ fn grid_changes_wait_for_apply_and_keep_the_domain() {
 #[test]
 fn controls_have_tooltips() {
     let mut h = harness();
-    for (label, tip) in [("viscosity ν (m²/s)", "Kinematic viscosity"), ("Reset", "initial state"), ("1 ink", "Show the ink")] {
+    for (label, tip) in [
+        ("viscosity ν (m²/s)", "Kinematic viscosity"),
+        ("Restart", "keeping the panel's edits"),
+        ("Restart as loaded", "edits are undone"),
+        ("1 ink", "Show the ink"),
+    ] {
         h.get_all_by_label(label).next().unwrap().hover();
         h.run();
         let found = h.query_all_by_label_contains(tip).next().is_some();

@@ -29,6 +29,10 @@ impl App {
                 self.building = None;
                 self.reset()
             }
+            Command::RestartAsLoaded => {
+                self.building = None;
+                self.start_from(self.loaded.clone(), self.source.clone(), None)
+            }
             Command::ClearInk => {
                 self.clear_ink();
                 Ok(())
@@ -242,6 +246,7 @@ impl App {
         // the page picks an "auto" dye grid from its canvas
         // (and a software adapter a lighter one; a GPU keeps auto's)
         let asked = scene.grid.dye_scale.clone();
+        self.loaded = scene.clone();
         let scene = match (&state, self.running.as_ref()) {
             (None, Some(r)) => {
                 let (scene, note) = rebuild::for_adapter(r.gpu.is_software(), scene);
@@ -442,5 +447,24 @@ mod tests {
         app.apply(Command::Open("no-such-scene".into()));
         assert_eq!(app.scene.name, "drops");
         assert!(app.panel.message.as_deref().is_some_and(|m| m.contains("unknown scene")), "{:?}", app.panel.message);
+    }
+
+    #[test]
+    fn restart_keeps_the_panels_edits_and_restart_as_loaded_undoes_them() {
+        let (scene, source) = Scene::load("plume", &["fluid.viscosity=0.002".to_string()]).unwrap();
+        let mut app = App::new(scene.clone(), source, None, None);
+        let mut edited = scene.clone();
+        edited.forces.vorticity = 0.9;
+        app.apply(Command::Configure(Box::new(edited.clone())));
+        app.apply(Command::Reset);
+        assert_eq!(app.scene, edited, "R keeps the panel's edits");
+        app.apply(Command::RestartAsLoaded);
+        assert_eq!(app.scene, scene, "Shift+R is the scene as loaded, its --set included");
+        // another scene opened is what "as loaded" means from then on
+        app.apply(Command::Open("drops".into()));
+        app.apply(Command::Configure(Box::new(Scene { description: "edited".into(), ..app.scene.clone() })));
+        app.apply(Command::RestartAsLoaded);
+        assert_eq!((app.scene.name.as_str(), app.scene.description.is_empty()), ("drops", false));
+        assert_eq!(app.scene, Scene::load("drops", &[]).unwrap().0);
     }
 }

@@ -200,6 +200,10 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
         if !panel.show_help && shown.stats.step < 400 {
             ui.painter().text(at, egui::Align2::LEFT_TOP, ui::help::HINT, egui::FontId::proportional(15.0), egui::Color32::from_gray(200));
         }
+        let area = Viewport { x: central.min.x, y: central.min.y, w: central.width(), h: central.height() };
+        let f = Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0 / ui.ctx().pixels_per_point());
+        let field = egui::Rect::from_min_size(egui::pos2(f.x, f.y), egui::vec2(f.w, f.h));
+        ui::help::paint_caption(ui.painter(), field, &shown.scene.display.caption);
         if let Some(n) = shown.capture.recording {
             let at = central.right_top() + egui::vec2(-12.0, 10.0);
             let red = egui::Color32::from_rgb(235, 60, 50);

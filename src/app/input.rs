@@ -46,7 +46,9 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
         Key::Named(NamedKey::Escape) => return Some(Command::Quit),
         Key::Character(c) => match c.as_str() {
             "s" | "S" => return Some(Command::Step),
-            "r" | "R" => return Some(Command::Reset),
+            // Shift+R undoes the panel's edits too: the scene as it was loaded
+            "r" => return Some(Command::Reset),
+            "R" => return Some(Command::RestartAsLoaded),
             "c" | "C" => return Some(Command::ClearInk),
             "h" | "H" => view.show_panel ^= true,
             "p" | "P" => return Some(Command::Screenshot),

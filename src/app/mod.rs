@@ -99,6 +99,8 @@ pub fn run(scene: Option<&str>, overrides: &[String], load: Option<&std::path::P
 pub struct App {
     /// The scene config the simulation runs with: the one source of simulation settings.
     scene: Scene,
+    /// The scene as it was loaded or opened, before the panel's edits (Restart as loaded).
+    loaded: Scene,
     source: Source,
     view: View,
     /// Where the view is saved (None: not saved), the last saved copy and when.
@@ -177,6 +179,7 @@ impl App {
         App {
             stepper,
             saved_view: (view.clone(), Instant::now()),
+            loaded: scene.clone(),
             scene,
             source,
             view,

@@ -21,7 +21,7 @@ pub fn cost_question(step_ms: f32, old_cells: usize, new_cells: usize, bytes: u6
     if !slow && bytes <= BIG_STATE_BYTES {
         return None;
     }
-    let memory = if bytes >= 1 << 30 { format!("{:.2} GB", bytes as f64 / (1u64 << 30) as f64) } else { format!("{} MB", bytes >> 20) };
+    let memory = crate::sim::limits::size_text(bytes);
     let time = if step_ms > 0.0 {
         format!(
             "about {estimate:.0} ms a step on this GPU (now {step_ms:.1} ms), so a frame every {:.1} s at one step a frame",
@@ -151,7 +151,7 @@ mod tests {
     fn cheap_grids_pass_and_costly_ones_are_asked_about_with_figures() {
         assert_eq!(cost_question(2.0, 128 * 128, 256 * 256, 50 << 20), None);
         let q = cost_question(18.0, 128 * 128, 2048 * 2048, 3 << 30).expect("a 2048² grid at 18 ms / 128² is asked about");
-        assert!(q.contains("256×") && q.contains("4608 ms") && q.contains("3.00 GB"), "{q}");
+        assert!(q.contains("256×") && q.contains("4608 ms") && q.contains("3.0 GB"), "{q}");
         // no timing: only memory can tell
         assert_eq!(cost_question(0.0, 128 * 128, 1024 * 1024, 500 << 20), None);
         assert!(cost_question(0.0, 128 * 128, 4096 * 4096, 2 << 30).is_some_and(|q| q.contains("cannot estimate")));

@@ -62,6 +62,13 @@ impl Scene {
         let (mut new_nx, mut new_ny, mut cell_set) = (None, None, false);
         for o in overrides {
             let (key, value) = parse_override(o)?;
+            if !super::keys::settable(&key) {
+                let section = key.split('.').next().unwrap_or_default();
+                let near: Vec<&str> =
+                    super::keys::KEYS.iter().map(|k| k.path).filter(|p| p.starts_with(&format!("{section}."))).take(8).collect();
+                let hint = if near.is_empty() { String::new() } else { format!(" ({section} has {})", near.join(", ")) };
+                crate::fail!("--set {key}: unknown key: expected a key of the scene format, as docs/scenes.md lists them{hint}");
+            }
             match (key.as_str(), value.as_integer()) {
                 ("grid.nx", Some(n)) => new_nx = Some(n),
                 ("grid.ny", Some(n)) => new_ny = Some(n),

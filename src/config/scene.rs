@@ -381,11 +381,21 @@ pub struct DisplayConfig {
     pub velocity: bool,
     /// Background colour [r, g, b], 0..1.
     pub background: [f32; 3],
+    /// One line on the field naming what to look at ("" for none).
+    pub caption: String,
 }
 
 impl Default for DisplayConfig {
     fn default() -> Self {
-        DisplayConfig { steps_per_frame: 1, ink: true, divergence: false, pressure: false, velocity: false, background: [0.02, 0.02, 0.03] }
+        DisplayConfig {
+            steps_per_frame: 1,
+            ink: true,
+            divergence: false,
+            pressure: false,
+            velocity: false,
+            background: [0.02, 0.02, 0.03],
+            caption: String::new(),
+        }
     }
 }
 

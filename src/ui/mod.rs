@@ -24,8 +24,12 @@ pub enum Command {
     SetPaused(bool),
     /// One simulation step (while paused).
     Step,
-    /// Back to the scene's initial state with the current settings.
+    /// Restart keeping the panel's edits: time zero of the scene with the settings as they are
+    /// now (R).
     Reset,
+    /// Restart the scene as loaded: time zero with the scene's own settings (its file and
+    /// command line), the panel's edits undone (Shift+R).
+    RestartAsLoaded,
     ClearInk,
     /// Open a built-in scene by name, a scene file or a saved state folder by path.
     Open(String),

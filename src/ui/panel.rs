@@ -187,8 +187,12 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
         if ui.button("Step").on_hover_text("One step while paused (S or →)").clicked() {
             out.push(Command::Step);
         }
-        if ui.button("Reset").on_hover_text("Back to the scene's initial state, keeping these settings (R)").clicked() {
+        if ui.button("Restart").on_hover_text("Back to time zero, keeping the panel's edits (R)").clicked() {
             out.push(Command::Reset);
+        }
+        let tip = "Back to time zero with the scene's own settings, as it was loaded: the panel's edits are undone (Shift+R)";
+        if ui.button("Restart as loaded").on_hover_text(tip).clicked() {
+            out.push(Command::RestartAsLoaded);
         }
         if ui.button("Clear ink").on_hover_text("Remove all ink and density (C)").clicked() {
             out.push(Command::ClearInk);
@@ -306,6 +310,10 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
             b.density = d;
         }
     });
+    if b.density != 0.0 && scene.forces.gravity == [0.0, 0.0] {
+        ui.colored_label(ui.visuals().warn_fg_color, "heavy and light need gravity: it is 0 here (set it under Simulation)")
+            .on_hover_text("Density moves the fluid only through buoyancy: with gravity 0 a heavy or light dab is only ink");
+    }
     ui.horizontal(|ui| {
         ui.label("colour");
         use crate::render::palette::ColourMode;

@@ -5,6 +5,7 @@
 //! scene file (and the wall brush), not from sliders.
 
 use super::widgets::{checkbox, colour, combo, slider};
+use crate::config::keys;
 use crate::config::{Boundary, BoundaryKind, DYE_MAX_SCALE, DyeScale, GridConfig, Scene, Scheme, Slip, SolverKind, auto_dye_scale};
 
 /// Every scene key the panel edits and the label of its control (tests check both directions:
@@ -61,6 +62,7 @@ pub const NOT_IN_PANEL: &[(&str, &str)] = &[
     ("emitters", "geometry: from the scene file"),
     ("blobs", "initial state: from the scene file"),
     ("layers", "initial state: from the scene file"),
+    ("display.caption", "the scene's own line on the field, from the scene file"),
 ];
 
 pub const SIDES: [&str; 4] = ["left", "right", "bottom", "top"];
@@ -82,10 +84,10 @@ fn small_number(v: f64, _decimals: std::ops::RangeInclusive<usize>) -> String {
 pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, keep_domain: &mut bool) -> bool {
     let (width, height) = (current.nx as f32 * current.cell_size, current.ny as f32 * current.cell_size);
     egui::Grid::new("grid").num_columns(2).show(ui, |ui| {
-        let tip = "Cells across the domain. Keeping the domain, more cells are finer cells.";
+        let tip = keys::help("grid.nx");
         let l = ui.label("cells across (nx)");
         if ui
-            .add(egui::DragValue::new(&mut draft.nx).range(2..=4096).clamp_existing_to_range(false))
+            .add(egui::DragValue::new(&mut draft.nx).range(keys::slider_whole("grid.nx")).clamp_existing_to_range(false))
             .labelled_by(l.id)
             .on_hover_text(tip)
             .changed()
@@ -96,9 +98,9 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
         }
         ui.end_row();
         let l = ui.label("cells up (ny)");
-        let tip = "Cells up the domain. Keeping the domain, more cells are finer cells.";
+        let tip = keys::help("grid.ny");
         if ui
-            .add(egui::DragValue::new(&mut draft.ny).range(2..=4096).clamp_existing_to_range(false))
+            .add(egui::DragValue::new(&mut draft.ny).range(keys::slider_whole("grid.ny")).clamp_existing_to_range(false))
             .labelled_by(l.id)
             .on_hover_text(tip)
             .changed()
@@ -109,12 +111,18 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
         }
         ui.end_row();
         let l = ui.label("cell size (m)");
-        ui.add(egui::DragValue::new(&mut draft.cell_size).range(1e-5..=10.0).clamp_existing_to_range(false).speed(1e-4).max_decimals(6))
-            .labelled_by(l.id)
-            .on_hover_text("Side of one square cell, metres: the domain is nx·h by ny·h metres.");
+        ui.add(
+            egui::DragValue::new(&mut draft.cell_size)
+                .range(keys::slider("grid.cell_size"))
+                .clamp_existing_to_range(false)
+                .speed(1e-4)
+                .max_decimals(6),
+        )
+        .labelled_by(l.id)
+        .on_hover_text(keys::help("grid.cell_size"));
         ui.end_row();
         let l = ui.label("dye grid (× flow)");
-        let tip = "The ink lives on its own grid this many times finer than the flow, so it stays sharp (grid.dye_scale). Auto: about 512 dye cells across.";
+        let tip = keys::help("grid.dye_scale");
         ui.horizontal(|ui| {
             let mut auto = matches!(draft.dye_scale, DyeScale::Word(_));
             if ui.checkbox(&mut auto, "auto").on_hover_text(tip).changed() {
@@ -137,7 +145,7 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
         let changed = draft != current;
         let (w, h) = (draft.nx as f32 * draft.cell_size, draft.ny as f32 * draft.cell_size);
         let tip = format!("Re-create the state on a {}×{} grid, {w:.3} × {h:.3} m (the scene restarts)", draft.nx, draft.ny);
-        apply = ui.add_enabled(changed, egui::Button::new("Apply grid")).on_hover_text(tip).clicked();
+        apply = ui.add_enabled(changed, egui::Button::new("Apply grid (restarts)")).on_hover_text(tip).clicked();
         if changed && ui.button("Revert").on_hover_text("Back to the running grid").clicked() {
             *draft = current.clone();
         }
@@ -145,67 +153,35 @@ pub fn grid(ui: &mut egui::Ui, draft: &mut GridConfig, current: &GridConfig, kee
     apply
 }
 
+/// A slider over the key's range from the table of keys, with its help as the tooltip.
+fn key_slider(ui: &mut egui::Ui, value: &mut f32, key: &str, log: bool, label: &str) -> egui::Response {
+    slider(ui, value, keys::slider(key), log, label, keys::help(key))
+}
+
 /// Time, fluid and forces.
 pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
-    slider(
-        ui,
-        &mut s.time.dt,
-        0.0005..=0.05,
-        true,
-        "time step Δt (s)",
-        "Simulated seconds per step. Smaller is more accurate and slower to watch.",
-    );
-    let tip = "Cells the fastest fluid may cross in one sub-step: a longer step is split (0: never split).";
-    slider(ui, &mut s.time.max_cfl, 0.0..=10.0, false, "max CFL (cells a sub-step)", tip);
-    let tip = "Most sub-steps one step may be split into; a step that needs more is shortened, with a warning.";
-    slider(ui, &mut s.time.max_substeps, 1..=64, false, "max sub-steps", tip);
-    slider(
-        ui,
-        &mut s.display.steps_per_frame,
-        1..=64,
-        false,
-        "steps per frame",
-        "Steps asked for each displayed frame; the app takes fewer when frames run long, unless Statistics → every step is on.",
-    );
-    slider(ui, &mut s.fluid.density, 0.1..=10.0, true, "density ρ (kg/m³)", "Ambient density of the fluid: pressure scales with it.");
-    let nu = egui::Slider::new(&mut s.fluid.viscosity, 0.0..=0.05)
+    key_slider(ui, &mut s.time.dt, "time.dt", true, "time step Δt (s)");
+    key_slider(ui, &mut s.time.max_cfl, "time.max_cfl", false, "max CFL (cells a sub-step)");
+    slider(ui, &mut s.time.max_substeps, keys::slider_whole("time.max_substeps"), false, "max sub-steps", keys::help("time.max_substeps"));
+    let key = "display.steps_per_frame";
+    slider(ui, &mut s.display.steps_per_frame, keys::slider_whole(key), false, "steps per frame", keys::help(key));
+    key_slider(ui, &mut s.fluid.density, "fluid.density", true, "density ρ (kg/m³)");
+    let nu = egui::Slider::new(&mut s.fluid.viscosity, keys::slider("fluid.viscosity"))
         .clamping(egui::SliderClamping::Edits)
         .logarithmic(true)
         .smallest_positive(1e-7)
         .custom_formatter(small_number);
-    ui.add(nu.text("viscosity ν (m²/s)"))
-        .on_hover_text("Kinematic viscosity: how fast velocity differences diffuse (0: none; air is 1.5e-5).");
-    let sweeps =
-        egui::Slider::new(&mut s.fluid.viscosity_iterations, 0..=5000).clamping(egui::SliderClamping::Edits).text("viscosity sweeps");
-    ui.add_enabled(s.fluid.viscosity > 0.0, sweeps)
-        .on_hover_text("Most sweeps of the implicit viscosity solve each step (used when ν > 0).");
-    slider(ui, &mut s.fluid.ink_dissipation, 0.0..=2.0, false, "ink dissipation (1/s)", "Ink fades as exp(−rate·t): 1/s.");
-    slider(
-        ui,
-        &mut s.fluid.density_drain,
-        0.0..=2.0,
-        false,
-        "density drain (1/s)",
-        "Density deviation relaxes to ambient as exp(−rate·t): 1/s.",
-    );
-    slider(
-        ui,
-        &mut s.forces.gravity[0],
-        -20.0..=20.0,
-        false,
-        "gravity x (m/s²)",
-        "Gravity along x, m/s². Heavy fluid (positive density deviation) falls along it.",
-    );
-    slider(ui, &mut s.forces.gravity[1], -20.0..=20.0, false, "gravity y (m/s²)", "Gravity along y, m/s² (−9.81 on Earth).");
-    slider(
-        ui,
-        &mut s.forces.vorticity,
-        0.0..=2.0,
-        false,
-        "vorticity ε",
-        "Vorticity confinement strength (dimensionless): puts back small swirls that numerical diffusion smooths away. 0: off.",
-    );
-    slider(ui, &mut s.forces.damping, 0.0..=2.0, false, "damping (1/s)", "Velocity decays as exp(−rate·t): 1/s.");
+    ui.add(nu.text("viscosity ν (m²/s)")).on_hover_text(keys::help("fluid.viscosity"));
+    let sweeps = egui::Slider::new(&mut s.fluid.viscosity_iterations, keys::slider_whole("fluid.viscosity_iterations"))
+        .clamping(egui::SliderClamping::Edits)
+        .text("viscosity sweeps");
+    ui.add_enabled(s.fluid.viscosity > 0.0, sweeps).on_hover_text(keys::help("fluid.viscosity_iterations"));
+    key_slider(ui, &mut s.fluid.ink_dissipation, "fluid.ink_dissipation", false, "ink dissipation (1/s)");
+    key_slider(ui, &mut s.fluid.density_drain, "fluid.density_drain", false, "density drain (1/s)");
+    key_slider(ui, &mut s.forces.gravity[0], "forces.gravity", false, "gravity x (m/s²)");
+    key_slider(ui, &mut s.forces.gravity[1], "forces.gravity", false, "gravity y (m/s²)");
+    key_slider(ui, &mut s.forces.vorticity, "forces.vorticity", false, "vorticity ε");
+    key_slider(ui, &mut s.forces.damping, "forces.damping", false, "damping (1/s)");
 }
 
 /// The pressure solver.
@@ -227,24 +203,17 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
     };
     let most = if c.kind == SolverKind::Multigrid { crate::config::MAX_VCYCLES } else { 500 };
     slider(ui, &mut c.iterations, 0..=most, false, "iterations", what);
-    let tol = egui::Slider::new(&mut c.tolerance, 0.0..=0.1)
+    let tol = egui::Slider::new(&mut c.tolerance, keys::slider("solver.tolerance"))
         .clamping(egui::SliderClamping::Edits)
         .logarithmic(true)
         .smallest_positive(1e-6)
         .custom_formatter(small_number)
         .text("tolerance (relative)");
-    ui.add(tol).on_hover_text("Stop when max |div| after / before falls below this (dimensionless). 0: run every iteration.");
-    let omega = egui::Slider::new(&mut c.omega, 1.0..=1.99).clamping(egui::SliderClamping::Edits).text("SOR ω");
-    ui.add_enabled(c.kind == SolverKind::Sor, omega).on_hover_text("SOR over-relaxation factor, in (0, 2) (dimensionless; used by sor).");
-    slider(
-        ui,
-        &mut c.jacobi_weight,
-        0.1..=1.0,
-        false,
-        "Jacobi weight",
-        "Weight of each Jacobi update, (0, 1]: below 1 damps the checkerboard mode of a closed box.",
-    );
-    checkbox(ui, &mut c.warm_start, "warm start", "Start each solve from the last step's pressure, scaled to fit this step.");
+    ui.add(tol).on_hover_text(keys::help("solver.tolerance"));
+    let omega = egui::Slider::new(&mut c.omega, keys::slider("solver.omega")).clamping(egui::SliderClamping::Edits).text("SOR ω");
+    ui.add_enabled(c.kind == SolverKind::Sor, omega).on_hover_text(keys::help("solver.omega"));
+    key_slider(ui, &mut c.jacobi_weight, "solver.jacobi_weight", false, "Jacobi weight");
+    checkbox(ui, &mut c.warm_start, "warm start", keys::help("solver.warm_start"));
 }
 
 fn scheme_name(s: Scheme) -> &'static str {
@@ -268,7 +237,7 @@ pub fn advection(ui: &mut egui::Ui, s: &mut Scene) {
     let mut density: Vec<(Option<Scheme>, &str)> = vec![(None, "same as ink")];
     density.extend(ALL.iter().map(|&k| (Some(k), scheme_name(k))));
     combo(ui, "density scheme", &mut a.density, &density, tip);
-    checkbox(ui, &mut a.freeze_velocity, "freeze flow", "Velocity stays as it is; ink and density are still carried by it.");
+    checkbox(ui, &mut a.freeze_velocity, "freeze flow", keys::help("advection.freeze_velocity"));
 }
 
 /// One row of controls per side; what a side offers depends on its kind. A periodic side wraps
@@ -284,8 +253,7 @@ pub fn boundaries(ui: &mut egui::Ui, s: &mut Scene) {
     let sides = [&mut b.left, &mut b.right, &mut b.bottom, &mut b.top];
     for n in 0..4 {
         let (name, before) = (SIDES[n], sides[n].kind);
-        let tip = "wall: solid; inflow: fluid enters at a set velocity; outflow: fluid leaves freely; periodic: wraps to the opposite side";
-        combo(ui, &format!("{name} side"), &mut sides[n].kind, &kinds, tip);
+        combo(ui, &format!("{name} side"), &mut sides[n].kind, &kinds, keys::help("boundary.{side}.kind"));
         let (now, opposite) = (sides[n].kind, n ^ 1);
         if now != before && (now == BoundaryKind::Periodic || before == BoundaryKind::Periodic) {
             sides[opposite].kind = if now == BoundaryKind::Periodic { BoundaryKind::Periodic } else { BoundaryKind::Wall };
@@ -302,46 +270,18 @@ fn side_controls(ui: &mut egui::Ui, name: &str, side: &mut Boundary) {
                 &format!("{name} slip"),
                 &mut side.slip,
                 &[(Slip::NoSlip, "no-slip"), (Slip::FreeSlip, "free-slip")],
-                "no-slip: fluid sticks to the wall; free-slip: it glides along it",
+                keys::help("boundary.{side}.slip"),
             );
-            slider(
-                ui,
-                &mut side.speed,
-                -5.0..=5.0,
-                false,
-                &format!("{name} wall speed (m/s)"),
-                "Tangential speed of the wall, m/s, positive along +x (bottom, top) or +y (left, right): a lid that drives the flow.",
-            );
+            key_slider(ui, &mut side.speed, "boundary.{side}.speed", false, &format!("{name} wall speed (m/s)"));
         }
         BoundaryKind::Inflow => {
-            slider(
-                ui,
-                &mut side.velocity[0],
-                -5.0..=5.0,
-                false,
-                &format!("{name} inflow u (m/s)"),
-                "Velocity of the entering fluid along x, m/s.",
-            );
-            slider(
-                ui,
-                &mut side.velocity[1],
-                -5.0..=5.0,
-                false,
-                &format!("{name} inflow v (m/s)"),
-                "Velocity of the entering fluid along y, m/s.",
-            );
+            key_slider(ui, &mut side.velocity[0], "boundary.{side}.velocity", false, &format!("{name} inflow u (m/s)"));
+            key_slider(ui, &mut side.velocity[1], "boundary.{side}.velocity", false, &format!("{name} inflow v (m/s)"));
             ui.horizontal(|ui| {
                 ui.label(format!("{name} inflow ink"));
-                colour(ui, &mut side.ink, "Ink the entering fluid carries, r g b concentration.");
+                colour(ui, &mut side.ink, keys::help("boundary.{side}.ink"));
             });
-            slider(
-                ui,
-                &mut side.density,
-                -1.0..=1.0,
-                false,
-                &format!("{name} inflow density (kg/m³)"),
-                "Density deviation of the entering fluid, kg/m³ (negative: light).",
-            );
+            key_slider(ui, &mut side.density, "boundary.{side}.density", false, &format!("{name} inflow density (kg/m³)"));
         }
         BoundaryKind::Outflow | BoundaryKind::Periodic => {}
     });
@@ -351,6 +291,6 @@ fn side_controls(ui: &mut egui::Ui, name: &str, side: &mut Boundary) {
 pub fn display(ui: &mut egui::Ui, s: &mut Scene) {
     ui.horizontal(|ui| {
         ui.label("background");
-        colour(ui, &mut s.display.background, "Colour behind the ink (r, g, b in 0..1).");
+        colour(ui, &mut s.display.background, keys::help("display.background"));
     });
 }

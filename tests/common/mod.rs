@@ -116,3 +116,17 @@ pub fn stirring(nx: usize, ny: usize, k: usize, h: f32, speed: f32) -> Fields {
     }
     f
 }
+
+/// The stream function of a unit box at the grid nodes, (nx + 1) × (ny + 1) row-major: ψ = 0 on
+/// the bottom, integrated up each column of u (u = ∂ψ/∂y).
+pub fn stream_function(f: &Fields) -> Vec<f32> {
+    let (nx, ny) = (f.nx, f.ny);
+    let h = 1.0 / nx as f32;
+    let mut psi = vec![0.0f32; (nx + 1) * (ny + 1)];
+    for i in 0..=nx {
+        for j in 0..ny {
+            psi[(j + 1) * (nx + 1) + i] = psi[j * (nx + 1) + i] + f.u[f.ui(i, j)] * h;
+        }
+    }
+    psi
+}
