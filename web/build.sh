@@ -17,8 +17,8 @@ if [ "$have" != "$want" ]; then
   echo "web/build.sh: installing wasm-bindgen-cli $want (found: ${have:-none})" >&2
   cargo install wasm-bindgen-cli --version "$want"
 fi
-# No debug info in the page: wasm-bindgen would carry it into an 8 MB .wasm, and writing it is a
-# good part of the build's time. The code is the release profile's all the same.
+# No debug info for the page: wasm-bindgen drops it from the .wasm anyway, so writing it would
+# only cost build time. The code is the release profile's all the same.
 CARGO_PROFILE_RELEASE_DEBUG=false cargo build --release --target wasm32-unknown-unknown --bin smokebox-web
 out=target/web
 rm -rf "$out"
