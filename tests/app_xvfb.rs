@@ -725,3 +725,136 @@ fn a_lost_device_is_replaced_and_the_scene_runs_and_paints_on_the_new_one() {
     assert!(along >= 8, "after the loss, ink at only {along} of 11 points along the drag (see {})", out.display());
     assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited after the drag (see {})", log.display());
 }
+
+/// A little-endian float32 `.npy` file of `shape` (DESIGN.md §3).
+fn write_npy(path: &Path, shape: (usize, usize), values: &[f32]) {
+    assert_eq!(values.len(), shape.0 * shape.1);
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}", shape.0, shape.1);
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Runs of arrow-yellow pixels (the cell arrows' colour) along the rows of `field`: (row, first
+/// column, length), the longest first.
+fn arrow_runs(field: &image::RgbImage) -> Vec<(u32, u32, u32)> {
+    let yellow = |p: &image::Rgb<u8>| p.0[0] > 200 && p.0[1] > 190 && (90..200).contains(&p.0[2]);
+    let mut runs = Vec::new();
+    for y in 0..field.height() {
+        let mut start = None;
+        for x in 0..=field.width() {
+            let on = x < field.width() && yellow(field.get_pixel(x, y));
+            match (on, start) {
+                (true, None) => start = Some(x),
+                (false, Some(s)) => {
+                    runs.push((y, s, x - s));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    runs.sort_by_key(|r| std::cmp::Reverse(r.2));
+    runs
+}
+
+/// Issue 21: a loaded state whose left half moves at 0.2 m/s and right half at 0.8 m/s draws cell
+/// arrows whose lengths differ by that ratio (the old floor drew both one length); the numbers
+/// overlay prints the divergence with no tint on; the badges show with the panel hidden.
+#[test]
+fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_panel() {
+    let (display, _x) = xvfb(9);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_overlays");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    // a still 16×8 box, dumped headless; then u = 0.2 m/s left of the middle, 0.8 m/s right of it
+    let state = out.join("state");
+    let (nx, ny) = (16usize, 8usize);
+    let s = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--scene", "box", "--set", "grid.nx=16", "--set", "grid.ny=8", "--set", "grid.cell_size=0.0625"])
+        .args(["--set", "display.ink=false", "--set", "display.velocity=true", "--steps", "1", "--dump"])
+        .arg(&state)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(s.success(), "smokebox run --dump failed");
+    let u: Vec<f32> = (0..ny).flat_map(|_| (0..=nx).map(move |i| if i < nx / 2 { 0.2 } else { 0.8 })).collect();
+    write_npy(&state.join("u.npy"), (ny, nx + 1), &u);
+    // cell arrows 160 px apart (3.3 cells at ~48 px a cell), automatic length; nothing else drawn
+    // (the scene's display section switches the ink off and the cell arrows on)
+    let view = "[overlays]\narrow_pixels = 160.0\narrow_auto = true\ngrid_lines = false\nnumbers = false\n";
+    let mut command = smokebox(&out);
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    std::fs::write(out.join("config").join("view.toml"), view).unwrap();
+    let mut app = Kill(command.arg("--load").arg(&state).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(3));
+    let screen = shot(&display, &out.join("arrows.png"));
+    let field = field_of(&screen);
+    let cell = field.width() as f32 / nx as f32;
+    // the longest run of each arrow is its shaft (tip to tail); the drawn line is 1 px wide on
+    // each side of the segment (render_field.wgsl `over_arrow`), so a run is the length + 2
+    let runs = arrow_runs(&field);
+    let mut slow = 0u32;
+    let mut fast = 0u32;
+    for &(_, x, len) in &runs {
+        let centre = (x as f32 + len as f32 / 2.0) / cell;
+        if centre < nx as f32 / 2.0 - 0.5 {
+            slow = slow.max(len);
+        } else if centre > nx as f32 / 2.0 + 0.5 {
+            fast = fast.max(len);
+        }
+    }
+    let ratio = (fast as f32 - 2.0) / (slow as f32 - 2.0).max(1.0);
+    println!("cells {cell:.1} px; arrow shafts: slow {slow} px, fast {fast} px; length ratio {ratio:.2} (speeds 0.8 / 0.2 = 4)");
+    assert!(slow > 5 && fast > 5, "no arrows found (slow {slow}, fast {fast} px; see {})", out.display());
+    assert!((ratio - 4.0).abs() <= 0.4, "arrow lengths {fast} and {slow} px: ratio {ratio:.2}, not 4 ± 10 % (see {})", out.display());
+
+    // numbers with no tint on: key 5 hides the arrows, key 7 prints a value in every cell
+    // (light text in the middle band of the field: clear of the hint, the badge and the readout)
+    let light = |img: &image::RgbImage| {
+        let (w, h) = img.dimensions();
+        let band = image::imageops::crop_imm(img, 0, h / 5, w, 3 * h / 5).to_image();
+        band.pixels().filter(|p| p.0.iter().all(|&c| c > 200) && p.0[0].abs_diff(p.0[2]) < 20).count()
+    };
+    focus_and_key(&display, "5");
+    let mut printed = 0;
+    for attempt in 0..3 {
+        focus_and_key(&display, "7");
+        sleep(Duration::from_secs(3));
+        printed = light(&field_of(&shot(&display, &out.join(format!("numbers_{attempt}.png")))));
+        if printed > 400 {
+            break;
+        }
+    }
+    println!("numbers without a tint: {printed} text pixels (none before: {})", light(&field));
+    assert!(printed > 400 && light(&field) < 50, "no numbers printed without a tint ({printed} text pixels; see {})", out.display());
+
+    // H hides the panel: the field grows and the PAUSED badge is on it (the state opens paused)
+    let mut wider = false;
+    let mut badge = 0;
+    for attempt in 0..3 {
+        focus_and_key(&display, "h");
+        sleep(Duration::from_secs(3));
+        let screen = shot(&display, &out.join(format!("no_panel_{attempt}.png")));
+        let (x0, y0, x1, _) = domain(&screen);
+        wider = x1 - x0 > field.width() + 100;
+        let amber = |p: &image::Rgb<u8>| p.0[0] > 220 && (150..230).contains(&p.0[1]) && p.0[2] < 130;
+        badge = (x1.saturating_sub(220)..x1)
+            .flat_map(|x| (y0..y0 + 40).map(move |y| (x, y)))
+            .filter(|&(x, y)| amber(screen.get_pixel(x, y)))
+            .count();
+        if wider {
+            break;
+        }
+    }
+    println!("panel hidden: {wider}; PAUSED badge: {badge} amber pixels in the field's top right corner");
+    assert!(wider, "H did not hide the panel (see {})", out.display());
+    assert!(badge > 40, "no PAUSED badge on the field with the panel hidden ({badge} amber pixels; see {})", out.display());
+}

@@ -18,6 +18,12 @@ impl App {
         match started {
             Ok(r) => {
                 self.stats.adapter = r.gpu.describe();
+                let wake = self.wake.clone();
+                self.unmapped = crate::platform::watch_unmapped(&r.window, move || {
+                    if let Some(w) = &wake {
+                        let _ = w.send_event(());
+                    }
+                });
                 r.window.request_redraw();
                 self.running = Some(r);
                 if let Some(a) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
@@ -132,7 +138,8 @@ impl ApplicationHandler for App {
                 r.window.request_redraw();
             }
             WindowEvent::RedrawRequested => {
-                if self.device_ok(event_loop) {
+                // a hidden window takes no steps (unless the view asks to keep running)
+                if !self.hidden() && self.device_ok(event_loop) {
                     self.frame();
                 }
             }
@@ -213,7 +220,7 @@ impl ApplicationHandler for App {
         if self.wants_frames() {
             r.window.request_redraw();
             event_loop.set_control_flow(ControlFlow::Wait);
-        } else if let Some(at) = self.repaint_at.filter(|_| !self.occluded) {
+        } else if let Some(at) = self.repaint_at.filter(|_| !self.hidden()) {
             event_loop.set_control_flow(ControlFlow::WaitUntil(at));
         } else {
             event_loop.set_control_flow(ControlFlow::Wait);
