@@ -87,8 +87,8 @@ fn seg_dist(q: vec2<f32>, a: vec2<f32>, b: vec2<f32>) -> f32 {
 // is one screen pixel in cell units, so heads stay visible however small the cells are.
 fn arrow_dist(q: vec2<f32>, c: vec2<f32>, d: vec2<f32>, px: f32) -> f32 {
     let len = length(d);
-    // no velocity, no arrow (a dot would read as a value)
-    if len < 1e-4 { return 1e9; }
+    // no arrow shorter than 1.5 screen pixels: a dot would read as a value, and has no head
+    if len < 1.5 * px { return 1e9; }
     let a = c - 0.5 * d;
     let b = c + 0.5 * d;
     let dir = d / len;

@@ -843,7 +843,10 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
         focus_and_key(&display, "h");
         sleep(Duration::from_secs(3));
         let screen = shot(&display, &out.join(format!("no_panel_{attempt}.png")));
-        let (x0, y0, x1, _) = domain(&screen);
+        // (`domain` looks only left of where the panel was: follow the top rim to its end)
+        let (x0, y0, _, _) = domain(&screen);
+        let rim = |x: u32| screen.get_pixel(x, y0).0.iter().all(|&c| (165..=200).contains(&c));
+        let x1 = (x0..screen.width()).take_while(|&x| rim(x)).last().unwrap_or(x0);
         wider = x1 - x0 > field.width() + 100;
         let amber = |p: &image::Rgb<u8>| p.0[0] > 220 && (150..230).contains(&p.0[1]) && p.0[2] < 130;
         badge = (x1.saturating_sub(220)..x1)
@@ -857,4 +860,59 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
     println!("panel hidden: {wider}; PAUSED badge: {badge} amber pixels in the field's top right corner");
     assert!(wider, "H did not hide the panel (see {})", out.display());
     assert!(badge > 40, "no PAUSED badge on the field with the panel hidden ({badge} amber pixels; see {})", out.display());
+}
+
+/// Issue 21, item 6 (a measurement, not a check: `#[ignore]`): CPU use of the app running the
+/// drops scene, then hidden (unmapped, as minimising does), then paused and untouched, then
+/// paused with the mouse moving over the field ~25 times a second. `SMOKEBOX_CPU_BIN` measures
+/// another build (e.g. main's) the same way. The figures are in BENCHMARKS.md:
+/// `cargo test --release --test app_xvfb -- --ignored --nocapture idle_cpu`
+#[test]
+#[ignore]
+fn idle_cpu_of_a_hidden_window_and_of_hovering_while_paused() {
+    let (display, _x) = xvfb(11);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle_cpu");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut command = smokebox(&out);
+    if let Some(bin) = std::env::var_os("SMOKEBOX_CPU_BIN") {
+        command = Command::new(bin);
+        command.env("SMOKEBOX_CONFIG_DIR", out.join("config"));
+    }
+    let mut app = Kill(command.args(["--scene", "drops"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(5));
+    let pid = app.0.id();
+    let share = |secs: u64| {
+        let t0 = cpu_seconds(pid);
+        sleep(Duration::from_secs(secs));
+        100.0 * (cpu_seconds(pid) - t0) / secs as f64
+    };
+    let running = share(10);
+    let id = Command::new("xdotool").args(["search", "--onlyvisible", "--name", "smokebox"]).env("DISPLAY", &display).output().unwrap();
+    let id = String::from_utf8_lossy(&id.stdout).lines().next().expect("the smokebox window").trim().to_string();
+    xdo(&display, &["windowunmap", "--sync", &id]);
+    sleep(Duration::from_secs(1));
+    let hidden = share(10);
+    xdo(&display, &["windowmap", "--sync", &id]);
+    sleep(Duration::from_secs(3));
+    pause(&display, &out);
+    let paused = share(10);
+    let field = domain(&shot(&display, &out.join("paused.png")));
+    // the mouse over the field: 25 moves a second for 10 s, in a thread of its own
+    let mover = {
+        let display = display.clone();
+        std::thread::spawn(move || {
+            let (x0, y0, x1, y1) = field;
+            for k in 0..250u32 {
+                let x = x0 + 20 + (k * 7) % (x1 - x0 - 40);
+                let y = y0 + 20 + (k * 5) % (y1 - y0 - 40);
+                xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+                sleep(Duration::from_millis(40));
+            }
+        })
+    };
+    sleep(Duration::from_secs(1));
+    let hover = share(8);
+    mover.join().unwrap();
+    println!("CPU, % of a core: running {running:.0}, hidden {hidden:.0}, paused {paused:.0}, hovering while paused {hover:.0}");
 }

@@ -73,12 +73,12 @@ fn overlay_switched_on(
 }
 
 /// The arrows' key on the field: (length in points, speed, colour), when arrows are drawn.
-fn arrow_key(o: &crate::render::Overlays, max_speed: f32, ppc: f32, ppp: f32) -> Option<(f32, f32, egui::Color32)> {
+fn arrow_key(o: &crate::render::Overlays, speed: f32, ppc: f32, ppp: f32) -> Option<(f32, f32, egui::Color32)> {
     let mac = o.arrows_mac && crate::render::why_not_drawable("mac-arrows", ppc, 0).is_none();
     if !(o.arrows_centre || mac) {
         return None;
     }
-    let scale = o.arrow_scale_for(max_speed, ppc);
+    let scale = o.arrow_scale_for(speed, ppc);
     let colour = if o.arrows_centre { egui::Color32::from_rgb(255, 235, 76) } else { egui::Color32::from_rgb(255, 115, 89) };
     Some((scale.key_pixels / ppp, scale.key_speed, colour))
 }
@@ -335,7 +335,7 @@ impl App {
             hint: (!self.panel.show_help && self.stats.step < 400).then(|| crate::ui::help::HINT.to_string()),
             notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
             legends: o.legends(pressure_range),
-            arrow_key: arrow_key(o, r.sim.max_speed, ppc, ppp),
+            arrow_key: arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
         };
         let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };

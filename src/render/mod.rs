@@ -69,7 +69,7 @@ impl RenderParams {
                 flags |= bit;
             }
         }
-        let arrows = o.arrow_scale_for(sim.max_speed, pixels_per_cell);
+        let arrows = o.arrow_scale_for(arrow_speed(sim.max_speed, sim.rms_speed), pixels_per_cell);
         let walls = (0..4).filter(|&s| sim.params.bc_kind[s] == BC_WALL).fold(0, |m, s| m | 1 << s);
         RenderParams {
             nx: sim.nx as u32,

@@ -69,7 +69,7 @@ impl Default for Overlays {
 /// Arrows are never closer than this many pixels apart.
 pub const ARROW_MIN_PIXELS: f32 = 16.0;
 /// Edge arrows (one per MAC edge) are drawn only where a cell is at least this many pixels wide.
-pub const MAC_ARROWS_MIN_PIXELS: f32 = 20.0;
+pub const MAC_ARROWS_MIN_PIXELS: f32 = 12.0;
 /// An arrow is at most this share of the spacing long (longer would reach the next one): speeds
 /// beyond it are all drawn this long.
 pub const ARROW_CAP: f32 = 0.9;
@@ -98,6 +98,17 @@ pub fn arrow_reference(speed: f32) -> f32 {
     [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * decade).find(|r| *r >= speed * 0.9999).unwrap_or(10.0 * decade)
 }
 
+/// The automatic arrow length follows the smaller of the largest speed and this many times the
+/// root-mean-square speed: one fast spot (a source, a brush stroke) must not shrink every other
+/// arrow to a dot; arrows faster than that are capped.
+pub const ARROW_RMS_FACTOR: f32 = 3.0;
+
+/// The speed (m/s) the automatic arrow length is made for, from the flow's largest and
+/// root-mean-square speeds.
+pub fn arrow_speed(max_speed: f32, rms_speed: f32) -> f32 {
+    if rms_speed > 0.0 && max_speed > 0.0 { max_speed.min(ARROW_RMS_FACTOR * rms_speed) } else { max_speed }
+}
+
 /// How the arrows are scaled on screen: pixels per m/s, and the key's speed and its length in
 /// pixels (the key on the field, "→ = 1 m/s").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,15 +121,15 @@ pub struct ArrowScale {
 }
 
 impl Overlays {
-    /// The arrows' scale for a flow whose largest speed is `max_speed` (m/s), with cells
+    /// The arrows' scale for a flow of speed `speed` (m/s, `arrow_speed`), with cells
     /// `pixels_per_cell` wide on screen.
-    pub fn arrow_scale_for(&self, max_speed: f32, pixels_per_cell: f32) -> ArrowScale {
+    pub fn arrow_scale_for(&self, speed: f32, pixels_per_cell: f32) -> ArrowScale {
         let spacing_px = arrow_spacing(self.arrow_pixels, pixels_per_cell) * pixels_per_cell;
         // edge arrows alone: one a cell
         let spacing_px = if self.arrows_centre { spacing_px } else { pixels_per_cell.max(1e-3) };
         let cap_pixels = ARROW_CAP * spacing_px;
         if self.arrow_auto {
-            let key_speed = arrow_reference(max_speed);
+            let key_speed = arrow_reference(speed);
             let key_pixels = ARROW_REFERENCE_SHARE * spacing_px;
             return ArrowScale { pixels_per_mps: key_pixels / key_speed, key_speed, key_pixels, cap_pixels };
         }
@@ -258,4 +269,30 @@ pub mod flags {
         ("SHADING", SHADING),
         ("ARROW_SPEED_COLOUR", ARROW_SPEED_COLOUR),
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrow_reference_is_a_round_speed_at_or_above() {
+        assert_eq!(arrow_reference(0.8), 1.0);
+        assert_eq!(arrow_reference(1.0), 1.0);
+        assert_eq!(arrow_reference(1.2), 2.0);
+        assert!((arrow_reference(0.03) - 0.05).abs() < 1e-7);
+        assert_eq!(arrow_reference(0.0), 1.0);
+    }
+
+    #[test]
+    fn arrows_are_in_proportion_to_speed_up_to_the_cap() {
+        let o = Overlays { arrows_centre: true, arrow_pixels: 40.0, ..Overlays::default() };
+        let s = o.arrow_scale_for(0.8, 10.0);
+        // 0.8 m/s rounds up to a 1 m/s key, drawn 0.75 of the 40 px spacing
+        assert_eq!((s.key_speed, s.key_pixels, s.cap_pixels), (1.0, 30.0, 36.0));
+        assert!((0.8 * s.pixels_per_mps / (0.2 * s.pixels_per_mps) - 4.0).abs() < 1e-5);
+        assert!(0.8 * s.pixels_per_mps < s.cap_pixels);
+        let fixed = Overlays { arrow_auto: false, arrow_scale: 50.0, ..o };
+        assert_eq!(fixed.arrow_scale_for(123.0, 10.0).pixels_per_mps, 50.0);
+    }
 }
