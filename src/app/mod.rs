@@ -47,6 +47,11 @@ pub const DEFAULT_SCENE: &str = "plume";
 
 /// The view settings are written at most this often while they change (and on exit).
 const SAVE_EVERY: Duration = Duration::from_secs(2);
+/// Frames that only move the hover readout and the brush outline over a still field come at
+/// most this often (the mouse reports ~25 moves a second, each a whole frame on a software
+/// renderer).
+const HOVER_FRAME_GAP: Duration = Duration::from_millis(100);
+
 /// How long the note about an overlay that cannot draw stays on the field.
 const OVERLAY_NOTE_FOR: Duration = Duration::from_secs(6);
 
@@ -190,6 +195,11 @@ pub struct App {
     saving: Option<files::SavingState>,
     /// Steps a second, for the badge on the field.
     step_rate: StepRate,
+    /// The cursor moved over a still field (or its readout arrived): one frame is owed, drawn
+    /// at most every `HOVER_FRAME_GAP`.
+    hover_pending: bool,
+    /// When the last frame was drawn.
+    last_frame: Instant,
     /// The overlays as last drawn, to tell which one was just switched on.
     last_overlays: crate::render::Overlays,
     /// A note on the field about an overlay just switched on that cannot draw here, and until when.
@@ -254,6 +264,8 @@ impl App {
             dye_pick: None,
             saving: None,
             step_rate: StepRate::default(),
+            hover_pending: false,
+            last_frame: Instant::now(),
             last_overlays: crate::render::Overlays::default(),
             overlay_note: None,
             #[cfg(target_arch = "wasm32")]
@@ -285,6 +297,8 @@ impl App {
         #[cfg(target_arch = "wasm32")]
         self.page_frame();
         let frame_dt = self.clock.tick();
+        self.last_frame = Instant::now();
+        self.hover_pending = false;
         let pressure_range = self.pressure_range_in_use();
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
@@ -442,7 +456,11 @@ impl App {
         r.values.request_map();
         r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
-        r.probe.collect();
+        let shown = r.probe.latest.clone();
+        if r.probe.collect() && r.probe.latest != shown {
+            // the value under a resting cursor must reach the screen too
+            self.hover_pending = true;
+        }
         self.poll_saving();
         let Some(r) = self.running.as_mut() else { return };
         if let Some(line) = r.capture.collect() {
