@@ -364,6 +364,10 @@ impl App {
             8.0,
         );
         self.repaint_at = ui_frame.repaint_after.map(|d| Instant::now() + d);
+        if over_field && !self.stepper.has_work() && !self.pointer.left && !self.pointer.right {
+            // over a still field egui asks for a frame after every move: those wait their turn too
+            self.repaint_at = self.repaint_at.map(|at| at.max(Instant::now() + HOVER_FRAME_GAP));
+        }
         if let Some((_, until)) = &self.overlay_note {
             // the note goes when its time is up, even in a window that is otherwise idle
             self.repaint_at = Some(self.repaint_at.map_or(*until, |at| at.min(*until)));

@@ -122,7 +122,8 @@ impl ApplicationHandler for App {
         let over_ui = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
         let wants_keys = ctx.egui_wants_keyboard_input();
         // (egui answers "repaint" to a redraw itself: only input asks for another frame)
-        let input = !matches!(event, WindowEvent::RedrawRequested);
+        // (X11's XInput2 also reports every mouse move as raw AxisMotion, which shows nothing)
+        let input = !matches!(event, WindowEvent::RedrawRequested | WindowEvent::AxisMotion { .. });
         // the cursor moving over a still field changes only the readout and the brush outline:
         // those frames are spaced out (`HOVER_FRAME_GAP`) instead of one a move
         let hover_only = matches!(event, WindowEvent::CursorMoved { .. })
