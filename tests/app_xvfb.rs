@@ -864,7 +864,8 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
 
 /// Issue 21, item 6 (a measurement, not a check: `#[ignore]`): CPU use of the app running the
 /// drops scene, then hidden (unmapped, as minimising does), then paused and untouched, then
-/// paused with the mouse moving over the field ~25 times a second. `SMOKEBOX_CPU_BIN` measures
+/// paused with the mouse moving over the field ~25 times a second, with the panel shown and hidden
+/// (H). `SMOKEBOX_CPU_BIN` measures
 /// another build (e.g. main's) the same way. The figures are in BENCHMARKS.md:
 /// `cargo test --release --test app_xvfb -- --ignored --nocapture idle_cpu`
 #[test]
@@ -899,9 +900,9 @@ fn idle_cpu_of_a_hidden_window_and_of_hovering_while_paused() {
     let paused = share(10);
     let field = domain(&shot(&display, &out.join("paused.png")));
     // the mouse over the field: 25 moves a second for 10 s, in a thread of its own
-    let mover = {
+    let hover_share = || {
         let display = display.clone();
-        std::thread::spawn(move || {
+        let mover = std::thread::spawn(move || {
             let (x0, y0, x1, y1) = field;
             for k in 0..250u32 {
                 let x = x0 + 20 + (k * 7) % (x1 - x0 - 40);
@@ -909,10 +910,19 @@ fn idle_cpu_of_a_hidden_window_and_of_hovering_while_paused() {
                 xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
                 sleep(Duration::from_millis(40));
             }
-        })
+        });
+        sleep(Duration::from_secs(1));
+        let used = share(8);
+        mover.join().unwrap();
+        used
     };
-    sleep(Duration::from_secs(1));
-    let hover = share(8);
-    mover.join().unwrap();
-    println!("CPU, % of a core: running {running:.0}, hidden {hidden:.0}, paused {paused:.0}, hovering while paused {hover:.0}");
+    let hover = hover_share();
+    // and with the panel hidden (H)
+    focus_and_key(&display, "h");
+    sleep(Duration::from_secs(2));
+    let no_panel = hover_share();
+    println!(
+        "CPU, % of a core: running {running:.0}, hidden {hidden:.0}, paused {paused:.0}, hovering while paused {hover:.0}, \
+         the same with the panel hidden {no_panel:.0}"
+    );
 }
