@@ -11,8 +11,9 @@ struct RenderParams {
     // bit per wall side: 1 left, 2 right, 4 bottom, 8 top
     walls: u32,
     background: vec4<f32>,
-    // x: divergence range, y: pressure range (|p| at full colour), z: arrow spacing (cells, already
-    // thinned to a readable spacing by src/render), w: arrow scale (cells per m/s)
+    // x: divergence range, y: pressure range (|p| at full colour), z: spacing of the cell arrows
+    // (cells, at least 1: src/render turns the screen spacing into cells), w: arrow scale (cells
+    // per m/s)
     ranges: vec4<f32>,
     // x: pixels per cell on screen, y: cell size (metres), z: dye grid scale k (ink is k nx × k ny),
     // w: opacity of the divergence and pressure tints over the ink
@@ -20,7 +21,7 @@ struct RenderParams {
 }
 
 // The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
-// ARROWS_CENTRE, GRID_LINES, SHADING) are put in front of this file at load from src/render/mod.rs `flags`.
+// ARROWS_CENTRE, GRID_LINES, SHADING, ARROW_SPEED_COLOUR) and ARROW_CAP are put in front of this file at load from src/render/mod.rs `flags`.
 
 @group(0) @binding(0) var<uniform> rp: RenderParams;
 @group(0) @binding(1) var<storage, read> u: array<f32>;
@@ -86,8 +87,8 @@ fn seg_dist(q: vec2<f32>, a: vec2<f32>, b: vec2<f32>) -> f32 {
 // is one screen pixel in cell units, so heads stay visible however small the cells are.
 fn arrow_dist(q: vec2<f32>, c: vec2<f32>, d: vec2<f32>, px: f32) -> f32 {
     let len = length(d);
-    // no velocity, no arrow (a dot would read as a value)
-    if len < 1e-4 { return 1e9; }
+    // no arrow shorter than 1.5 screen pixels: a dot would read as a value, and has no head
+    if len < 1.5 * px { return 1e9; }
     let a = c - 0.5 * d;
     let b = c + 0.5 * d;
     let dir = d / len;
@@ -98,12 +99,41 @@ fn arrow_dist(q: vec2<f32>, c: vec2<f32>, d: vec2<f32>, px: f32) -> f32 {
     return min(seg_dist(q, a, b), min(seg_dist(q, b, h1), seg_dist(q, b, h2)));
 }
 
-// An arrow's extent for a velocity: `scale` cells per m/s, at most 0.9 of the spacing s and, for
-// any visible speed, at least 0.35 s, so slow flow still shows a direction.
-fn arrow_vector(vel: vec2<f32>, s: f32) -> vec2<f32> {
-    let l = length(vel) * rp.ranges.w;
-    if l < 1e-6 { return vec2<f32>(0.0); }
-    return vel / length(vel) * clamp(l, 0.35 * s, 0.9 * s);
+// An arrow's extent for a velocity: `scale` cells per m/s, in proportion to the speed (no floor,
+// which made every slow arrow one length), at most `cap` cells.
+fn arrow_vector(vel: vec2<f32>, cap: f32) -> vec2<f32> {
+    let speed = length(vel);
+    if speed < 1e-9 { return vec2<f32>(0.0); }
+    return vel / speed * min(speed * rp.ranges.w, cap);
+}
+
+// The velocity at point q (cell units) from the two staggered lattices, each bilinear on its own
+// (u at (i, j + 1/2), v at (i + 1/2, j)).
+fn velocity_at(q: vec2<f32>) -> vec2<f32> {
+    let qu = q - vec2<f32>(0.0, 0.5);
+    let bu = floor(qu);
+    let fu = qu - bu;
+    let iu = i32(bu.x);
+    let ju = i32(bu.y);
+    let u0 = mix(u_at(iu, ju), u_at(iu + 1, ju), fu.x);
+    let u1 = mix(u_at(iu, ju + 1), u_at(iu + 1, ju + 1), fu.x);
+    let qv = q - vec2<f32>(0.5, 0.0);
+    let bv = floor(qv);
+    let fv = qv - bv;
+    let iv = i32(bv.x);
+    let jv = i32(bv.y);
+    let v0 = mix(v_at(iv, jv), v_at(iv + 1, jv), fv.x);
+    let v1 = mix(v_at(iv, jv + 1), v_at(iv + 1, jv + 1), fv.x);
+    return vec2<f32>(mix(u0, u1, fu.y), mix(v0, v1, fv.y));
+}
+
+// Arrow colour by speed, t = length / cap in [0, 1]: deep blue (slow) through teal to yellow.
+fn speed_colour(t: f32) -> vec3<f32> {
+    let slow = vec3<f32>(0.25, 0.35, 1.0);
+    let mid = vec3<f32>(0.1, 0.85, 0.7);
+    let fast = vec3<f32>(1.0, 0.92, 0.3);
+    if t < 0.5 { return mix(slow, mid, t * 2.0); }
+    return mix(mid, fast, t * 2.0 - 1.0);
 }
 
 // Draws an arrow with a dark outline, so it reads over bright ink and dark background alike.
@@ -111,6 +141,13 @@ fn over_arrow(col: vec3<f32>, dist: f32, width: f32, colour: vec3<f32>) -> vec3<
     if dist < width { return colour; }
     if dist < width + 1.2 * width { return mix(col, vec3<f32>(0.0), 0.7); }
     return col;
+}
+
+// How strongly a tint covers the ink at t = value / range: the square root of |t|, so a tenth of
+// the range still shows at a third of full strength (linear, the many small values of a fine
+// grid vanished beside a few large ones).
+fn tint_weight(t: f32) -> f32 {
+    return sqrt(clamp(abs(t), 0.0, 1.0));
 }
 
 // Blue-white-red diverging map, t in [-1, 1].
@@ -153,12 +190,12 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     if (rp.flags & SHOW_PRESSURE) != 0u {
         // blue (low) or red (high) with an opacity growing with |p|: zero pressure shows the ink
         let t = clamp(p[cell(i, j)] / max(rp.ranges.y, 1e-20), -1.0, 1.0);
-        col = mix(col, diverging(sign(t)), abs(t) * opacity);
+        col = mix(col, diverging(sign(t)), tint_weight(t) * opacity);
     }
     if (rp.flags & SHOW_DIVERGENCE) != 0u {
         var d = divergence[cell(i, j)];
         if (rp.flags & DIVERGENCE_AFTER) != 0u { d = divergence_now(i, j); }
-        let t = clamp(abs(d) / max(rp.ranges.x, 1e-20), 0.0, 1.0);
+        let t = tint_weight(d / max(rp.ranges.x, 1e-20));
         var tint = vec3<f32>(0.95, 0.35, 0.1);
         if d < 0.0 { tint = vec3<f32>(0.1, 0.55, 0.95); }
         col = mix(col, tint, t * opacity);
@@ -171,34 +208,31 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         if min(e.x, e.y) < 0.75 { col = mix(col, vec3<f32>(0.5, 0.5, 0.55), 0.35); }
     }
     let width = 1.0 * px;
-    // arrows sit in tiles of s × s cells, s thinned by src/render to a readable spacing
+    // cell arrows at the centres of s × s tiles, s the screen spacing in cells (at least 1, where
+    // they sit at the cell centres); the velocity interpolated there
     let s = max(rp.ranges.z, 1.0);
-    let tile = floor(g / s);
     if (rp.flags & ARROWS_CENTRE) != 0u && !solid_here {
-        let c = (tile + 0.5) * s;
-        let ci = i32(floor(c.x));
-        let cj = i32(floor(c.y));
-        if ci < nxi() && cj < nyi() {
-            let vel = vec2<f32>(0.5 * (u_at(ci, cj) + u_at(ci + 1, cj)), 0.5 * (v_at(ci, cj) + v_at(ci, cj + 1)));
-            col = over_arrow(col, arrow_dist(g, c, arrow_vector(vel, s), px), width, vec3<f32>(1.0, 0.92, 0.3));
+        let c = (floor(g / s) + 0.5) * s;
+        if c.x < f32(rp.nx) && c.y < f32(rp.ny) {
+            let d = arrow_vector(velocity_at(c), ARROW_CAP * s);
+            var colour = vec3<f32>(1.0, 0.92, 0.3);
+            if (rp.flags & ARROW_SPEED_COLOUR) != 0u { colour = speed_colour(length(d) / (ARROW_CAP * s)); }
+            col = over_arrow(col, arrow_dist(g, c, d, px), width, colour);
         }
     }
     if (rp.flags & ARROWS_MAC) != 0u {
-        // per tile, u on one vertical edge (lower quarter row) and v on one horizontal edge (left
-        // quarter column): the two staggered lattices side by side, never drawn on one spot
-        let base = vec2<i32>(tile * s);
-        let mid = i32(floor(0.5 * s));
-        let quarter = i32(floor(0.25 * s));
-        let ue = base + vec2<i32>(mid, quarter);
-        let ve = base + vec2<i32>(quarter, mid);
-        if ue.x <= nxi() && ue.y < nyi() {
-            let du = arrow_vector(vec2<f32>(u_at(ue.x, ue.y), 0.0), s);
-            col = over_arrow(col, arrow_dist(g, vec2<f32>(f32(ue.x), f32(ue.y) + 0.5), du, px), width, vec3<f32>(1.0, 0.45, 0.35));
+        // one arrow per edge (src/render turns this off where cells are too small): u on the
+        // vertical edges left and right of this cell, v on the horizontal edges below and above
+        var dist_u = 1e9;
+        var dist_v = 1e9;
+        for (var k = 0; k < 2; k++) {
+            let du = arrow_vector(vec2<f32>(u_at(i + k, j), 0.0), ARROW_CAP);
+            dist_u = min(dist_u, arrow_dist(g, vec2<f32>(f32(i + k), f32(j) + 0.5), du, px));
+            let dv = arrow_vector(vec2<f32>(0.0, v_at(i, j + k)), ARROW_CAP);
+            dist_v = min(dist_v, arrow_dist(g, vec2<f32>(f32(i) + 0.5, f32(j + k)), dv, px));
         }
-        if ve.x < nxi() && ve.y <= nyi() {
-            let dv = arrow_vector(vec2<f32>(0.0, v_at(ve.x, ve.y)), s);
-            col = over_arrow(col, arrow_dist(g, vec2<f32>(f32(ve.x) + 0.5, f32(ve.y)), dv, px), width, vec3<f32>(0.35, 0.8, 1.0));
-        }
+        col = over_arrow(col, dist_u, width, vec3<f32>(1.0, 0.45, 0.35));
+        col = over_arrow(col, dist_v, width, vec3<f32>(0.35, 0.8, 1.0));
     }
     // walls: a rim around the domain
     let rim = vec4<f32>(g.x, f32(rp.nx) - g.x, g.y, f32(rp.ny) - g.y) / px;

@@ -38,8 +38,8 @@ fn cases(max_p: f32) -> Vec<(&'static str, Overlays)> {
         ("divergence_before", Overlays { divergence: true, divergence_range: 2.0, ..ink.clone() }),
         ("divergence_after", Overlays { divergence: true, divergence_after: true, divergence_range: 2.0, ..ink.clone() }),
         ("pressure", Overlays { pressure: true, pressure_auto: false, pressure_range: max_p, ..ink.clone() }),
-        ("arrows_mac", Overlays { arrows_mac: true, arrow_spacing: 1, arrow_scale: 2.0, ..none.clone() }),
-        ("arrows_centre", Overlays { arrows_centre: true, arrow_spacing: 1, arrow_scale: 3.0, ..ink }),
+        ("arrows_mac", Overlays { arrows_mac: true, ..none.clone() }),
+        ("arrows_centre", Overlays { arrows_centre: true, arrow_pixels: 16.0, ..ink }),
     ]
 }
 
@@ -124,10 +124,14 @@ fn overlays_report_what_they_cannot_draw() {
     assert!(why_not_drawable("numbers", 20.0, 400).is_some());
     assert!(why_not_drawable("numbers", 50.0, 100_000).unwrap().contains("4096"));
     assert!(why_not_drawable("arrows", 0.5, 1 << 20).is_none(), "arrows thin out instead");
-    // arrows at least 22 px apart, never closer than asked
-    assert_eq!(arrow_spacing(1, 1.0), 22);
-    assert_eq!(arrow_spacing(1, 30.0), 1);
-    assert_eq!(arrow_spacing(4, 30.0), 4);
+    // one arrow per edge only where cells are large enough, and it says why not
+    assert!(why_not_drawable("mac-arrows", 12.0, 400).is_none());
+    assert!(why_not_drawable("mac-arrows", 5.0, 400).unwrap().contains("key 5"));
+    // cell arrows the asked pixels apart on screen (at least 16), never closer than a cell
+    assert_eq!(arrow_spacing(24.0, 1.0), 24.0);
+    assert_eq!(arrow_spacing(8.0, 1.0), 16.0);
+    assert_eq!(arrow_spacing(24.0, 30.0), 1.0);
+    assert_eq!(arrow_spacing(24.0, 12.0), 2.0);
     assert_eq!(text_colour_on([0.02, 0.02, 0.05]), [255, 255, 255]);
     assert_eq!(text_colour_on([0.95, 0.35, 0.1]), [0, 0, 0]);
 }

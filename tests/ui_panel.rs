@@ -547,3 +547,31 @@ fn a_typed_path_opens_with_the_open_button_or_enter() {
     h.run();
     assert!(h.query_all_by_label_contains("saved state folder").next().is_some(), "no tooltip on the path field");
 }
+
+/// Issue 21: the arrows' length is automatic until unticked, then the scale slider sets it (px per
+/// m/s); the spacing is in screen pixels; "keep running when hidden" is a view setting; the edge
+/// arrows are greyed with the reason where cells are too small on screen.
+#[test]
+fn arrow_controls_and_keep_running_when_hidden() {
+    let mut h = harness();
+    assert!(h.state().view.overlays.arrow_auto, "automatic by default");
+    h.get_by_label("automatic arrow length").click();
+    settle(&mut h);
+    assert!(!h.state().view.overlays.arrow_auto);
+    set_slider(&mut h, "arrow scale (px per m/s)", 120.0);
+    assert_eq!(h.state().view.overlays.arrow_scale, 120.0);
+    set_slider(&mut h, "arrow spacing (px)", 40.0);
+    assert_eq!(h.state().view.overlays.arrow_pixels, 40.0);
+    h.get_by_label("colour arrows by speed").click();
+    settle(&mut h);
+    assert!(h.state().view.overlays.arrow_colour_by_speed);
+    assert!(!h.state().view.run_hidden);
+    h.get_by_label("keep running when hidden").click();
+    settle(&mut h);
+    assert!(h.state().view.run_hidden);
+    // cells 3 px wide on screen: key 4 cannot draw one arrow per edge, and the panel says why
+    h.state_mut().panel.canvas = Some((3.0, 128 * 128));
+    settle(&mut h);
+    let why = h.query_all_by_label_contains("one arrow per edge needs").count();
+    assert!(why > 0, "no reason given for the greyed edge arrows");
+}

@@ -245,7 +245,7 @@ const MAX_RMSE: f64 = 2.0;
 #[test]
 fn the_canvas_matches_the_command_line() {
     let (port, rx) = serve(page_dir());
-    let query = "scene=plume&grid.dye_scale=1&display.steps_per_frame=4&view.show_panel=false&view.overlays.grid_lines=false&view.overlays.numbers=false&canvas=256x256&steps=200";
+    let query = "scene=plume&grid.dye_scale=1&display.steps_per_frame=4&view.show_panel=false&view.field_text=false&view.overlays.grid_lines=false&view.overlays.numbers=false&canvas=256x256&steps=200";
     let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?{query}"), true, "256,256");
     let done = wait_for(&rx, "/done", 280, &browser);
     assert_eq!(done["step"], 200, "{}", done["faults"]);
@@ -254,8 +254,8 @@ fn the_canvas_matches_the_command_line() {
     // the field as the window fits it: a margin of background around the square
     let v: Vec<f64> = done["viewport"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
     let (x, y, w, h) = (v[0].round() as u32, v[1].round() as u32, v[2].round() as u32, v[3].round() as u32);
-    // the rows under the hint line egui writes over the field's top for the first 400 steps
-    // ("Drag with the mouse…"): text on the page, not the field
+    // the picture alone (`view.field_text=false`: no badges, hint or caption); the top rows are
+    // still left out, as a margin for the canvas's filtering at the field's rim
     let skip = 24;
     let field = image::imageops::crop_imm(&page, x, y + skip, w, h - skip).to_image();
     let out = std::env::temp_dir().join(format!("smokebox_web_cmp_{}", std::process::id()));

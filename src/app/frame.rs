@@ -171,17 +171,19 @@ pub struct UiInputs<'a> {
     /// The brush disk under the cursor: (centre, radius), points.
     pub outline: Option<(egui::Pos2, f32)>,
     pub numbers: Vec<(egui::Pos2, String, f32)>,
-    /// The hover readout's line, if the cursor is over the field, and the field's rectangle.
-    pub hover: Option<(String, egui::Rect)>,
+    /// What is written on the field (badges, hint, notes, legends, the readout), and the
+    /// field's rectangle in points.
+    pub text: ui::field::FieldText,
+    pub field: egui::Rect,
 }
 
-/// Runs egui: the panel, the help window, the brush outline, the numbers and the hint.
+/// Runs egui: the panel, the help window, the brush outline, the numbers and the text on the field.
 pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
     let raw = r.egui_state.take_egui_input(&r.window);
     let ctx = r.egui_state.egui_ctx().clone();
     let mut commands = Vec::new();
     let mut central = egui::Rect::NOTHING;
-    let UiInputs { shown, view, panel, outline, numbers, hover } = u;
+    let UiInputs { shown, view, panel, outline, numbers, text, field } = u;
     let mut full = ctx.run_ui(raw, |ui| {
         for (pos, text, size) in &numbers {
             numbers::paint(ui.painter(), *pos, text, *size);
@@ -196,36 +198,7 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
         }
         ui::help_window(ui.ctx(), &mut panel.show_help);
         commands.extend(ui::confirm_window(ui.ctx(), panel));
-        let at = central.left_top() + egui::vec2(12.0, 10.0);
-        if !panel.show_help && shown.stats.step < 400 {
-            ui.painter().text(at, egui::Align2::LEFT_TOP, ui::help::HINT, egui::FontId::proportional(15.0), egui::Color32::from_gray(200));
-        }
-        let area = Viewport { x: central.min.x, y: central.min.y, w: central.width(), h: central.height() };
-        let f = Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0 / ui.ctx().pixels_per_point());
-        let field = egui::Rect::from_min_size(egui::pos2(f.x, f.y), egui::vec2(f.w, f.h));
-        ui::help::paint_caption(ui.painter(), field, &shown.scene.display.caption);
-        if let Some(n) = shown.capture.recording {
-            let at = central.right_top() + egui::vec2(-12.0, 10.0);
-            let red = egui::Color32::from_rgb(235, 60, 50);
-            ui.painter().text(at, egui::Align2::RIGHT_TOP, format!("● REC {n}"), egui::FontId::proportional(16.0), red);
-        }
-        if let Some((line, field)) = &hover {
-            // inside the field, clear of its rim (which the field's outline and tests rely on)
-            let at = field.intersect(central).left_bottom() + egui::vec2(8.0, -8.0);
-            let painter = ui.painter().with_clip_rect(central);
-            let font = egui::FontId::monospace(12.0);
-            let galley = painter.layout_no_wrap(line.clone(), font, egui::Color32::from_gray(235));
-            let rect = egui::Rect::from_min_size(at - egui::vec2(4.0, galley.size().y + 2.0), galley.size() + egui::vec2(8.0, 4.0));
-            painter.rect_filled(rect, 3.0, egui::Color32::from_black_alpha(170));
-            painter.galley(rect.min + egui::vec2(4.0, 2.0), galley, egui::Color32::from_gray(235));
-        }
-        if let Some(m) = &panel.message {
-            // wrapped and clipped to the field: a long path must not run under the panel
-            let colour = egui::Color32::from_rgb(255, 170, 90);
-            let painter = ui.painter().with_clip_rect(central);
-            let galley = painter.layout(m.clone(), egui::FontId::proportional(15.0), colour, (central.width() - 24.0).max(50.0));
-            painter.galley(at + egui::vec2(0.0, 22.0), galley, colour);
-        }
+        ui::field::paint(ui.painter(), field, central, &text);
     });
     r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut full.platform_output));
     let repaint_after =
@@ -284,7 +257,7 @@ impl Running {
         let o = d.overlays;
         let ppp = ui.full.pixels_per_point;
         let ppc = d.viewport.pixels_per_cell(sim.nx);
-        self.reading_values = (o.pressure && o.pressure_auto) || numbers::wanted(o, ppc, ppp);
+        self.reading_values = (o.pressure && o.pressure_auto) || numbers::wanted(o, ppc, ppp, sim.nx * sim.ny);
         if self.reading_values {
             let div = match (&sim.div_after, o.divergence_after) {
                 (Some(a), true) => &a.buffer,

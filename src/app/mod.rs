@@ -32,7 +32,7 @@ use crate::render::Viewport;
 use crate::ui::{LiveStats, PanelState, Shown, View};
 use frame::{Drawing, Running, UiInputs};
 use input::Pointer;
-use profile::{FrameClock, FrameLog, lap};
+use profile::{FrameClock, FrameLog, StepRate, lap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use stepper::StepController;
@@ -47,6 +47,47 @@ pub const DEFAULT_SCENE: &str = "plume";
 
 /// The view settings are written at most this often while they change (and on exit).
 const SAVE_EVERY: Duration = Duration::from_secs(2);
+/// Frames that only move the hover readout and the brush outline over a still field come at
+/// most this often (the mouse reports ~25 moves a second, each a whole frame on a software
+/// renderer).
+const HOVER_FRAME_GAP: Duration = Duration::from_millis(100);
+
+/// How long the note about an overlay that cannot draw stays on the field.
+const OVERLAY_NOTE_FOR: Duration = Duration::from_secs(6);
+
+/// The note for an overlay just switched on (from `before` to `now`) that cannot draw with cells
+/// `ppc` pixels wide: which key, why, and what to do.
+fn overlay_switched_on(
+    before: &crate::render::Overlays,
+    now: &crate::render::Overlays,
+    ppc: f32,
+    ppp: f32,
+    cells: usize,
+) -> Option<String> {
+    let switched = |b: bool, n: bool| n && !b;
+    [
+        (switched(before.arrows_mac, now.arrows_mac), "mac-arrows", 4, ppc),
+        (switched(before.grid_lines, now.grid_lines), "grid", 6, ppc),
+        (switched(before.numbers, now.numbers), "numbers", 7, ppc / ppp),
+    ]
+    .into_iter()
+    .filter(|(on, ..)| *on)
+    .find_map(|(_, name, key, size)| {
+        crate::render::why_not_drawable(name, size, cells).map(|why| format!("key {key} draws nothing here: {why}"))
+    })
+}
+
+/// The arrows' key on the field: (length in points, speed, colour), when arrows are drawn.
+fn arrow_key(o: &crate::render::Overlays, speed: f32, ppc: f32, ppp: f32) -> Option<(f32, f32, egui::Color32)> {
+    let mac = o.arrows_mac && crate::render::why_not_drawable("mac-arrows", ppc, 0).is_none();
+    if !(o.arrows_centre || mac) {
+        return None;
+    }
+    let scale = o.arrow_scale_for(speed, ppc);
+    let colour = if o.arrows_centre { egui::Color32::from_rgb(255, 235, 76) } else { egui::Color32::from_rgb(255, 115, 89) };
+    Some((scale.key_pixels / ppp, scale.key_speed, colour))
+}
+
 /// Frames drawn after the last step or change, so the statistics and field values read back
 /// from it reach the panel before the app goes idle.
 const SETTLE_FRAMES: u32 = 10;
@@ -129,8 +170,10 @@ pub struct App {
     settle_frames: u32,
     /// When egui asked for its next frame.
     repaint_at: Option<Instant>,
-    /// The window is hidden (minimised, covered): nothing is drawn or stepped.
+    /// The window is covered (winit's `Occluded`): nothing is drawn or stepped.
     occluded: bool,
+    /// The window is unmapped (hidden, minimised), as the platform watches it: the same.
+    unmapped: Arc<std::sync::atomic::AtomicBool>,
     /// A new grid being built on a worker thread.
     building: Option<rebuild::Building>,
     /// The saved state the window opens on (`--load`), until the window exists.
@@ -152,6 +195,17 @@ pub struct App {
     dye_pick: Option<usize>,
     /// A saved state being read back for Save state (never waited on).
     saving: Option<files::SavingState>,
+    /// Steps a second, for the badge on the field.
+    step_rate: StepRate,
+    /// The cursor moved over a still field (or its readout arrived): one frame is owed, drawn
+    /// at most every `HOVER_FRAME_GAP`.
+    hover_pending: bool,
+    /// When the last frame was drawn.
+    last_frame: Instant,
+    /// The overlays as last drawn, to tell which one was just switched on.
+    last_overlays: crate::render::Overlays,
+    /// A note on the field about an overlay just switched on that cannot draw here, and until when.
+    overlay_note: Option<(String, Instant)>,
     /// The web page's URL switches (canvas size, self-test).
     #[cfg(target_arch = "wasm32")]
     page: crate::platform::UrlSetup,
@@ -200,6 +254,7 @@ impl App {
             settle_frames: SETTLE_FRAMES,
             repaint_at: None,
             occluded: false,
+            unmapped: Arc::default(),
             building: None,
             initial_state,
             note: None,
@@ -211,6 +266,11 @@ impl App {
             refitted: Arc::default(),
             dye_pick: None,
             saving: None,
+            step_rate: StepRate::default(),
+            hover_pending: false,
+            last_frame: Instant::now(),
+            last_overlays: crate::render::Overlays::default(),
+            overlay_note: None,
             #[cfg(target_arch = "wasm32")]
             page: crate::platform::UrlSetup::default(),
             #[cfg(target_arch = "wasm32")]
@@ -240,6 +300,9 @@ impl App {
         #[cfg(target_arch = "wasm32")]
         self.page_frame();
         let frame_dt = self.clock.tick();
+        self.last_frame = Instant::now();
+        self.hover_pending = false;
+        let pressure_range = self.pressure_range_in_use();
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
             return;
@@ -257,12 +320,47 @@ impl App {
         let label = self.source.label();
         let capture = r.capture.status.clone();
         self.panel.canvas = Some((self.viewport.pixels_per_cell(r.sim.nx), r.sim.nx * r.sim.ny));
-        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
         let v = self.viewport;
         let field = egui::Rect::from_min_size(egui::pos2(v.x / ppp, v.y / ppp), egui::vec2(v.w / ppp, v.h / ppp));
-        let hover_line = r.probe.latest.as_ref().filter(|_| self.pointer.pos.is_some()).map(|c| (c.text(), field));
+        // the readout only while the cursor is over the field itself (not the panel, not the margin)
+        let over_field = self.pointer.pos.is_some_and(|p| field.contains(egui::pos2(p[0] / ppp, p[1] / ppp)))
+            && !r.egui_state.egui_ctx().is_pointer_over_egui();
+        if !over_field {
+            r.probe.latest = None;
+        }
+        self.step_rate.update(r.sim.step_index);
+        let ppc = self.viewport.pixels_per_cell(r.sim.nx);
+        let o = &self.view.overlays;
+        let cells = r.sim.nx * r.sim.ny;
+        if let Some(note) = overlay_switched_on(&self.last_overlays, o, ppc, ppp, cells) {
+            self.overlay_note = Some((note, Instant::now() + OVERLAY_NOTE_FOR));
+        }
+        if *o != self.last_overlays {
+            // a key toggled an overlay: draw until what it shows (read back) is on screen
+            self.settle_frames = SETTLE_FRAMES;
+            self.last_overlays = o.clone();
+        }
+        self.overlay_note = self.overlay_note.take().filter(|(_, until)| Instant::now() < *until);
+        let text = crate::ui::field::FieldText {
+            badges: crate::ui::field::badges(
+                self.stepper.paused(),
+                self.step_rate.per_s,
+                self.clock.fps,
+                capture.recording,
+                self.stats.unconverged_steps,
+            ),
+            hint: (!self.panel.show_help && self.stats.step < 400).then(|| crate::ui::help::HINT.to_string()),
+            caption: Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty()),
+            notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
+            legends: o.legends(pressure_range),
+            arrow_key: arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
+            readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
+        };
+        // the picture alone, when asked; messages still show
+        let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
+        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
         let mut ui_frame =
-            frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, hover: hover_line });
+            frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, text, field });
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
         self.viewport = Viewport::fit(
@@ -272,6 +370,14 @@ impl App {
             8.0,
         );
         self.repaint_at = ui_frame.repaint_after.map(|d| Instant::now() + d);
+        if over_field && !self.stepper.has_work() && !self.pointer.left && !self.pointer.right {
+            // over a still field egui asks for a frame after every move: those wait their turn too
+            self.repaint_at = self.repaint_at.map(|at| at.max(Instant::now() + HOVER_FRAME_GAP));
+        }
+        if let Some((_, until)) = &self.overlay_note {
+            // the note goes when its time is up, even in a window that is otherwise idle
+            self.repaint_at = Some(self.repaint_at.map_or(*until, |at| at.min(*until)));
+        }
         let commands = std::mem::take(&mut ui_frame.commands);
         if !commands.is_empty() {
             self.settle_frames = SETTLE_FRAMES;
@@ -292,10 +398,6 @@ impl App {
         let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
         (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
         let o = &self.view.overlays;
-        let pressure_range = match (o.pressure_auto, self.pressure_auto) {
-            (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
-            _ => o.pressure_range,
-        };
         // the cursor over the field, metres, for the hover readout
         let (nx, ny, h) = (r.sim.nx, r.sim.ny, r.sim.params.h);
         let hover = self
@@ -322,6 +424,15 @@ impl App {
         self.collect();
         if let Some(l) = &mut self.frame_log {
             l.end_frame(plan.steps, self.stats.step);
+        }
+    }
+
+    /// |p| at full colour: the last read-back's largest with the auto range, else the set one.
+    fn pressure_range_in_use(&self) -> f32 {
+        let o = &self.view.overlays;
+        match (o.pressure_auto, self.pressure_auto) {
+            (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
+            _ => o.pressure_range,
         }
     }
 
@@ -355,7 +466,11 @@ impl App {
         r.values.request_map();
         r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
-        r.probe.collect();
+        let shown = r.probe.latest.clone();
+        if r.probe.collect() && r.probe.latest != shown {
+            // the value under a resting cursor must reach the screen too
+            self.hover_pending = true;
+        }
         self.poll_saving();
         let Some(r) = self.running.as_mut() else { return };
         if let Some(line) = r.capture.collect() {
@@ -387,7 +502,7 @@ impl App {
     /// Whether the next frame must come without waiting for an event: the simulation runs, a
     /// stroke is being painted, or something changed and has not settled on screen.
     fn wants_frames(&self) -> bool {
-        !self.occluded
+        !self.hidden()
             && (self.stepper.has_work()
                 || self.pointer.left
                 || self.pointer.right
@@ -398,6 +513,12 @@ impl App {
                 || self.page_busy()
                 || self.running.as_ref().is_some_and(|r| r.gpu.fault.is_set())
                 || self.running.as_ref().is_some_and(|r| r.capture.busy()))
+    }
+
+    /// The window cannot be seen (covered, unmapped, minimised) and the view does not ask to keep
+    /// running then: no frames, no steps.
+    fn hidden(&self) -> bool {
+        (self.occluded || self.unmapped.load(std::sync::atomic::Ordering::Relaxed)) && !self.view.run_hidden
     }
 
     /// The divergence overlay "after projection" needs a spare buffer the step fills.

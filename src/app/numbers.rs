@@ -1,21 +1,20 @@
-//! The numbers overlay: the value of the shown field (pressure, else divergence) printed in each
-//! cell when cells are large on screen, from the last non-blocking field read-back.
+//! The numbers overlay: the value of the shown tint's field (pressure when the pressure tint is
+//! on, else the divergence, with or without its tint) printed in each cell when cells are large
+//! on screen, from the last non-blocking field read-back.
 
 use crate::render::readback::Snapshot;
 use crate::render::{Overlays, Viewport};
 
-/// Cells at least this many points wide get their value printed.
-pub const NUMBERS_MIN_POINTS: f32 = 34.0;
-
-/// Whether the numbers overlay draws anything for cells `pixels_per_cell` wide at `ppp`.
-pub fn wanted(o: &Overlays, pixels_per_cell: f32, ppp: f32) -> bool {
-    o.numbers && pixels_per_cell / ppp >= NUMBERS_MIN_POINTS && (o.pressure || o.divergence)
+/// Whether the numbers overlay draws anything for cells `pixels_per_cell` wide at `ppp` (cells
+/// `NUMBERS_MIN_PIXELS` points wide, at most `NUMBERS_MAX_CELLS`: `why_not_drawable`).
+pub fn wanted(o: &Overlays, pixels_per_cell: f32, ppp: f32, cells: usize) -> bool {
+    o.numbers && crate::render::why_not_drawable("numbers", pixels_per_cell / ppp, cells).is_none()
 }
 
 /// (centre in points, text, font size) for each cell.
 pub fn cell_numbers(o: &Overlays, snap: Option<&Snapshot>, vp: Viewport, ppp: f32) -> Vec<(egui::Pos2, String, f32)> {
     let Some(snap) = snap else { return Vec::new() };
-    if !wanted(o, vp.pixels_per_cell(snap.nx), ppp) || snap.nx * snap.ny > 4096 {
+    if !wanted(o, vp.pixels_per_cell(snap.nx), ppp, snap.nx * snap.ny) {
         return Vec::new();
     }
     let values = if o.pressure { &snap.p } else { &snap.divergence };

@@ -40,6 +40,31 @@ impl FrameClock {
     }
 }
 
+/// Simulation steps a second of wall time, over about the last second (the badge on the field).
+#[derive(Default)]
+pub struct StepRate {
+    since: Option<(Instant, u64)>,
+    pub per_s: f32,
+}
+
+impl StepRate {
+    /// Notes that the simulation is at `step` now; a step index that went back (a reset, a new
+    /// scene) starts the count again.
+    pub fn update(&mut self, step: u64) {
+        let now = Instant::now();
+        match self.since {
+            Some((t0, s0)) if step >= s0 => {
+                let dt = now.duration_since(t0).as_secs_f32();
+                if dt >= 1.0 {
+                    self.per_s = (step - s0) as f32 / dt;
+                    self.since = Some((now, step));
+                }
+            }
+            _ => self.since = Some((now, step)),
+        }
+    }
+}
+
 /// GPU milliseconds per pass label summed over a frame, and the mean GPU time of one step.
 pub struct PassTimes {
     pub passes: Vec<(String, f32)>,

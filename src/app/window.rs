@@ -18,6 +18,12 @@ impl App {
         match started {
             Ok(r) => {
                 self.stats.adapter = r.gpu.describe();
+                let wake = self.wake.clone();
+                self.unmapped = crate::platform::watch_unmapped(&r.window, move || {
+                    if let Some(w) = &wake {
+                        let _ = w.send_event(());
+                    }
+                });
                 r.window.request_redraw();
                 self.running = Some(r);
                 if let Some(a) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
@@ -116,8 +122,16 @@ impl ApplicationHandler for App {
         let over_ui = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
         let wants_keys = ctx.egui_wants_keyboard_input();
         // (egui answers "repaint" to a redraw itself: only input asks for another frame)
-        let input = !matches!(event, WindowEvent::RedrawRequested);
-        if input && response.repaint {
+        // (X11's XInput2 also reports every mouse move as raw AxisMotion, which shows nothing)
+        let input = !matches!(event, WindowEvent::RedrawRequested | WindowEvent::AxisMotion { .. });
+        // the cursor moving over a still field changes only the readout and the brush outline:
+        // those frames are spaced out (`HOVER_FRAME_GAP`) instead of one a move
+        let hover_only = matches!(event, WindowEvent::CursorMoved { .. })
+            && !over_ui
+            && !self.pointer.left
+            && !self.pointer.right
+            && !self.stepper.has_work();
+        if input && response.repaint && !hover_only {
             r.window.request_redraw();
         }
         match event {
@@ -132,7 +146,8 @@ impl ApplicationHandler for App {
                 r.window.request_redraw();
             }
             WindowEvent::RedrawRequested => {
-                if self.device_ok(event_loop) {
+                // a hidden window takes no steps (unless the view asks to keep running)
+                if !self.hidden() && self.device_ok(event_loop) {
                     self.frame();
                 }
             }
@@ -197,7 +212,9 @@ impl ApplicationHandler for App {
             }
             _ => {}
         }
-        if input {
+        if hover_only {
+            self.hover_pending = true;
+        } else if input {
             // any input may change what is shown (a key, a click on the panel): draw it
             self.settle_frames = self.settle_frames.max(1);
         }
@@ -210,10 +227,14 @@ impl ApplicationHandler for App {
     /// an idle window costs next to nothing.
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let Some(r) = &self.running else { return };
-        if self.wants_frames() {
+        let hover_at = (self.hover_pending && !self.hidden()).then(|| self.last_frame + super::HOVER_FRAME_GAP);
+        if self.wants_frames() || hover_at.is_some_and(|at| crate::platform::Instant::now() >= at) {
             r.window.request_redraw();
             event_loop.set_control_flow(ControlFlow::Wait);
-        } else if let Some(at) = self.repaint_at.filter(|_| !self.occluded) {
+        } else if let Some(at) = hover_at {
+            let at = self.repaint_at.map_or(at, |r| r.min(at));
+            event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+        } else if let Some(at) = self.repaint_at.filter(|_| !self.hidden()) {
             event_loop.set_control_flow(ControlFlow::WaitUntil(at));
         } else {
             event_loop.set_control_flow(ControlFlow::Wait);

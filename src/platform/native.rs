@@ -155,3 +155,51 @@ pub fn fatal(line: &str, status: i32) -> ! {
 pub fn gpu_fault(line: &str, status: i32) {
     fatal(line, status)
 }
+
+/// A flag that says whether `window` is unmapped (hidden or minimised), kept by a thread watching
+/// the X server, which calls `wake` on every change. winit reports a covered window as
+/// `Occluded` but says nothing when an X11 window is unmapped; on other systems (and Wayland)
+/// the flag stays false and winit's `Occluded` covers minimising.
+pub fn watch_unmapped(window: &winit::window::Window, wake: impl Fn() + Send + 'static) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    #[cfg(target_os = "linux")]
+    x11_watch(window, flag.clone(), wake);
+    #[cfg(not(target_os = "linux"))]
+    let _ = (window, wake);
+    flag
+}
+
+#[cfg(target_os = "linux")]
+fn x11_watch(window: &winit::window::Window, flag: std::sync::Arc<std::sync::atomic::AtomicBool>, wake: impl Fn() + Send + 'static) {
+    use std::sync::atomic::Ordering::Relaxed;
+    use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
+    use x11rb::connection::Connection;
+    use x11rb::protocol::Event;
+    use x11rb::protocol::xproto::{ChangeWindowAttributesAux, ConnectionExt, EventMask, MapState};
+    let id = match window.window_handle().map(|h| h.as_raw()) {
+        Ok(RawWindowHandle::Xlib(h)) => h.window as u32,
+        Ok(RawWindowHandle::Xcb(h)) => h.window.get(),
+        _ => return,
+    };
+    // a connection of our own: its event mask on the window is separate from winit's
+    let Ok((conn, _)) = x11rb::connect(None) else { return };
+    let watching = conn.change_window_attributes(id, &ChangeWindowAttributesAux::new().event_mask(EventMask::STRUCTURE_NOTIFY)).is_ok();
+    if !watching || conn.flush().is_err() {
+        return;
+    }
+    if let Some(a) = conn.get_window_attributes(id).ok().and_then(|c| c.reply().ok()) {
+        flag.store(a.map_state != MapState::VIEWABLE, Relaxed);
+    }
+    spawn_raw(move || {
+        while let Ok(event) = conn.wait_for_event() {
+            let unmapped = match event {
+                Event::UnmapNotify(e) if e.window == id => true,
+                Event::MapNotify(e) if e.window == id => false,
+                Event::DestroyNotify(e) if e.window == id => return,
+                _ => continue,
+            };
+            flag.store(unmapped, Relaxed);
+            wake();
+        }
+    });
+}

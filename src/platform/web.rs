@@ -426,3 +426,9 @@ pub fn screen_px() -> (f64, f64) {
     let dpr = w.device_pixel_ratio().max(1.0);
     (px(w.inner_width()) * dpr, px(w.inner_height()) * dpr)
 }
+
+/// Never set on the page: a hidden tab gets no animation frames, and winit reports a canvas out
+/// of view as `Occluded` (the desktop watches X11 for an unmapped window).
+pub fn watch_unmapped(_window: &winit::window::Window, _wake: impl Fn() + 'static) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    std::sync::Arc::default()
+}

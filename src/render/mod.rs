@@ -24,6 +24,7 @@ pub fn shader_source() -> String {
     for (name, bit) in flags::ALL {
         src += &format!("const {name}: u32 = {bit}u;\n");
     }
+    src += &format!("// An arrow's longest share of its spacing (src/render/overlays.rs).\nconst ARROW_CAP: f32 = {ARROW_CAP:?};\n");
     src + SHADER
 }
 
@@ -58,15 +59,17 @@ impl RenderParams {
             (o.divergence, SHOW_DIVERGENCE),
             (o.divergence_after, DIVERGENCE_AFTER),
             (o.pressure, SHOW_PRESSURE),
-            (o.arrows_mac, ARROWS_MAC),
+            (o.arrows_mac && why_not_drawable("mac-arrows", pixels_per_cell, 0).is_none(), ARROWS_MAC),
             (o.arrows_centre, ARROWS_CENTRE),
             (o.grid_lines && why_not_drawable("grid", pixels_per_cell, sim.nx * sim.ny).is_none(), GRID_LINES),
             (o.shading, SHADING),
+            (o.arrow_colour_by_speed, ARROW_SPEED_COLOUR),
         ] {
             if on {
                 flags |= bit;
             }
         }
+        let arrows = o.arrow_scale_for(arrow_speed(sim.max_speed, sim.rms_speed), pixels_per_cell);
         let walls = (0..4).filter(|&s| sim.params.bc_kind[s] == BC_WALL).fold(0, |m, s| m | 1 << s);
         RenderParams {
             nx: sim.nx as u32,
@@ -74,7 +77,12 @@ impl RenderParams {
             flags,
             walls,
             background: [background[0], background[1], background[2], 1.0],
-            ranges: [o.divergence_range, pressure_range, arrow_spacing(o.arrow_spacing, pixels_per_cell) as f32, o.arrow_scale],
+            ranges: [
+                o.divergence_range,
+                pressure_range,
+                arrow_spacing(o.arrow_pixels, pixels_per_cell),
+                arrows.pixels_per_mps / pixels_per_cell.max(1e-6),
+            ],
             view: [pixels_per_cell, sim.params.h, sim.dye_scale as f32, o.tint_opacity],
         }
     }

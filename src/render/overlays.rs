@@ -21,11 +21,17 @@ pub struct Overlays {
     pub pressure_range: f32,
     /// u on vertical edges, v on horizontal edges.
     pub arrows_mac: bool,
-    /// Velocity interpolated at cell centres, every `arrow_spacing` cells.
+    /// Velocity interpolated at cell centres (one a cell where cells are large), about
+    /// `arrow_pixels` apart on screen whatever the grid.
     pub arrows_centre: bool,
-    pub arrow_spacing: u32,
-    /// Arrow length in cells per m/s.
+    /// Spacing of the cell-centred arrows on screen, pixels (at least one cell).
+    pub arrow_pixels: f32,
+    /// Arrow length from the flow's largest speed (`arrow_reference`), else `arrow_scale`.
+    pub arrow_auto: bool,
+    /// Arrow length in screen pixels per m/s when not automatic.
     pub arrow_scale: f32,
+    /// Colour the arrows by speed (dark blue slow, yellow fast) instead of one colour a kind.
+    pub arrow_colour_by_speed: bool,
     /// Cell outlines when cells are at least 12 pixels wide.
     pub grid_lines: bool,
     /// The value of the shown field printed in each cell when cells are large.
@@ -48,8 +54,10 @@ impl Default for Overlays {
             pressure_range: 1.0,
             arrows_mac: false,
             arrows_centre: false,
-            arrow_spacing: 8,
-            arrow_scale: 4.0,
+            arrow_pixels: 24.0,
+            arrow_auto: true,
+            arrow_scale: 40.0,
+            arrow_colour_by_speed: false,
             grid_lines: true,
             numbers: true,
             shading: false,
@@ -58,8 +66,15 @@ impl Default for Overlays {
     }
 }
 
-/// Arrows are never closer than this many pixels apart (the spacing is thinned to it).
-pub const ARROW_MIN_PIXELS: f32 = 22.0;
+/// Arrows are never closer than this many pixels apart.
+pub const ARROW_MIN_PIXELS: f32 = 16.0;
+/// Edge arrows (one per MAC edge) are drawn only where a cell is at least this many pixels wide.
+pub const MAC_ARROWS_MIN_PIXELS: f32 = 12.0;
+/// An arrow is at most this share of the spacing long (longer would reach the next one): speeds
+/// beyond it are all drawn this long.
+pub const ARROW_CAP: f32 = 0.9;
+/// With the automatic scale, the reference speed's arrow is this share of the spacing.
+pub const ARROW_REFERENCE_SHARE: f32 = 0.75;
 /// Grid lines are drawn only where a cell is at least this many pixels wide.
 pub const GRID_MIN_PIXELS: f32 = 8.0;
 /// Numbers are printed only where a cell is at least this many pixels wide, and only up to this
@@ -67,11 +82,62 @@ pub const GRID_MIN_PIXELS: f32 = 8.0;
 pub const NUMBERS_MIN_PIXELS: f32 = 36.0;
 pub const NUMBERS_MAX_CELLS: usize = 4096;
 
-/// The arrow spacing in cells actually drawn at `pixels_per_cell`: the asked spacing, widened
-/// until arrows are `ARROW_MIN_PIXELS` apart.
-pub fn arrow_spacing(asked: u32, pixels_per_cell: f32) -> u32 {
-    let readable = (ARROW_MIN_PIXELS / pixels_per_cell.max(1e-3)).ceil() as u32;
-    asked.max(readable).max(1)
+/// The spacing in cells of the cell-centred arrows at `pixels_per_cell`: `pixels` on screen (at
+/// least `ARROW_MIN_PIXELS`), and never less than a cell, where they sit at the cell centres.
+pub fn arrow_spacing(pixels: f32, pixels_per_cell: f32) -> f32 {
+    (pixels.max(ARROW_MIN_PIXELS) / pixels_per_cell.max(1e-3)).max(1.0)
+}
+
+/// A round speed (1, 2 or 5 × 10^k m/s) at or above `speed`: the automatic scale's reference,
+/// which changes only when the flow's largest speed crosses one of these steps.
+pub fn arrow_reference(speed: f32) -> f32 {
+    if !(speed.is_finite() && speed > 1e-6) {
+        return 1.0;
+    }
+    let decade = 10f32.powf(speed.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * decade).find(|r| *r >= speed * 0.9999).unwrap_or(10.0 * decade)
+}
+
+/// The automatic arrow length follows the smaller of the largest speed and this many times the
+/// root-mean-square speed: one fast spot (a source, a brush stroke) must not shrink every other
+/// arrow to a dot; arrows faster than that are capped.
+pub const ARROW_RMS_FACTOR: f32 = 3.0;
+
+/// The speed (m/s) the automatic arrow length is made for, from the flow's largest and
+/// root-mean-square speeds.
+pub fn arrow_speed(max_speed: f32, rms_speed: f32) -> f32 {
+    if rms_speed > 0.0 && max_speed > 0.0 { max_speed.min(ARROW_RMS_FACTOR * rms_speed) } else { max_speed }
+}
+
+/// How the arrows are scaled on screen: pixels per m/s, and the key's speed and its length in
+/// pixels (the key on the field, "→ = 1 m/s").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArrowScale {
+    pub pixels_per_mps: f32,
+    pub key_speed: f32,
+    pub key_pixels: f32,
+    /// Arrows are drawn at most this long (pixels): faster flow is capped.
+    pub cap_pixels: f32,
+}
+
+impl Overlays {
+    /// The arrows' scale for a flow of speed `speed` (m/s, `arrow_speed`), with cells
+    /// `pixels_per_cell` wide on screen.
+    pub fn arrow_scale_for(&self, speed: f32, pixels_per_cell: f32) -> ArrowScale {
+        let spacing_px = arrow_spacing(self.arrow_pixels, pixels_per_cell) * pixels_per_cell;
+        // edge arrows alone: one a cell
+        let spacing_px = if self.arrows_centre { spacing_px } else { pixels_per_cell.max(1e-3) };
+        let cap_pixels = ARROW_CAP * spacing_px;
+        if self.arrow_auto {
+            let key_speed = arrow_reference(speed);
+            let key_pixels = ARROW_REFERENCE_SHARE * spacing_px;
+            return ArrowScale { pixels_per_mps: key_pixels / key_speed, key_speed, key_pixels, cap_pixels };
+        }
+        let k = self.arrow_scale.max(1e-6);
+        // the key: the round speed whose arrow fits the spacing best
+        let key_speed = arrow_reference(ARROW_REFERENCE_SHARE * spacing_px / k / 2.0);
+        ArrowScale { pixels_per_mps: k, key_speed, key_pixels: (key_speed * k).min(cap_pixels), cap_pixels }
+    }
 }
 
 /// Whether an overlay can be drawn at the current zoom, and if not, why (for the panel to grey it
@@ -84,7 +150,12 @@ pub fn why_not_drawable(overlay: &str, pixels_per_cell: f32, cells: usize) -> Op
         "numbers" if pixels_per_cell < NUMBERS_MIN_PIXELS => {
             Some(format!("cells are {pixels_per_cell:.1} px wide; numbers need {NUMBERS_MIN_PIXELS} px (zoom in or use a coarser grid)"))
         }
-        "numbers" if cells > NUMBERS_MAX_CELLS => Some(format!("{cells} cells; numbers are printed for at most {NUMBERS_MAX_CELLS}")),
+        "numbers" if cells > NUMBERS_MAX_CELLS => {
+            Some(format!("{cells} cells; numbers are printed for at most {NUMBERS_MAX_CELLS} (use a coarser grid)"))
+        }
+        "mac-arrows" if pixels_per_cell < MAC_ARROWS_MIN_PIXELS => Some(format!(
+            "cells are {pixels_per_cell:.1} px wide; one arrow per edge needs {MAC_ARROWS_MIN_PIXELS} px (zoom in, use a coarser grid, or key 5's cell arrows)"
+        )),
         _ => None,
     }
 }
@@ -96,10 +167,16 @@ pub fn text_colour_on(background: [f32; 3]) -> [u8; 3] {
     if y > 0.18 { [0, 0, 0] } else { [255, 255, 255] }
 }
 
+/// How strongly a tint covers the ink at `t` = value / range (render_field.wgsl `tint_weight`):
+/// √|t|, so small values on a fine grid still show beside a few large ones.
+pub fn tint_weight(t: f32) -> f32 {
+    t.abs().clamp(0.0, 1.0).sqrt()
+}
+
 /// Linear RGB the divergence tint gives a value `d` (1/s) at full `range` over `under` with the
 /// opacity `opacity` (render_field.wgsl, the SHOW_DIVERGENCE branch): for picking number colours.
 pub fn divergence_tint(d: f32, range: f32, under: [f32; 3], opacity: f32) -> [f32; 3] {
-    let t = (d.abs() / range.max(1e-20)).clamp(0.0, 1.0) * opacity.clamp(0.0, 1.0);
+    let t = tint_weight(d / range.max(1e-20)) * opacity.clamp(0.0, 1.0);
     let tint = if d < 0.0 { [0.1, 0.55, 0.95] } else { [0.95, 0.35, 0.1] };
     [0, 1, 2].map(|c| under[c] * (1.0 - t) + tint[c] * t)
 }
@@ -128,7 +205,9 @@ impl Overlays {
         let stops =
             |range: f32, colour: &dyn Fn(f32) -> [f32; 3]| (0..=8).map(|n| n as f32 / 4.0 - 1.0).map(|t| (t * range, colour(t))).collect();
         if self.pressure {
-            out.push(Legend { title: "pressure", unit: "Pa", range: pressure_range, stops: stops(pressure_range, &diverging) });
+            // as the shader draws it over a black field: the saturated end, weighted by √|t|
+            let colour = |t: f32| diverging(t.signum()).map(|c| c * tint_weight(t));
+            out.push(Legend { title: "pressure", unit: "Pa", range: pressure_range, stops: stops(pressure_range, &colour) });
         }
         if self.divergence {
             let r = self.divergence_range;
@@ -177,8 +256,9 @@ pub mod flags {
     pub const ARROWS_CENTRE: u32 = 32;
     pub const GRID_LINES: u32 = 64;
     pub const SHADING: u32 = 128;
+    pub const ARROW_SPEED_COLOUR: u32 = 256;
     /// Every flag by its WGSL name.
-    pub const ALL: [(&str, u32); 8] = [
+    pub const ALL: [(&str, u32); 9] = [
         ("SHOW_INK", SHOW_INK),
         ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
         ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
@@ -187,5 +267,32 @@ pub mod flags {
         ("ARROWS_CENTRE", ARROWS_CENTRE),
         ("GRID_LINES", GRID_LINES),
         ("SHADING", SHADING),
+        ("ARROW_SPEED_COLOUR", ARROW_SPEED_COLOUR),
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrow_reference_is_a_round_speed_at_or_above() {
+        assert_eq!(arrow_reference(0.8), 1.0);
+        assert_eq!(arrow_reference(1.0), 1.0);
+        assert_eq!(arrow_reference(1.2), 2.0);
+        assert!((arrow_reference(0.03) - 0.05).abs() < 1e-7);
+        assert_eq!(arrow_reference(0.0), 1.0);
+    }
+
+    #[test]
+    fn arrows_are_in_proportion_to_speed_up_to_the_cap() {
+        let o = Overlays { arrows_centre: true, arrow_pixels: 40.0, ..Overlays::default() };
+        let s = o.arrow_scale_for(0.8, 10.0);
+        // 0.8 m/s rounds up to a 1 m/s key, drawn 0.75 of the 40 px spacing
+        assert_eq!((s.key_speed, s.key_pixels, s.cap_pixels), (1.0, 30.0, 36.0));
+        assert!((0.8 * s.pixels_per_mps / (0.2 * s.pixels_per_mps) - 4.0).abs() < 1e-5);
+        assert!(0.8 * s.pixels_per_mps < s.cap_pixels);
+        let fixed = Overlays { arrow_auto: false, arrow_scale: 50.0, ..o };
+        assert_eq!(fixed.arrow_scale_for(123.0, 10.0).pixels_per_mps, 50.0);
+    }
 }

@@ -31,6 +31,7 @@ impl Simulation {
                 if let Some(s) = got.last() {
                     self.max_speed = s.max_speed;
                     self.max_density = s.max_density;
+                    self.rms_speed = super::rms_speed(s.kinetic_energy, &self.params, self.nx * self.ny);
                 }
                 if stats {
                     let spec = self.solve_spec();

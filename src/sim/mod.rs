@@ -125,6 +125,9 @@ pub struct Simulation {
     pub max_speed: f32,
     /// Largest |density| known (kg/m³), the same way: buoyancy's share of the sub-steps.
     pub max_density: f32,
+    /// Root-mean-square speed over the cells (m/s), from the kinetic energy, known the same way:
+    /// what the arrows' automatic length follows (src/render `arrow_speed`).
+    pub rms_speed: f32,
     /// How the last step was taken.
     pub last_plan: substeps::Plan,
     /// A one-line warning the first time a step was shortened (taken by `take_warning`).
@@ -155,6 +158,7 @@ impl Simulation {
         params.nx = fields.nx as u32;
         params.ny = fields.ny as u32;
         params.dye_scale = k as u32;
+        let rms = rms_speed(cpu::stats::kinetic_energy(fields, &params) as f32, &params, fields.nx * fields.ny);
         Ok(Simulation {
             device,
             queue,
@@ -179,6 +183,7 @@ impl Simulation {
             max_substeps: 1,
             max_speed: cpu::stats::max_speed(fields) as f32,
             max_density: cpu::stats::max_density(fields) as f32,
+            rms_speed: rms,
             last_plan: substeps::Plan { substeps: 1, dt: params.dt, clamped: false },
             warning: None,
             warned: false,
@@ -237,6 +242,7 @@ impl Simulation {
         self.stages.solvers.mark_dirty();
         self.max_speed = cpu::stats::max_speed(fields) as f32;
         self.max_density = cpu::stats::max_density(fields) as f32;
+        self.rms_speed = rms_speed(cpu::stats::kinetic_energy(fields, &self.params) as f32, &self.params, self.nx * self.ny);
         // figures of the state before this one no longer apply
         let _ = self.readback.take_latest();
     }
@@ -296,6 +302,7 @@ impl Simulation {
         if let Some(s) = self.readback.take_latest() {
             self.max_speed = s.max_speed;
             self.max_density = s.max_density;
+            self.rms_speed = rms_speed(s.kinetic_energy, &self.params, self.nx * self.ny);
         }
         let splats = self.take_splats();
         let dt = self.params.dt;
@@ -423,3 +430,9 @@ impl Simulation {
 }
 
 pub use limits::{check_dye_fits, check_fits};
+
+/// The root-mean-square speed over `cells` cells whose kinetic energy is `kinetic_energy`
+/// (½ρh² Σ(u² + v²), J per metre of depth).
+pub fn rms_speed(kinetic_energy: f32, p: &Params, cells: usize) -> f32 {
+    (2.0 * kinetic_energy.max(0.0) / (p.rho * p.h * p.h * cells.max(1) as f32).max(1e-30)).sqrt()
+}

@@ -3,6 +3,7 @@
 //! (view.rs). The panel edits a copy of the scene config and the view, and returns `Command`s
 //! the app applies after the frame; it never touches GPU objects, so egui_kittest can drive it.
 
+pub mod field;
 pub mod fonts;
 pub mod help;
 pub mod panel;

@@ -43,6 +43,12 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Statistics")
         .default_open(true)
         .show(ui, |ui| statistics(ui, shown.stats, shown.paused, &mut view.every_step));
+    checkbox(
+        ui,
+        &mut view.run_hidden,
+        "keep running when hidden",
+        "Keep stepping while the window is hidden, minimised or covered; off, a window nobody sees stops and costs no CPU until it shows again",
+    );
     egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, state, &mut out));
 
     // the copy of the scene config that the sections edit
@@ -97,6 +103,12 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut Pa
             out.push(Command::ToggleRecording);
         }
         checkbox(ui, &mut view.capture_overlays, "with overlays", "Captures show the tints, arrows and grid lines; else the ink alone");
+        checkbox(
+            ui,
+            &mut view.field_text,
+            "text on the field",
+            "Badges (paused, speed, recording, solver warning), the start hint, the scene's caption, legends, the arrows' key and the hover readout; off: the picture alone (messages still show)",
+        );
     });
     let state = match (c.recording, &c.last) {
         (Some(n), _) => format!("● recording: {n} frames"),
@@ -370,21 +382,52 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
     for legend in o.legends(p_range) {
         legend_bar(ui, &legend);
     }
-    checkbox(ui, &mut o.arrows_mac, "4 velocity on MAC edges", "Arrows for u on vertical edges and v on horizontal edges (key 4)");
-    checkbox(ui, &mut o.arrows_centre, "5 velocity at cell centres", "Arrows for the velocity interpolated at cell centres (key 5)");
+    checkbox(
+        ui,
+        &mut o.arrows_centre,
+        "5 velocity at cell centres",
+        "Arrows for the velocity interpolated at cell centres, about the spacing below apart on screen whatever the grid (key 5)",
+    );
     slider(
         ui,
-        &mut o.arrow_spacing,
-        1..=32,
+        &mut o.arrow_pixels,
+        16.0..=96.0,
         false,
-        "arrow spacing (cells)",
-        "An arrow every this many cells at least; thinned further to keep arrows readable",
+        "arrow spacing (px)",
+        "Screen pixels between the cell-centred arrows (one a cell where cells are wider)",
     );
-    slider(ui, &mut o.arrow_scale, 0.1..=50.0, true, "arrow scale (cells per m/s)", "Arrow length, cells per m/s");
+    checkbox(
+        ui,
+        &mut o.arrow_auto,
+        "automatic arrow length",
+        "Scale the arrows to the flow's largest speed (a round figure, shown by the key on the field); off, the scale below",
+    );
+    ui.add_enabled_ui(!o.arrow_auto, |ui| {
+        slider(
+            ui,
+            &mut o.arrow_scale,
+            1.0..=2000.0,
+            true,
+            "arrow scale (px per m/s)",
+            "Arrow length, screen pixels per m/s, when not automatic; arrows longer than 0.9 of the spacing are capped",
+        )
+    });
+    checkbox(ui, &mut o.arrow_colour_by_speed, "colour arrows by speed", "Cell arrows from blue (slow) to yellow (at the cap)");
     let (ppc, cells) = canvas.unwrap_or((f32::INFINITY, 0));
     for (flag, name, label, tip) in [
+        (
+            &mut o.arrows_mac,
+            "mac-arrows",
+            "4 velocity on MAC edges",
+            "Arrows for u on every vertical edge and v on every horizontal edge (key 4)",
+        ),
         (&mut o.grid_lines, "grid", "6 grid lines", "Cell outlines (key 6)"),
-        (&mut o.numbers, "numbers", "7 numbers in large cells", "Pressure (else divergence) printed in each cell (key 7)"),
+        (
+            &mut o.numbers,
+            "numbers",
+            "7 numbers in large cells",
+            "The pressure printed in each cell when the pressure tint is on, else the divergence (key 7)",
+        ),
     ] {
         let why = crate::render::why_not_drawable(name, ppc, cells);
         let tip = match &why {
@@ -402,11 +445,5 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
 fn legend_bar(ui: &mut egui::Ui, legend: &crate::render::Legend) {
     ui.small(format!("{} ({}): −{:.3e} … +{:.3e}", legend.title, legend.unit, legend.range, legend.range));
     let (rect, _) = ui.allocate_exact_size(egui::vec2(200.0, 10.0), egui::Sense::hover());
-    let n = legend.stops.len().max(2) - 1;
-    let w = rect.width() / n as f32;
-    for (k, pair) in legend.stops.windows(2).enumerate() {
-        let c = pair[0].1.map(|x| (x.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0) as u8);
-        let r = egui::Rect::from_min_size(rect.min + egui::vec2(k as f32 * w, 0.0), egui::vec2(w + 0.5, rect.height()));
-        ui.painter().rect_filled(r, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
-    }
+    super::field::paint_bar(ui.painter(), rect, legend);
 }

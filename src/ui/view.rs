@@ -89,17 +89,30 @@ pub struct View {
     /// Run every step a frame asks for (`display.steps_per_frame`) even when frames run long,
     /// instead of taking fewer steps to keep the window responsive.
     pub every_step: bool,
+    /// Keep stepping while the window is hidden, minimised or covered (off: it stops, and costs
+    /// no CPU, until it shows again).
+    pub run_hidden: bool,
+    /// Write on the field: badges, the start hint, the scene's caption, legends, the arrows' key
+    /// and the hover readout (off: the picture alone; messages still show).
+    pub field_text: bool,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { brush: Brush::default(), overlays: Overlays::default(), show_panel: true, capture_overlays: true, every_step: false }
+        View {
+            brush: Brush::default(),
+            overlays: Overlays::default(),
+            show_panel: true,
+            capture_overlays: true,
+            every_step: false,
+            run_hidden: false,
+            field_text: true,
+        }
     }
 }
 
 impl View {
-    /// Takes the overlays a scene asks for (its display section) and an arrow spacing that suits
-    /// its grid.
+    /// Takes the overlays a scene asks for (its display section).
     pub fn open_scene(&mut self, s: &Scene) {
         let d = &s.display;
         let o = &mut self.overlays;
@@ -107,7 +120,6 @@ impl View {
         o.divergence = d.divergence;
         o.pressure = d.pressure;
         o.arrows_centre = d.velocity;
-        o.arrow_spacing = ((s.grid.nx.max(s.grid.ny) / 16).max(1)) as u32;
     }
 
     /// Reads the view from `dir`; a missing file gives the defaults, an unreadable one the

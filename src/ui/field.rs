@@ -1,0 +1,214 @@
+//! What the window writes on the field itself, whether the panel shows or not: state badges
+//! (paused, speed, recording, an unconverged solve) in the top right corner, the start hint, the
+//! scene's caption, the last message and short notes in the top left, the tints' legends and the arrows' key in the
+//! bottom right, the hover readout in the bottom left. Each sits on a dark backdrop, inside the
+//! field and clear of its rim. Plain egui painting, so egui_kittest can look at it.
+
+use crate::render::Legend;
+
+/// Inset from the field's edge, points: clear of the 2-pixel rim the walls draw.
+const INSET: f32 = 6.0;
+const BACKDROP: egui::Color32 = egui::Color32::from_black_alpha(185);
+
+/// A badge's kind, which gives its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadgeKind {
+    Paused,
+    Speed,
+    Recording,
+    Warning,
+}
+
+impl BadgeKind {
+    pub fn colour(self) -> egui::Color32 {
+        match self {
+            BadgeKind::Paused => egui::Color32::from_rgb(255, 196, 70),
+            BadgeKind::Speed => egui::Color32::from_gray(220),
+            BadgeKind::Recording => egui::Color32::from_rgb(240, 70, 60),
+            BadgeKind::Warning => egui::Color32::from_rgb(255, 150, 70),
+        }
+    }
+}
+
+/// Everything written on the field this frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FieldText {
+    /// Right to left from the top right corner.
+    pub badges: Vec<(BadgeKind, String)>,
+    /// The start hint, while it shows.
+    pub hint: Option<String>,
+    /// The scene's caption (`display.caption`): what to look at.
+    pub caption: Option<String>,
+    /// The last message (a refused file, a warning) and the notes of overlays that cannot draw.
+    pub notes: Vec<String>,
+    pub legends: Vec<Legend>,
+    /// The arrows' key: its length in points, its speed (m/s) and colour.
+    pub arrow_key: Option<(f32, f32, egui::Color32)>,
+    /// The hover readout's line.
+    pub readout: Option<String>,
+}
+
+/// The badges' texts for a state: paused (or the speed when running), recording, an
+/// unconverged solve.
+pub fn badges(paused: bool, steps_per_s: f32, fps: f32, recording: Option<u32>, unconverged: u32) -> Vec<(BadgeKind, String)> {
+    let mut out = Vec::new();
+    if paused {
+        out.push((BadgeKind::Paused, "PAUSED".to_string()));
+    } else {
+        out.push((BadgeKind::Speed, format!("{steps_per_s:.1} steps/s · {fps:.0} fps")));
+    }
+    if let Some(n) = recording {
+        out.push((BadgeKind::Recording, format!("● REC {n}")));
+    }
+    if unconverged > 0 {
+        let s = if unconverged == 1 { "" } else { "s" };
+        out.push((BadgeKind::Warning, format!("solver: {unconverged} step{s} above tolerance")));
+    }
+    out
+}
+
+/// A text on its backdrop with its top left (or top right, `right`) corner at `at`, wrapped to
+/// `width`; returns the rectangle it took.
+fn boxed(
+    painter: &egui::Painter,
+    at: egui::Pos2,
+    right: bool,
+    text: &str,
+    font: egui::FontId,
+    colour: egui::Color32,
+    width: f32,
+) -> egui::Rect {
+    let galley = painter.layout(text.to_string(), font, colour, width.max(40.0));
+    let size = galley.size() + egui::vec2(10.0, 6.0);
+    let min = if right { at - egui::vec2(size.x, 0.0) } else { at };
+    let rect = egui::Rect::from_min_size(min, size);
+    painter.rect_filled(rect, 4.0, BACKDROP);
+    painter.galley(rect.min + egui::vec2(5.0, 3.0), galley, colour);
+    rect
+}
+
+/// Paints `t` on `field` (points), clipped to `clip` (the area left of the panel).
+pub fn paint(painter: &egui::Painter, field: egui::Rect, clip: egui::Rect, t: &FieldText) {
+    let field = field.intersect(clip);
+    if field.width() < 40.0 || field.height() < 40.0 {
+        return;
+    }
+    let painter = painter.with_clip_rect(field);
+    let inner = field.shrink(INSET);
+    let small = egui::FontId::proportional(13.0);
+    // badges, right to left along the top
+    let mut right = inner.right_top();
+    let mut badges_bottom = inner.top();
+    for (kind, text) in &t.badges {
+        let r = boxed(&painter, right, true, text, small.clone(), kind.colour(), inner.width() * 0.6);
+        right.x = r.left() - 4.0;
+        badges_bottom = badges_bottom.max(r.bottom());
+    }
+    // the hint, the message and the notes down the left, beside the badges
+    let mut y = inner.top();
+    let left_width = (right.x - inner.left() - 8.0).max(inner.width() * 0.4);
+    if let Some(hint) = &t.hint {
+        y = boxed(&painter, egui::pos2(inner.left(), y), false, hint, small.clone(), egui::Color32::from_gray(215), left_width).bottom()
+            + 4.0;
+    }
+    if let Some(caption) = &t.caption {
+        let colour = egui::Color32::from_rgb(185, 215, 245);
+        y = boxed(&painter, egui::pos2(inner.left(), y), false, caption, small.clone(), colour, left_width).bottom() + 4.0;
+    }
+    for note in &t.notes {
+        let width = if y < badges_bottom { left_width } else { inner.width() };
+        let colour = egui::Color32::from_rgb(255, 190, 120);
+        y = boxed(&painter, egui::pos2(inner.left(), y), false, note, small.clone(), colour, width).bottom() + 4.0;
+    }
+    let mut readout_rect = egui::Rect::NOTHING;
+    // the readout first, wrapped to fit whatever the window's width
+    if let Some(line) = &t.readout {
+        let width = (inner.width() - 10.0).max(40.0);
+        let galley = painter.layout(line.clone(), egui::FontId::monospace(12.0), egui::Color32::from_gray(235), width);
+        let size = galley.size() + egui::vec2(10.0, 6.0);
+        let rect = egui::Rect::from_min_size(egui::pos2(inner.left(), inner.bottom() - size.y), size);
+        painter.rect_filled(rect, 3.0, BACKDROP);
+        painter.galley(rect.min + egui::vec2(5.0, 3.0), galley, egui::Color32::from_gray(235));
+        readout_rect = rect;
+    }
+
+    // legends and the arrows' key, stacked up from the bottom right
+    // (above the readout where both would not fit side by side: a narrow window)
+    let mut bottom =
+        if readout_rect.right() + 200.0 > inner.right() { readout_rect.top().min(inner.bottom()) - 4.0 } else { inner.bottom() };
+    let mono = egui::FontId::monospace(11.0);
+    if let Some((length, speed, colour)) = t.arrow_key {
+        let text = format!("= {} m/s", short(speed));
+        let galley = painter.layout_no_wrap(text, mono.clone(), egui::Color32::from_gray(230));
+        let length = length.clamp(4.0, inner.width() * 0.4);
+        let size = egui::vec2(length + 8.0 + galley.size().x + 10.0, galley.size().y.max(10.0) + 6.0);
+        let rect = egui::Rect::from_min_size(egui::pos2(inner.right() - size.x, bottom - size.y), size);
+        painter.rect_filled(rect, 4.0, BACKDROP);
+        let y = rect.center().y;
+        let (a, b) = (egui::pos2(rect.left() + 5.0, y), egui::pos2(rect.left() + 5.0 + length, y));
+        let stroke = egui::Stroke::new(1.5, colour);
+        painter.line_segment([a, b], stroke);
+        let head = (0.3 * length).clamp(3.0, 6.0);
+        painter.line_segment([b, b + egui::vec2(-head, -0.6 * head)], stroke);
+        painter.line_segment([b, b + egui::vec2(-head, 0.6 * head)], stroke);
+        painter.galley(egui::pos2(b.x + 6.0, rect.top() + 3.0), galley, egui::Color32::from_gray(230));
+        bottom = rect.top() - 4.0;
+    }
+    for legend in t.legends.iter().rev() {
+        let text = format!("{} ({}): ±{}", legend.title, legend.unit, short(legend.range));
+        let galley = painter.layout_no_wrap(text, mono.clone(), egui::Color32::from_gray(230));
+        let bar = egui::vec2(galley.size().x.max(120.0), 8.0);
+        let size = egui::vec2(bar.x + 10.0, galley.size().y + bar.y + 10.0);
+        let rect = egui::Rect::from_min_size(egui::pos2(inner.right() - size.x, bottom - size.y), size);
+        painter.rect_filled(rect, 4.0, BACKDROP);
+        painter.galley(rect.min + egui::vec2(5.0, 3.0), galley, egui::Color32::from_gray(230));
+        let bar = egui::Rect::from_min_size(egui::pos2(rect.left() + 5.0, rect.bottom() - 5.0 - bar.y), bar);
+        paint_bar(&painter, bar, legend);
+        bottom = rect.top() - 4.0;
+    }
+}
+
+/// A legend's colour bar from −range to +range.
+pub fn paint_bar(painter: &egui::Painter, rect: egui::Rect, legend: &Legend) {
+    let n = legend.stops.len().max(2) - 1;
+    let w = rect.width() / n as f32;
+    for (k, pair) in legend.stops.windows(2).enumerate() {
+        let c = pair[0].1.map(|x| (x.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0) as u8);
+        let r = egui::Rect::from_min_size(rect.min + egui::vec2(k as f32 * w, 0.0), egui::vec2(w + 0.5, rect.height()));
+        painter.rect_filled(r, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+    }
+}
+
+/// A figure in a few characters: 1, 0.2, 0.05, 1.5e-4.
+pub fn short(v: f32) -> String {
+    if v != 0.0 && !(0.001..10000.0).contains(&v.abs()) {
+        return format!("{v:.1e}");
+    }
+    let text = format!("{v:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text.is_empty() || text == "-" { "0".into() } else { text.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_figures() {
+        assert_eq!(short(1.0), "1");
+        assert_eq!(short(0.2), "0.2");
+        assert_eq!(short(0.05), "0.05");
+        assert_eq!(short(2e-4), "2.0e-4");
+        assert_eq!(short(12.5), "12.5");
+    }
+
+    #[test]
+    fn badges_say_paused_or_the_speed_and_the_rest() {
+        let b = badges(true, 5.0, 9.0, Some(3), 2);
+        assert_eq!(b[0], (BadgeKind::Paused, "PAUSED".to_string()));
+        assert_eq!(b[1].0, BadgeKind::Recording);
+        assert!(b[2].1.contains("2 steps above tolerance"), "{b:?}");
+        let b = badges(false, 12.34, 30.0, None, 0);
+        assert_eq!(b, vec![(BadgeKind::Speed, "12.3 steps/s · 30 fps".to_string())]);
+    }
+}
