@@ -1,9 +1,9 @@
 // Semi-Lagrangian transport of ink (RGB, on the dye grid) and density (on the flow grid) at cell
-// centres, then ink dissipation and density drain toward ambient (seed 001). Reads u, v, ink,
-// density; writes ink_out, density_out. One thread per dye cell; the first nx × ny threads also
-// carry the flow cell of the same index (the dye grid is never smaller). A back-trace that leaves
-// through an inflow side picks up what that inflow carries; solid cells are never sampled and
-// hold no ink.
+// centres, then ink dissipation and density drain toward ambient (seed 001). Reads u, v (or their
+// blocks: shared/velocity_blocks.wgsl), ink, density; writes ink_out, density_out. One thread per
+// dye cell; the first nx × ny threads also carry the flow cell of the same index (the dye grid is
+// never smaller). A back-trace that leaves through an inflow side picks up what that inflow
+// carries; solid cells are never sampled and hold no ink.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(1) var<storage, read> u: array<f32>;
@@ -13,6 +13,7 @@
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
 @group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
 @group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+@group(0) @binding(30) var<storage, read> vel_blocks: array<vec4<f32>>;
 
 // The inflow side a back-trace from `pos` came in through (4: none).
 fn inflow_crossed(back: vec2<f32>) -> u32 {
@@ -44,7 +45,7 @@ fn carry_ink(a: i32, b: i32) {
     let d = dye_idx(a, b);
     var rgb = vec3<f32>(0.0);
     if !dye_solid(a, b) {
-        let back = trace_raw(dye_centre(a, b), params.dt);
+        let back = trace_from(dye_centre(a, b), params.dt);
         let side = inflow_crossed(back);
         if side < 4u {
             rgb = vec3<f32>(params.inflow_ink_r[side], params.inflow_ink_g[side], params.inflow_ink_b[side]);
@@ -63,7 +64,7 @@ fn carry_density(i: i32, j: i32) {
     var rho = 0.0;
     if !is_solid(i, j) {
         let h = params.h;
-        let back = trace_raw(vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h), params.dt);
+        let back = trace_from(vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h), params.dt);
         let side = inflow_crossed(back);
         if side < 4u {
             rho = params.inflow_density[side];
@@ -95,7 +96,7 @@ fn same_grid(@builtin(global_invocation_id) id: vec3<u32>) {
     var rgb = vec3<f32>(0.0);
     var rho = 0.0;
     if !is_solid(i, j) {
-        let back = trace_raw(dye_centre(i, j), params.dt);
+        let back = trace_from(dye_centre(i, j), params.dt);
         let side = inflow_crossed(back);
         if side < 4u {
             rgb = vec3<f32>(params.inflow_ink_r[side], params.inflow_ink_g[side], params.inflow_ink_b[side]);

@@ -64,12 +64,9 @@ fn line_ghost(r: i32, n: i32, low: u32, high: u32, tangential: vec4<f32>) -> vec
 // The u lattice around a point, reaching half a cell beyond the bottom and top sides into the
 // ghost rows, as `sample_u` does, so the limiter and BFECC see a wall's or inflow's own speed.
 fn u_lattice(pos: vec2<f32>) -> Lattice {
-    let gx = pos.x / params.h;
-    let gy = pos.y / params.h - 0.5;
-    var sx: Span;
-    var sy: Span;
-    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
-    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_ghosted(gy, ny() - 1); }
+    let s = u_spans(pos);
+    let sx = s.x;
+    let sy = s.y;
     let g0 = line_ghost(sy.i0, ny(), SIDE_BOTTOM, SIDE_TOP, params.inflow_u);
     let g1 = line_ghost(sy.i1, ny(), SIDE_BOTTOM, SIDE_TOP, params.inflow_u);
     let r0 = clamp(sy.i0, 0, ny() - 1);
@@ -80,12 +77,9 @@ fn u_lattice(pos: vec2<f32>) -> Lattice {
 
 // The v lattice around a point, with ghost columns beyond the left and right sides.
 fn v_lattice(pos: vec2<f32>) -> Lattice {
-    let gx = pos.x / params.h - 0.5;
-    let gy = pos.y / params.h;
-    var sx: Span;
-    var sy: Span;
-    if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_ghosted(gx, nx() - 1); }
-    if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
+    let s = v_spans(pos);
+    let sx = s.x;
+    let sy = s.y;
     let g0 = line_ghost(sx.i0, nx(), SIDE_LEFT, SIDE_RIGHT, params.inflow_v);
     let g1 = line_ghost(sx.i1, nx(), SIDE_LEFT, SIDE_RIGHT, params.inflow_v);
     let c0 = clamp(sx.i0, 0, nx() - 1);

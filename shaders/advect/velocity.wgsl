@@ -1,6 +1,7 @@
 // Semi-Lagrangian advection of the edge velocities: each face looks back along the flow (a
 // midpoint back-trace through the two staggered bilinear stencils) and takes the velocity found
-// there. Reads u, v; writes u_out, v_out. Prescribed faces keep their prescribed value.
+// there. Reads u, v (or their blocks: shared/velocity_blocks.wgsl); writes u_out, v_out.
+// Prescribed faces keep their prescribed value. `fill_blocks` gathers the blocks from u and v.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(1) var<storage, read> u: array<f32>;
@@ -8,6 +9,7 @@
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
 @group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
 @group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
+@group(0) @binding(30) var<storage, read_write> vel_blocks: array<vec4<f32>>;
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -20,7 +22,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if !f.fixed {
             var fi = i;
             if periodic_x() && i == nx() { fi = 0; }
-            value = sample_u(trace_back(vec2<f32>(f32(fi) * h, (f32(j) + 0.5) * h)));
+            value = sample_u_from(clamp_to_domain(trace_from(vec2<f32>(f32(fi) * h, (f32(j) + 0.5) * h), params.dt)));
         }
         u_out[u_idx(i, j)] = value;
     }
@@ -30,8 +32,30 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if !f.fixed {
             var fj = j;
             if periodic_y() && j == ny() { fj = 0; }
-            value = sample_v(trace_back(vec2<f32>((f32(i) + 0.5) * h, f32(fj) * h)));
+            value = sample_v_from(clamp_to_domain(trace_from(vec2<f32>((f32(i) + 0.5) * h, f32(fj) * h), params.dt)));
         }
         v_out[v_idx(i, j)] = value;
+    }
+}
+
+// The blocks of every u and v sample (layout: shared/velocity_blocks.wgsl), one thread per u block
+// and v block: exactly the values sample_u and sample_v would read, ghosts included.
+@compute @workgroup_size(8, 8)
+fn fill_blocks(@builtin(global_invocation_id) id: vec3<u32>) {
+    let a = i32(id.x);
+    let b = i32(id.y);
+    // u block (a, b - 1); a periodic y axis has no row -1
+    let j0 = b - 1;
+    if a < nx() && b <= ny() && !(periodic_y() && j0 < 0) {
+        let i1 = select(a + 1, wrap(a + 1, nx()), periodic_x());
+        let j1 = select(j0 + 1, wrap(j0 + 1, ny()), periodic_y());
+        vel_blocks[u_block(a, j0)] = vec4<f32>(u_row_ghosted(a, j0), u_row_ghosted(i1, j0), u_row_ghosted(a, j1), u_row_ghosted(i1, j1));
+    }
+    // v block (a - 1, b); a periodic x axis has no column -1
+    let i0 = a - 1;
+    if a <= nx() && b < ny() && !(periodic_x() && i0 < 0) {
+        let i1 = select(i0 + 1, wrap(i0 + 1, nx()), periodic_x());
+        let j1 = select(b + 1, wrap(b + 1, ny()), periodic_y());
+        vel_blocks[v_block(i0, b)] = vec4<f32>(v_col_ghosted(i0, b), v_col_ghosted(i1, b), v_col_ghosted(i0, j1), v_col_ghosted(i1, j1));
     }
 }

@@ -35,29 +35,47 @@ fn v_col_ghosted(i: i32, j: i32) -> f32 {
 // u and v use different stencils for the same point. Within half a cell of a bottom or top side
 // it blends with the ghost row, so a no-slip wall reads its own speed at the wall.
 fn sample_u(pos: vec2<f32>) -> f32 {
+    let l = u_spans(pos);
+    let a = mix(u_row_ghosted(l.x.i0, l.y.i0), u_row_ghosted(l.x.i1, l.y.i0), l.x.t);
+    let b = mix(u_row_ghosted(l.x.i0, l.y.i1), u_row_ghosted(l.x.i1, l.y.i1), l.x.t);
+    return mix(a, b, l.y.t);
+}
+
+// The two spans of a bilinear sample at a point, one a side.
+struct Spans {
+    x: Span,
+    y: Span,
+}
+
+// Where a point lies on the u lattice (the samples `sample_u` blends).
+fn u_spans(pos: vec2<f32>) -> Spans {
     let gx = pos.x / params.h;
     let gy = pos.y / params.h - 0.5;
     var sx: Span;
     var sy: Span;
     if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_clamped(gx, nx()); }
     if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_ghosted(gy, ny() - 1); }
-    let a = mix(u_row_ghosted(sx.i0, sy.i0), u_row_ghosted(sx.i1, sy.i0), sx.t);
-    let b = mix(u_row_ghosted(sx.i0, sy.i1), u_row_ghosted(sx.i1, sy.i1), sx.t);
-    return mix(a, b, sy.t);
+    return Spans(sx, sy);
 }
 
-// Bilinear sample of v on the v lattice ((i + 1/2) h, j h), with ghost columns beyond the left
-// and right sides.
-fn sample_v(pos: vec2<f32>) -> f32 {
+// Where a point lies on the v lattice (the samples `sample_v` blends).
+fn v_spans(pos: vec2<f32>) -> Spans {
     let gx = pos.x / params.h - 0.5;
     let gy = pos.y / params.h;
     var sx: Span;
     var sy: Span;
     if periodic_x() { sx = span_wrapped(gx, nx()); } else { sx = span_ghosted(gx, nx() - 1); }
     if periodic_y() { sy = span_wrapped(gy, ny()); } else { sy = span_clamped(gy, ny()); }
-    let a = mix(v_col_ghosted(sx.i0, sy.i0), v_col_ghosted(sx.i1, sy.i0), sx.t);
-    let b = mix(v_col_ghosted(sx.i0, sy.i1), v_col_ghosted(sx.i1, sy.i1), sx.t);
-    return mix(a, b, sy.t);
+    return Spans(sx, sy);
+}
+
+// Bilinear sample of v on the v lattice ((i + 1/2) h, j h), with ghost columns beyond the left
+// and right sides.
+fn sample_v(pos: vec2<f32>) -> f32 {
+    let l = v_spans(pos);
+    let a = mix(v_col_ghosted(l.x.i0, l.y.i0), v_col_ghosted(l.x.i1, l.y.i0), l.x.t);
+    let b = mix(v_col_ghosted(l.x.i0, l.y.i1), v_col_ghosted(l.x.i1, l.y.i1), l.x.t);
+    return mix(a, b, l.y.t);
 }
 
 fn velocity_at(pos: vec2<f32>) -> vec2<f32> {

@@ -6,12 +6,14 @@
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
-use super::kernel::{Bound, Kernel, slot};
+use super::kernel::{Bound, Kernel, slot, velocity_blocks};
 use super::params::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
 
 pub struct Advection {
+    /// The velocity's bilinear blocks for the traces below, where they read them (a CPU adapter).
+    blocks: Option<Bound>,
     velocity: Bound,
     ink: Bound,
     velocity_reverse: Bound,
@@ -40,10 +42,15 @@ impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
         let mc = "advect/maccormack";
         let transport_ink = Kernel::new(ctx.device, "advect/conservative", "transport_ink")?;
+        let blocked = velocity_blocks(ctx.device);
+        let table = ctx.buffers.table();
+        let traced =
+            |shader: &str, entry: &str| Bound::with_constants(ctx.device, shader, entry, &[("BLOCKED", blocked as u8 as f64)], &table);
         Ok(Advection {
-            velocity: ctx.bound("advect/velocity", "main")?,
+            blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
+            velocity: traced("advect/velocity", "main")?,
             // k = 1: one back-trace serves ink and density
-            ink: ctx.bound("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "main" })?,
+            ink: traced("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "main" })?,
             velocity_reverse: ctx.bound(mc, "velocity_reverse")?,
             velocity_bfecc_mid: ctx.bound(mc, "velocity_bfecc_mid")?,
             velocity_correct: ctx.bound(mc, "velocity_correct")?,
@@ -77,6 +84,7 @@ impl Advection {
     ) {
         let mut ink_in_place = false;
         timed_pass(encoder, profiler, "advect", |pass| {
+            self.encode_blocks(pass);
             if !freeze_velocity {
                 self.encode_velocity_scheme(pass, schemes[0]);
             }
@@ -92,12 +100,20 @@ impl Advection {
         copy_all(encoder, &b.density_out, &b.density);
     }
 
-    /// Semi-Lagrangian velocity advection into u_out, v_out.
+    /// Gathers the velocity's blocks from u and v, where the traces read them (call before the
+    /// semi-Lagrangian dispatches, once u and v are final).
+    pub fn encode_blocks(&self, pass: &mut wgpu::ComputePass<'_>) {
+        if let Some(b) = &self.blocks {
+            b.dispatch(pass, self.edges);
+        }
+    }
+
+    /// Semi-Lagrangian velocity advection into u_out, v_out (after `encode_blocks`).
     pub fn encode_velocity(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.velocity.dispatch(pass, self.edges);
     }
 
-    /// Semi-Lagrangian ink and density advection into ink_out, density_out.
+    /// Semi-Lagrangian ink and density advection into ink_out, density_out (after `encode_blocks`).
     pub fn encode_ink(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.ink.dispatch(pass, self.cells);
     }

@@ -82,12 +82,18 @@ impl Simulation {
             }
             "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
             "advect_velocity" => {
-                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_velocity(pass));
+                timed_pass(&mut encoder, None, name, |pass| {
+                    s.advection.encode_blocks(pass);
+                    s.advection.encode_velocity(pass);
+                });
                 copy_all(&mut encoder, &b.u_out, &b.u);
                 copy_all(&mut encoder, &b.v_out, &b.v);
             }
             "advect_ink" => {
-                timed_pass(&mut encoder, None, name, |pass| s.advection.encode_ink(pass));
+                timed_pass(&mut encoder, None, name, |pass| {
+                    s.advection.encode_blocks(pass);
+                    s.advection.encode_ink(pass);
+                });
                 copy_all(&mut encoder, &b.ink_out, &b.ink);
                 copy_all(&mut encoder, &b.density_out, &b.density);
             }

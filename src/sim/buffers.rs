@@ -37,6 +37,9 @@ pub struct Buffers {
     pub transport_tmp: wgpu::Buffer,
     /// u then v for the velocity corrections.
     pub vel_tmp: wgpu::Buffer,
+    /// The velocity's bilinear blocks, a vec4 a u and a v sample (shaders/shared/velocity_blocks.wgsl),
+    /// where the traces read them (`kernel::velocity_blocks`: a CPU adapter); else one vec4.
+    pub vel_blocks: wgpu::Buffer,
 }
 
 fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
@@ -49,7 +52,8 @@ fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
 }
 
 /// Bytes of GPU memory the state takes for an nx × ny grid with a dye grid k times finer (all
-/// buffers above).
+/// buffers above but `vel_blocks`, which is full size only on a CPU adapter: 32 bytes a cell more
+/// of the computer's memory there).
 pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let cells = nx * ny;
     let dye = cells * k * k;
@@ -106,6 +110,7 @@ impl Buffers {
             cell_tmp: storage(device, "cell_tmp", cells),
             transport_tmp: storage(device, "transport_tmp", 3 * dye + cells),
             vel_tmp: storage(device, "vel_tmp", nu + nv),
+            vel_blocks: storage(device, "vel_blocks", if super::kernel::velocity_blocks(device) { 4 * (nu + nv) } else { 4 }),
         }
     }
 
@@ -136,6 +141,7 @@ impl Buffers {
         t[slot::CELL_TMP as usize] = Some(&self.cell_tmp);
         t[slot::TRANSPORT_TMP as usize] = Some(&self.transport_tmp);
         t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
+        t[slot::VEL_BLOCKS as usize] = Some(&self.vel_blocks);
         t
     }
 

@@ -39,8 +39,10 @@ pub mod slot {
     pub const MG_LEVELS: u32 = 27;
     // 28..=31 transport schemes and vorticity
     pub const CELL_TMP: u32 = 28;
-    /// Ink's then density's scratch of the transport schemes (30 is free).
+    /// Ink's then density's scratch of the transport schemes.
     pub const TRANSPORT_TMP: u32 = 29;
+    /// The velocity's bilinear blocks (shaders/shared/velocity_blocks.wgsl).
+    pub const VEL_BLOCKS: u32 = 30;
     pub const VEL_TMP: u32 = 31;
     // 32 implicit viscosity's Chebyshev sweep state
     pub const VISC_STATE: u32 = 32;
@@ -78,7 +80,7 @@ pub mod slot {
         "mg_levels",
         "cell_tmp",
         "transport_tmp",
-        "",
+        "vel_blocks",
         "vel_tmp",
         "visc_state",
     ];
@@ -91,6 +93,7 @@ pub const PRELUDE: &str = include_str!("../../shaders/shared/grid.wgsl");
 pub const PARTS: &[(&str, &str)] = &[
     ("shared/solid", include_str!("../../shaders/shared/solid.wgsl")),
     ("shared/velocity", include_str!("../../shaders/shared/velocity.wgsl")),
+    ("shared/velocity_blocks", include_str!("../../shaders/shared/velocity_blocks.wgsl")),
     ("multigrid_level", include_str!("../../shaders/multigrid_level.wgsl")),
     ("multigrid_common", include_str!("../../shaders/multigrid_common.wgsl")),
     ("multigrid_tile", include_str!("../../shaders/multigrid_tile.wgsl")),
@@ -107,6 +110,9 @@ macro_rules! part {
     };
     (velocity) => {
         include_str!("../../shaders/shared/velocity.wgsl")
+    };
+    (velocity_blocks) => {
+        include_str!("../../shaders/shared/velocity_blocks.wgsl")
     };
 }
 
@@ -126,8 +132,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("pressure", concat!(part!(solid), include_str!("../../shaders/pressure.wgsl"))),
     ("pressure_quad", include_str!("../../shaders/pressure_quad.wgsl")),
     ("project", concat!(part!(solid), include_str!("../../shaders/project.wgsl"))),
-    ("advect/velocity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/velocity.wgsl"))),
-    ("advect/ink", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/ink.wgsl"))),
+    ("advect/velocity", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../shaders/advect/velocity.wgsl"))),
+    ("advect/ink", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../shaders/advect/ink.wgsl"))),
     ("stats", concat!(part!(solid), part!(velocity), include_str!("../../shaders/stats.wgsl"))),
     ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/vorticity.wgsl"))),
     ("advect/maccormack", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/maccormack.wgsl"))),
@@ -250,7 +256,12 @@ pub struct Bound {
 
 impl Bound {
     pub fn new(device: &wgpu::Device, shader: &str, entry: &str, table: &Table) -> Result<Bound> {
-        let kernel = Kernel::new(device, shader, entry)?;
+        Bound::with_constants(device, shader, entry, &[], table)
+    }
+
+    /// A kernel with values for its pipeline-overridable constants, bound as `new` binds.
+    pub fn with_constants(device: &wgpu::Device, shader: &str, entry: &str, constants: &[(&str, f64)], table: &Table) -> Result<Bound> {
+        let kernel = Kernel::with_options(device, shader, entry, constants, true)?;
         let group = kernel.bind(device, table);
         Ok(Bound { kernel, group })
     }
@@ -303,6 +314,18 @@ pub fn with_solver_workgroup<T>(invocations: u32, f: impl FnOnce() -> T) -> T {
     let out = f();
     WORKGROUP_OVERRIDE.set(before);
     out
+}
+
+/// Whether the semi-Lagrangian traces read the velocity's bilinear blocks (a vec4 a sample,
+/// shaders/shared/velocity_blocks.wgsl): on a CPU adapter, which pays for every storage read lane
+/// by lane; a GPU reads u and v directly. `SMOKEBOX_VELOCITY_BLOCKS=1` or `0` forces either (tests
+/// run both on lavapipe).
+pub fn velocity_blocks(device: &wgpu::Device) -> bool {
+    match std::env::var("SMOKEBOX_VELOCITY_BLOCKS").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => device.adapter_info().device_type == wgpu::DeviceType::Cpu,
+    }
 }
 
 /// Whether the solvers use their workgroup-memory (tiled, temporally blocked) kernels. Not on a CPU
