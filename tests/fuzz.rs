@@ -3,7 +3,9 @@
 //! validators in-process (thousands of cases, fast), and a few dozen through the binary. Every
 //! input is either accepted or refused with one line; nothing panics; no case takes memory beyond
 //! what its grid needs (a counting allocator measures each case's peak); a refused run leaves no
-//! dump behind.
+//! dump behind. Built-in scenes with extreme settings are also stepped (issue 20, item 5): each
+//! is refused when it loads, in one line, or stays finite and within the speed its inputs allow
+//! for 50 steps.
 //!
 //! proptest (a well-kept, widely used property-testing crate) generates and shrinks the inputs:
 //! a failure is reported as the smallest mutation that still fails. Seeds are fixed so CI is
