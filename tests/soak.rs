@@ -21,6 +21,13 @@ use smokebox::sim::Simulation;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::params::*;
 
+/// One soak at a time: the memory checks read the whole process's resident set, which another
+/// test building or dropping its simulation in a parallel thread would move by tens of MB.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Resident memory of this process, bytes (Linux).
 fn resident_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -345,18 +352,21 @@ fn check_memory(r: &Report) {
 
 #[test]
 fn five_thousand_steps_of_random_stirring_stay_finite_bounded_and_flat() {
+    let _serial = one_at_a_time();
     let r = soak("paint", 5_000, 13);
     check_memory(&r);
 }
 
 #[test]
 fn a_stirred_plume_stays_finite_bounded_and_flat() {
+    let _serial = one_at_a_time();
     let r = soak("plume", 1_000, 13);
     check_memory(&r);
 }
 
 #[test]
 fn a_stirred_periodic_box_stays_finite_bounded_and_flat() {
+    let _serial = one_at_a_time();
     let r = soak("periodic", 1_000, 13);
     check_memory(&r);
 }
@@ -367,6 +377,7 @@ fn a_stirred_periodic_box_stays_finite_bounded_and_flat() {
 /// `paint_solid` now keeps its loop bound out of the driver's reach.
 #[test]
 fn obstacle_dabs_keep_memory_flat() {
+    let _serial = one_at_a_time();
     let gpu = gpu();
     let sets = ["grid.nx=32".to_string(), "grid.ny=32".into(), "grid.cell_size=0.03125".into(), "grid.dye_scale=2".into()];
     let (scene, source) = Scene::load("paint", &sets).unwrap();
@@ -391,6 +402,7 @@ fn obstacle_dabs_keep_memory_flat() {
 #[test]
 #[ignore]
 fn long_soak() {
+    let _serial = one_at_a_time();
     let steps = std::env::var("SMOKEBOX_SOAK_STEPS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let r = soak("paint", steps, 7);
     check_memory(&r);
