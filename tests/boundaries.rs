@@ -206,7 +206,20 @@ fn the_vortex_street_sheds_at_a_strouhal_number_near_one_fifth() {
         "vortex street 64x32, D = 0.25 m, U = 1 m/s: period {period:.3} s, f = {:.3} Hz, St = f·D/U = {strouhal:.3}, probe amplitude {amplitude:.3} m/s",
         1.0 / period
     );
-    assert!((0.12..=0.32).contains(&strouhal), "Strouhal number {strouhal}");
+    // The band (issue 20, item 5; docs/validation.md "Other flows"). No published value exists
+    // for this case: 25 % blockage between free-slip walls, uniform inflow, 8 cells a diameter.
+    // Its Reynolds number is nominally 500, but semi-Lagrangian advection at Courant 0.64 adds a
+    // viscosity of about U·h·(1 − 0.64)/2 = 0.0056 m²/s, eleven times ν, so the wake behaves as
+    // if Re were tens to a few hundred. Unconfined, St runs from 0.12 near the onset of shedding
+    // (Re ≈ 50) to 0.164 at Re = 100 (Williamson 1988, Phys. Fluids 31, 2742, the laminar St–Re
+    // fit) and stays at or under 0.21 up to Re = 1000 (Williamson 1996, Annu. Rev. Fluid Mech.
+    // 28, 477). Blockage only speeds the flow past the cylinder (Maskell 1963, ARC R&M 3400): at
+    // most to U / (1 − D/H) = 1.33 U, the gap speed. Hence 0.12 ≤ St ≤ 0.21 × 1.33 = 0.28. The
+    // nearest published confined case, Schäfer & Turek 1996's 2D-2 benchmark (D/H = 0.24, Re 100,
+    // no-slip walls, parabolic inflow), sheds at St = 0.295–0.305 on the mean inflow speed, 0.20
+    // on the 1.5x faster centreline speed the cylinder meets. Measured 0.196; an inflow 1.5x too
+    // fast gives 0.299 and fails.
+    assert!((0.12..=0.28).contains(&strouhal), "Strouhal number {strouhal}");
 }
 
 #[test]

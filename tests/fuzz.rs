@@ -3,7 +3,9 @@
 //! validators in-process (thousands of cases, fast), and a few dozen through the binary. Every
 //! input is either accepted or refused with one line; nothing panics; no case takes memory beyond
 //! what its grid needs (a counting allocator measures each case's peak); a refused run leaves no
-//! dump behind.
+//! dump behind. Built-in scenes with extreme settings are also stepped (issue 20, item 5): each
+//! is refused when it loads, in one line, or stays finite and within the speed its inputs allow
+//! for 50 steps.
 //!
 //! proptest (a well-kept, widely used property-testing crate) generates and shrinks the inputs:
 //! a failure is reported as the smallest mutation that still fails. Seeds are fixed so CI is
@@ -364,6 +366,202 @@ fn mutated_set_values_are_accepted_or_refused_in_one_line() {
     eprintln!(
         "--set values: {tried} cases (with shrinking), {built} accepted and built, {large} accepted with a grid too large to build here, the rest refused in one line"
     );
+}
+
+// ---- stepping what is accepted ----
+
+/// A setting near, at or past a limit: 1-4 of these on a built-in scene. Most are accepted, so the
+/// stepping below sees the extremes the validation lets through.
+fn extreme_setting(rng: &mut Rng) -> String {
+    let log = |rng: &mut Rng, lo: f64, hi: f64| (lo.ln() + rng.unit() as f64 * (hi.ln() - lo.ln())).exp();
+    let signed = |rng: &mut Rng, lo: f64, hi: f64| if rng.unit() < 0.5 { -log(rng, lo, hi) } else { log(rng, lo, hi) };
+    let scheme = |rng: &mut Rng| ["semi-lagrangian", "maccormack", "bfecc", "conservative"][(rng.next_u64() % 4) as usize];
+    match rng.next_u64() % 24 {
+        0 | 1 => format!("forces.gravity=[{:e}, {:e}]", signed(rng, 1e-2, 1.5e3), signed(rng, 1e-2, 1.5e3)),
+        2 => format!("forces.vorticity={:e}", log(rng, 1e-3, 1.5e3)),
+        3 => format!("forces.damping={:e}", log(rng, 1e-3, 1e8)),
+        4 => format!("time.dt={:e}", log(rng, 1e-5, 1e3)),
+        5 => format!("fluid.density={:e}", log(rng, 1e-8, 1e8)),
+        6 => format!("fluid.viscosity={:e}", log(rng, 1e-6, 1e5)),
+        7 => format!("fluid.viscosity_iterations={}", rng.next_u64() % 12_000),
+        8 => format!("fluid.ink_dissipation={:e}", log(rng, 1e-3, 1e8)),
+        9 => format!("fluid.density_drain={:e}", log(rng, 1e-3, 1e8)),
+        10 => format!("solver.kind=\"{}\"", ["jacobi", "sor", "multigrid"][(rng.next_u64() % 3) as usize]),
+        11 => format!(
+            "solver.iterations={}",
+            [rng.next_u64() % 12_000, rng.next_u64() % 250, rng.next_u64() % 8][(rng.next_u64() % 3) as usize]
+        ),
+        12 => format!("solver.omega={}", 2.1 * rng.unit()),
+        13 => format!("solver.jacobi_weight={}", 1.1 * rng.unit()),
+        14 => format!("solver.tolerance={:e}", log(rng, 1e-9, 10.0)),
+        15 => format!("advection.velocity=\"{}\"", scheme(rng)),
+        16 => format!("advection.ink=\"{}\"", scheme(rng)),
+        17 => format!("advection.density=\"{}\"", scheme(rng)),
+        18 => format!("time.max_substeps={}", 1 + rng.next_u64() % 1200),
+        19 => format!("time.max_cfl={}", 120.0 * rng.unit()),
+        20 => format!("boundary.top={{kind=\"wall\", speed={:e}}}", signed(rng, 1e-2, 2e4)),
+        21 => format!(
+            "boundary.left={{kind=\"inflow\", velocity=[{:e}, {:e}], density={:e}}}",
+            signed(rng, 1e-2, 2e4),
+            signed(rng, 1e-2, 2e4),
+            signed(rng, 1e-3, 2e6)
+        ),
+        22 => format!(
+            "blobs=[{{center=[0.3, 0.3], radius={:e}, velocity=[{:e}, {:e}], density={:e}, swirl={:e}, ink=[{:e}, 0, 0]}}]",
+            log(rng, 1e-3, 0.3),
+            signed(rng, 1e-2, 2e4),
+            signed(rng, 1e-2, 2e4),
+            signed(rng, 1e-3, 2e6),
+            signed(rng, 1e-2, 2e4),
+            log(rng, 1e-3, 2e6)
+        ),
+        _ => format!(
+            "emitters=[{{position=[0.3, 0.2], radius={:e}, velocity=[{:e}, {:e}], density={:e}, ink=[{:e}, 0, 0], rate={:e}}}]",
+            log(rng, 1e-3, 0.3),
+            signed(rng, 1e-2, 2e4),
+            signed(rng, 1e-2, 2e4),
+            signed(rng, 1e-3, 2e6),
+            log(rng, 1e-3, 2e6),
+            log(rng, 1e-3, 2e6)
+        ),
+    }
+}
+
+/// The same domain on at most `most` cells a side (cells stay square, so a side may come out a
+/// cell short or long); the dye grid at most 2x finer.
+fn capped(mut scene: Scene, most: i64) -> Scene {
+    let g = &mut scene.grid;
+    let side = g.nx.max(g.ny);
+    if side > most {
+        let width = g.nx as f64 * g.cell_size as f64;
+        g.nx = (g.nx * most / side).max(2);
+        g.ny = (g.ny * most / side).max(2);
+        g.cell_size = (width / g.nx as f64) as f32;
+    }
+    if !matches!(g.dye_scale, smokebox::config::DyeScale::Scale(1 | 2)) {
+        g.dye_scale = smokebox::config::DyeScale::Scale(2);
+    }
+    scene
+}
+
+/// The fastest flow a scene can reach in time t: the speeds it imposes (sides, emitters, blobs
+/// with their swirl), plus buoyancy's |g|·max|density|/ρ for t, grown by vorticity confinement,
+/// whose push ε·h·|ω| is at most 4ε times the speed (|ω| ≤ 4 max|u| / h), at e^(4εt); times 10
+/// for what the projection and interpolation may add to a maximum (they bound energy, not the
+/// largest face).
+fn speed_bound(scene: &Scene, t: f64) -> f64 {
+    let b = &scene.boundary;
+    let hyp = |v: [f32; 2]| (v[0] as f64).hypot(v[1] as f64);
+    let sides = [&b.left, &b.right, &b.bottom, &b.top];
+    let imposed = sides
+        .iter()
+        .map(|s| (s.speed.abs() as f64).max(hyp(s.velocity)))
+        .chain(scene.emitters.iter().map(|e| hyp(e.velocity)))
+        .chain(scene.blobs.iter().map(|bl| hyp(bl.velocity) + (bl.swirl * bl.radius).abs() as f64))
+        .fold(0.0, f64::max);
+    let density = sides
+        .iter()
+        .map(|s| s.density)
+        .chain(scene.emitters.iter().map(|e| e.density))
+        .chain(scene.blobs.iter().map(|bl| bl.density))
+        .chain(scene.layers.iter().map(|l| l.density))
+        .fold(0.0f64, |m, d| m.max(d.abs() as f64));
+    let buoyancy = hyp(scene.forces.gravity) * density / scene.fluid.density as f64;
+    10.0 * (imposed + buoyancy * t + 1.0) * (4.0 * scene.forces.vorticity as f64 * t).exp()
+}
+
+/// What stepping a scene came to: refused when it loads (one line), or stepped (its largest speed).
+enum Stepped {
+    Refused(String),
+    Stepped { max_speed: f64, bound: f64 },
+}
+
+/// Loads `name` with `sets` as the command line does, on at most `most` cells a side, and steps it
+/// `steps` times; panics if an accepted scene goes non-finite or past `speed_bound`.
+fn step_scene(gpu: &smokebox::gpu::Gpu, name: &'static str, text: &str, sets: &[String], most: i64, steps: u64) -> Stepped {
+    let source = Source::Builtin(name);
+    let load = || -> smokebox::Result<(Scene, smokebox::sim::Simulation)> {
+        let scene = capped(Scene::from_text(text, name, sets)?, most);
+        scene.validate(&source)?;
+        let sim = smokebox::sim::Simulation::from_scene(gpu, &scene, &source)?;
+        Ok((scene, sim))
+    };
+    let (scene, mut sim) = match load() {
+        Ok(x) => x,
+        Err(e) => {
+            let text = e.to_string();
+            assert!(!text.trim().is_empty() && !text.contains('\n'), "{name} {sets:?}: refusal is not one line: {text:?}");
+            return Stepped::Refused(text);
+        }
+    };
+    let t = steps as f64 * scene.time.dt as f64;
+    let bound = speed_bound(&scene, t);
+    let mut max_speed = 0.0f64;
+    for s in sim.run_blocking(steps, true) {
+        let finite = s.kinetic_energy.is_finite() && s.max_speed.is_finite() && s.ink_total.is_finite() && s.div_max_after.is_finite();
+        assert!(finite, "{name} {sets:?} ({}x{}): not finite at step {}: {s:?}", scene.grid.nx, scene.grid.ny, s.step);
+        max_speed = max_speed.max(s.max_speed as f64);
+        assert!(
+            max_speed <= bound,
+            "{name} {sets:?} ({}x{}): {max_speed:.3e} m/s at step {}, past the {bound:.3e} m/s its inputs allow: {s:?}",
+            scene.grid.nx,
+            scene.grid.ny,
+            s.step
+        );
+    }
+    let f = sim.download();
+    let finite = f.u.iter().chain(&f.v).chain(&f.p).chain(&f.ink).chain(&f.density).all(|x| x.is_finite());
+    assert!(finite, "{name} {sets:?} ({}x{}): a field went non-finite in {steps} steps", scene.grid.nx, scene.grid.ny);
+    Stepped::Stepped { max_speed, bound }
+}
+
+/// `cases` built-in scenes with extreme settings, each refused when it loads or stepped 50 times.
+fn step_campaign(cases: u64, most: i64, seed: u64) {
+    let gpu = common::gpu();
+    let mut rng = Rng::new(seed);
+    let (mut stepped, mut refused) = (0, 0);
+    let start = std::time::Instant::now();
+    for case in 0..cases {
+        let (name, text) = BUILTIN[(rng.next_u64() % BUILTIN.len() as u64) as usize];
+        let sets: Vec<String> = (0..1 + rng.next_u64() % 4).map(|_| extreme_setting(&mut rng)).collect();
+        match step_scene(&gpu, name, text, &sets, most, 50) {
+            Stepped::Refused(why) => {
+                refused += 1;
+                if std::env::var("SMOKEBOX_FUZZ_SHOW").is_ok() {
+                    eprintln!("case {case} {name} {sets:?}: refused: {why}");
+                }
+            }
+            Stepped::Stepped { max_speed, bound } => {
+                stepped += 1;
+                if std::env::var("SMOKEBOX_FUZZ_SHOW").is_ok() {
+                    eprintln!("case {case} {name} {sets:?}: stepped, max speed {max_speed:.3e} (bound {bound:.3e})");
+                }
+            }
+        }
+    }
+    eprintln!(
+        "stepping: {cases} cases on at most {most}² cells (seed {seed}): {stepped} accepted and stepped 50 times, finite and bounded; {refused} refused in one line; {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// Issue 20, item 5: every scene the validation accepts steps 50 times finite and bounded (CI: 32²
+/// grids and `SMOKEBOX_FUZZ_STEP_CASES`, default 30).
+#[test]
+fn accepted_scenes_step_finite_and_bounded() {
+    let cases = std::env::var("SMOKEBOX_FUZZ_STEP_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+    let seed = std::env::var("SMOKEBOX_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(13);
+    step_campaign(cases, 32, seed);
+}
+
+/// The full campaign: 1 000 cases on grids up to 64²
+/// (`cargo test --release --test fuzz stepping_campaign -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn stepping_campaign() {
+    let cases = std::env::var("SMOKEBOX_FUZZ_STEP_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let seed = std::env::var("SMOKEBOX_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(99);
+    step_campaign(cases, 64, seed);
 }
 
 // ---- .npy ----

@@ -173,6 +173,9 @@ fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // One channel's corrected value: MacCormack from this cell's φ̂, φ, φ̃; BFECC from φ̄ around `back`.
 fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, w: vec4<f32>, n: vec4<f32>, bar: vec4<f32>) -> f32 {
+    // a foot with no open point (inside solid cells) has no range to limit to: keep φ̂, or the
+    // correction can leave it (ink went to -0.011 in the soak)
+    if all(w <= vec4<f32>(0.0)) { return hat; }
     var x = hat + 0.5 * (keep * now - rev);
     if scheme == SCHEME_BFECC { x = keep * blend(w, bar); }
     return limit(x, w, keep * n);

@@ -35,8 +35,9 @@ impl Simulation {
                 }
                 if stats {
                     let spec = self.solve_spec();
-                    let verdict =
-                        (spec.tolerance > 0.0 && spec.iterations > 0).then(|| self.stages.solvers.verdict_now(&self.device, &self.queue));
+                    // no solve (a frozen flow, nothing painted): nothing converged or failed
+                    let verdict = (spec.tolerance > 0.0 && spec.iterations > 0 && self.last_step_solved)
+                        .then(|| self.stages.solvers.verdict_now(&self.device, &self.queue));
                     for s in &mut got {
                         s.substeps = self.last_plan.substeps;
                         s.converged = verdict.map(|v| !v.failed);

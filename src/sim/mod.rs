@@ -130,6 +130,9 @@ pub struct Simulation {
     pub rms_speed: f32,
     /// How the last step was taken.
     pub last_plan: substeps::Plan,
+    /// Whether the last step ran a pressure solve (a frozen flow with nothing painted runs none,
+    /// and has no verdict to report).
+    pub last_step_solved: bool,
     /// A one-line warning the first time a step was shortened (taken by `take_warning`).
     warning: Option<String>,
     warned: bool,
@@ -185,6 +188,7 @@ impl Simulation {
             max_density: cpu::stats::max_density(fields) as f32,
             rms_speed: rms,
             last_plan: substeps::Plan { substeps: 1, dt: params.dt, clamped: false },
+            last_step_solved: false,
             warning: None,
             warned: false,
         })
@@ -325,6 +329,7 @@ impl Simulation {
         }
         self.params.dt = plan.dt;
         self.stages.solvers.begin_step(encoder);
+        self.last_step_solved = false;
         for k in 0..plan.substeps {
             // the dabs land once, in the first sub-step; emitters act in every one
             let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
@@ -352,6 +357,7 @@ impl Simulation {
         // a frozen flow stays as it is, but velocity painted into it is projected like any other
         let painted = freeze && substeps::speed_with_splats(0.0, splats) > 0.0;
         if !freeze || painted {
+            self.last_step_solved = true;
             if !freeze {
                 s.encode_forces(encoder, profiler, self.params.vorticity != 0.0);
                 if self.params.viscosity > 0.0 {

@@ -187,6 +187,8 @@ struct FeedbackSlot {
     mapped: Arc<AtomicBool>,
     plan: Plan,
     spec: Option<SolveSpec>,
+    /// Copied before the last `forget_prediction`: its count of failed steps is the old state's.
+    stale: bool,
 }
 
 /// What the solver remembers between steps.
@@ -248,6 +250,7 @@ impl Solvers {
                 mapped: Arc::new(AtomicBool::new(false)),
                 plan: Plan::default(),
                 spec: None,
+                stale: false,
             })
             .collect();
         Ok(Solvers {
@@ -280,6 +283,10 @@ impl Solvers {
         m.prediction = None;
         m.failed_steps = 0;
         self.memory.set(m);
+        // read-backs still in flight carry the old state's count; it must not come back
+        for s in self.feedback.borrow_mut().iter_mut().filter(|s| s.state != SlotState::Free) {
+            s.stale = true;
+        }
         queue.write_buffer(&self.control, (ctl::VERDICT * 4) as u64, bytemuck::cast_slice(&[0u32; 3]));
     }
 
@@ -372,6 +379,9 @@ impl Solvers {
             s.buffer.unmap();
             s.mapped.store(false, Ordering::Release);
             s.state = SlotState::Free;
+            if s.stale {
+                continue;
+            }
             let report = SolveReport::from_words(&words);
             m.failed_steps = m.failed_steps.max(Verdict::from_words(&words[ctl::FEEDBACK_WORDS..]).failed_steps);
             if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
@@ -505,6 +515,7 @@ impl Solvers {
                 s.state = SlotState::Copied;
                 s.plan = plan;
                 s.spec = Some(spec);
+                s.stale = false;
             }
         }
     }

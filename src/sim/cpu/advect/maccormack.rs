@@ -37,6 +37,10 @@ fn cells_of(g: &Grid, x: f32, y: f32) -> Lattice {
 /// then limited to the range of `keep` φ over the back-trace's lattice points.
 #[allow(clippy::too_many_arguments)]
 fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, l: &Lattice, n: &[f32], bar: &[f32], stride: usize, ch: usize) -> f32 {
+    // a foot with no open point (inside solid cells) has no range to limit to: keep φ̂
+    if l.iter().all(|e| e.w <= 0.0) {
+        return hat;
+    }
     let x = if scheme == SCHEME_BFECC { keep * blend(l, bar, stride, ch) } else { hat + 0.5 * (keep * now - rev) };
     limit(x, l, n, stride, ch, keep)
 }
