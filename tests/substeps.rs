@@ -212,3 +212,32 @@ fn the_first_step_from_rest_counts_buoyancy() {
     let dab = smokebox::sim::params::Splat { density: 0.5, mode: smokebox::sim::params::SPLAT_ADD, ..Default::default() };
     assert_eq!(density_with_splats(0.25, &[dab, dab]), 1.25);
 }
+
+#[test]
+fn confinement_adds_no_more_speed_than_the_substeps_allow_for() {
+    // the bound the sub-steps use, against the pass's CPU twin on white noise (walls, periodic,
+    // solids): one application of confinement over dt changes no face by more than 2|ε| S dt
+    use smokebox::sim::substeps::confinement_speed;
+    assert_eq!(confinement_speed(0.1, 0.0, 3.0), 0.0);
+    assert!((confinement_speed(0.01, 5.0, 2.0) - 2.0 * (0.1f32.exp() - 1.0)).abs() < 1e-6);
+    assert_eq!(confinement_speed(1.0, 1000.0, 1.0), f32::INFINITY);
+    let (nx, ny, h, dt) = (24, 20, 0.05, 0.01);
+    let mut seen = 0.0f32;
+    for (seed, kinds) in [(1, [BC_WALL; 4]), (2, [BC_PERIODIC; 4]), (3, [BC_WALL; 4])] {
+        let f = common::random_fields(nx, ny, seed, if seed == 3 { 0.2 } else { 0.0 });
+        let mut p = common::box_params(nx, ny, h, dt);
+        p.bc_kind = kinds;
+        p.vorticity = 3.0;
+        let speed = common::max_abs(&f.u).max(common::max_abs(&f.v));
+        let mut g = f.clone();
+        cpu::vorticity(&mut g, &p);
+        let change = common::max_diff(&f.u, &g.u).max(common::max_diff(&f.v, &g.v));
+        let bound = 2.0 * p.vorticity * speed * dt;
+        assert!(change > 0.0 && change <= bound * 1.0001, "seed {seed}: confinement changed a face by {change}, bound {bound}");
+        assert!(bound <= confinement_speed(dt, p.vorticity, speed));
+        seen = seen.max(change / bound);
+    }
+    println!("largest change a step: {seen:.3} of 2|ε| S dt");
+    // and the bound is not loose by orders of magnitude on noise
+    assert!(seen > 0.05, "largest change {seen} of the bound");
+}

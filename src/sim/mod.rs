@@ -312,10 +312,12 @@ impl Simulation {
         let dt = self.params.dt;
         let p = &self.params;
         // what the fluid can reach in this step: its speed, the dabs' and emitters', and what
-        // buoyancy adds over dt (no motion yet is no reason for one long step)
+        // buoyancy and confinement add over dt (no motion yet is no reason for one long step)
         let density = substeps::density_with_splats(self.max_density, &splats);
         let pull = if self.freeze_velocity { 0.0 } else { substeps::buoyancy_speed(dt, [p.gravity_x, p.gravity_y], p.rho, density) };
         let speed = substeps::speed_with_splats(self.max_speed, &splats) + pull;
+        let swirl = if self.freeze_velocity { 0.0 } else { substeps::confinement_speed(dt, p.vorticity, speed) };
+        let speed = speed + swirl;
         let plan = substeps::plan(dt, speed, self.params.h, self.max_cfl, self.max_substeps);
         if plan.clamped && !self.warned {
             self.warned = true;

@@ -2,7 +2,8 @@
 //! split into sub-steps; one that would need more than `max_substeps` is shortened to what they
 //! can hold (the caller warns). The speed comes from the GPU's statistics a step late (the
 //! initial fields' at first), plus what this step's brush dabs and emitters can add, plus what
-//! buoyancy can add over dt (|g| max|density| / rho dt), from the first step on.
+//! buoyancy can add over dt (|g| max|density| / rho dt) and what vorticity confinement can add
+//! (S (e^(2|ε| dt) − 1)), from the first step on.
 
 use super::params::{SPLAT_ADD, SPLAT_BLEND, Splat};
 
@@ -49,6 +50,15 @@ pub fn buoyancy_speed(dt: f32, gravity: [f32; 2], rho: f32, density: f32) -> f32
     let g = (gravity[0] as f64).hypot(gravity[1] as f64);
     let a = g * density as f64 / rho as f64;
     let v = (a * dt as f64) as f32;
+    if v.is_finite() { v } else { f32::INFINITY }
+}
+
+/// The speed vorticity confinement (strength `epsilon`) can add over `dt` to a flow whose
+/// fastest face moves at `speed`, m/s. Its force ε h |ω| (N × ẑ), with ω from central differences
+/// of cell-centred velocities (src/sim/vorticity.rs), is at most 2|ε| S: |ω| ≤ 2S/h. It grows
+/// with the speed it adds, so over dt at most S (e^(2|ε| dt) − 1).
+pub fn confinement_speed(dt: f32, epsilon: f32, speed: f32) -> f32 {
+    let v = (speed as f64 * (2.0 * epsilon.abs() as f64 * dt as f64).exp_m1()) as f32;
     if v.is_finite() { v } else { f32::INFINITY }
 }
 
