@@ -119,3 +119,24 @@ fn every_key_of_the_format_is_in_the_table() {
         assert!(found.iter().any(|f| general(f) == Some(k.path)), "the table's {} is not a key of the format", k.path);
     }
 }
+
+/// The built-in scenes and docs/scenes.md's table of them, both ways: a scene added without a
+/// row (as `teaching` once was) or a row left for a scene that is gone fails here.
+#[test]
+fn every_builtin_scene_has_a_row_in_the_docs_and_every_row_a_scene() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenes.md")).unwrap();
+    let table = text
+        .split("## Built-in scenes")
+        .nth(1)
+        .and_then(|s| s.split("\n###").next())
+        .expect("docs/scenes.md has its Built-in scenes section");
+    let rows: Vec<&str> = table.lines().filter_map(|l| l.strip_prefix("| `")).filter_map(|l| l.split('`').next()).collect();
+    let builtin: Vec<&str> = smokebox::config::BUILTIN.iter().map(|(n, _)| *n).collect();
+    assert!(builtin.len() >= 10, "{builtin:?}");
+    for name in &builtin {
+        assert!(rows.contains(name), "docs/scenes.md's table of built-in scenes has no row for {name} (rows: {rows:?})");
+    }
+    for row in &rows {
+        assert!(builtin.contains(row), "docs/scenes.md's table has a row for {row}, which is not a built-in scene");
+    }
+}

@@ -22,7 +22,7 @@ pub struct Shown<'a> {
 /// Draws the panel into `ui` and returns what the user asked for.
 pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut PanelState) -> Vec<Command> {
     let mut out = Vec::new();
-    run_controls(ui, shown.paused, &mut out);
+    run_controls(ui, shown.paused, &mut view.run_hidden, &mut out);
     let builtin = BUILTIN.iter().map(|(n, _)| *n).find(|n| *n == shown.label);
     egui::ComboBox::from_label("Scene")
         .selected_text(short_label(shown.label))
@@ -43,12 +43,6 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Statistics")
         .default_open(true)
         .show(ui, |ui| statistics(ui, shown.stats, shown.paused, &mut view.every_step));
-    checkbox(
-        ui,
-        &mut view.run_hidden,
-        "keep running when hidden",
-        "Keep stepping while the window is hidden, minimised or covered; off, a window nobody sees stops and costs no CPU until it shows again",
-    );
     egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, state, &mut out));
 
     // the copy of the scene config that the sections edit
@@ -190,7 +184,7 @@ fn percent_decoded(address: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
+fn run_controls(ui: &mut egui::Ui, paused: bool, run_hidden: &mut bool, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         let (label, tip) = if paused { ("Run", "Run the simulation (Space)") } else { ("Pause", "Pause the simulation (Space)") };
         if ui.button(label).on_hover_text(tip).clicked() {
@@ -210,6 +204,12 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, out: &mut Vec<Command>) {
             out.push(Command::ClearInk);
         }
     });
+    checkbox(
+        ui,
+        run_hidden,
+        "keep running when hidden",
+        "Keep stepping while the window is hidden, minimised or covered; off, a window nobody sees stops and costs no CPU until it shows again",
+    );
 }
 
 /// Figures in a fixed layout: every line is always there ("–" until known), so the panel does
