@@ -85,7 +85,8 @@ impl CachedField {
         self.last = None;
     }
 
-    /// Redraws the internal image when `changed` (a step ran), the constants or the size differ.
+    /// Redraws the internal image when `changed` (a step ran), the constants or the size differ;
+    /// says whether it did.
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -94,9 +95,9 @@ impl CachedField {
         params: &RenderParams,
         viewport: Viewport,
         changed: bool,
-    ) {
+    ) -> bool {
         if viewport.w < 1.0 || viewport.h < 1.0 {
-            return;
+            return false;
         }
         let size = internal_size(viewport.w, viewport.h, params.view[0]);
         if self.target.as_ref().is_none_or(|t| t.size != size) {
@@ -126,7 +127,7 @@ impl CachedField {
         let mut params = *params;
         params.view[0] *= size[0] as f32 / viewport.w;
         if !changed && self.last == Some(params) {
-            return;
+            return false;
         }
         let target = self.target.as_ref().expect("made above");
         self.field.prepare(queue, &params);
@@ -134,6 +135,7 @@ impl CachedField {
         self.field.draw(&mut pass, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 });
         self.last = Some(params);
         self.redraws += 1;
+        true
     }
 
     /// Draws the internal image into `viewport` of the pass's target.
