@@ -347,8 +347,7 @@ impl Running {
         }
         // the picture under the hover layer: drawn again only when something in it changed
         let extent = frame.texture.size();
-        let picture =
-            Picture { size: [extent.width, extent.height], viewport: d.viewport, pixels_per_point: ppp, shapes: ui.full.shapes };
+        let picture = Picture { size: [extent.width, extent.height], viewport: d.viewport, pixels_per_point: ppp, shapes: ui.full.shapes };
         if self.config.usage.contains(wgpu::TextureUsages::COPY_DST) && self.kept.as_ref().is_none_or(|k| k.texture.size() != extent) {
             self.kept = Some(KeptFrame::new(&device, self.config.format, extent));
         }
