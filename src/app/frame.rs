@@ -42,14 +42,17 @@ pub struct Running {
     /// pressure range and the numbers come from.
     pub reading_values: bool,
     pub capture: Capture,
-    /// The last picture without the hover layer, when the surface can be copied into.
+    /// The last picture without the hover layer.
     kept: Option<KeptFrame>,
 }
 
-/// A picture drawn without the hover layer, and what it was drawn from.
+/// A picture drawn without the hover layer, and what it was drawn from. It reaches the surface
+/// by a copy where the surface allows (desktop), else drawn by the field's blit (WebGPU's
+/// canvas in wgpu takes no copies).
 struct KeptFrame {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
+    blit: wgpu::BindGroup,
     drawn: Option<Picture>,
 }
 
@@ -63,7 +66,7 @@ struct Picture {
 }
 
 impl KeptFrame {
-    fn new(device: &wgpu::Device, format: wgpu::TextureFormat, size: wgpu::Extent3d) -> KeptFrame {
+    fn new(device: &wgpu::Device, format: wgpu::TextureFormat, size: wgpu::Extent3d, field: &CachedField) -> KeptFrame {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("kept picture"),
             size,
@@ -71,11 +74,12 @@ impl KeptFrame {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
-        KeptFrame { texture, view, drawn: None }
+        let blit = field.bind(device, &view);
+        KeptFrame { texture, view, blit, drawn: None }
     }
 }
 
@@ -138,7 +142,7 @@ impl Running {
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| crate::error!("this GPU adapter cannot draw into the window"))?;
         config.format = format;
-        // the kept picture is copied into the surface (every back end this app targets can)
+        // the kept picture is copied into the surface where it can be
         if caps.usages.contains(wgpu::TextureUsages::COPY_DST) {
             config.usage |= wgpu::TextureUsages::COPY_DST;
         }
@@ -348,19 +352,19 @@ impl Running {
         // the picture under the hover layer: drawn again only when something in it changed
         let extent = frame.texture.size();
         let picture = Picture { size: [extent.width, extent.height], viewport: d.viewport, pixels_per_point: ppp, shapes: ui.full.shapes };
-        if self.config.usage.contains(wgpu::TextureUsages::COPY_DST) && self.kept.as_ref().is_none_or(|k| k.texture.size() != extent) {
-            self.kept = Some(KeptFrame::new(&device, self.config.format, extent));
+        if self.kept.as_ref().is_none_or(|k| k.texture.size() != extent) {
+            self.kept = Some(KeptFrame::new(&device, self.config.format, extent, &self.field));
         }
+        let kept = self.kept.as_mut().expect("made above");
         // (glyphs added to egui's font atlas leave the ones already drawn where they were)
         let atlas_only_grew = ui.full.textures_delta.set.iter().all(|(_, deltas)| deltas.iter().all(|d| d.pos.is_some()));
-        let reuse = !field_redrawn && atlas_only_grew && self.kept.as_ref().is_some_and(|k| k.drawn.as_ref() == Some(&picture));
+        let reuse = !field_redrawn && atlas_only_grew && kept.drawn.as_ref() == Some(&picture);
         let mut user_buffers = Vec::new();
         if !reuse {
             let paint = self.egui_state.egui_ctx().tessellate(picture.shapes.clone(), ppp);
             lap(log, "tessellate");
             user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
-            let target = self.kept.as_ref().map_or(&view, |k| &k.view);
-            let mut pass = render::begin_clear_pass(&mut encoder, target, render::CLEAR).forget_lifetime();
+            let mut pass = render::begin_clear_pass(&mut encoder, &kept.view, render::CLEAR).forget_lifetime();
             self.field.draw(&mut pass, d.viewport);
             pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, &screen);
@@ -373,17 +377,27 @@ impl Running {
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
         self.capture.after_submit();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("hover") });
-        if let Some(k) = &mut self.kept {
-            encoder.copy_texture_to_texture(k.texture.as_image_copy(), frame.texture.as_image_copy(), extent);
-            if !reuse {
-                k.drawn = Some(picture);
-            }
+        let copy = self.config.usage.contains(wgpu::TextureUsages::COPY_DST);
+        if copy {
+            encoder.copy_texture_to_texture(kept.texture.as_image_copy(), frame.texture.as_image_copy(), extent);
         }
         let paint = self.egui_state.egui_ctx().tessellate(ui.hover, ppp);
         let user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
-        if !paint.is_empty() {
-            let mut pass = render::begin_load_pass(&mut encoder, &view).forget_lifetime();
+        if !copy || !paint.is_empty() {
+            let mut pass = if copy {
+                render::begin_load_pass(&mut encoder, &view)
+            } else {
+                let mut pass = render::begin_clear_pass(&mut encoder, &view, render::CLEAR);
+                let window = Viewport { x: 0.0, y: 0.0, w: extent.width as f32, h: extent.height as f32 };
+                self.field.blit(&mut pass, &kept.blit, window);
+                pass
+            }
+            .forget_lifetime();
+            pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, &screen);
+        }
+        if !reuse {
+            kept.drawn = Some(picture);
         }
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
         for id in &ui.full.textures_delta.free {
