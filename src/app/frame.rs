@@ -1,6 +1,7 @@
 //! The frame: the GPU objects that live while the window does, the egui pass (panel, help,
-//! brush outline, cell numbers), then one encoder with the frame's steps, the field image and
-//! egui on top, submitted and presented. Nothing here waits for the GPU.
+//! brush outline, cell numbers), then an encoder with the frame's steps and the picture (the
+//! field image, egui on top) and a second one that puts the picture and the hover layer on the
+//! screen, submitted and presented. Nothing here waits for the GPU.
 //!
 //! The picture is kept in a texture without the hover readout and the brush outline, which are
 //! drawn over a copy of it. When nothing else changed (the same field image, the same egui
