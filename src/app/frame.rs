@@ -377,30 +377,10 @@ impl Running {
         // (egui's renderer holds one frame's vertices: the hover layer's go in a second submission)
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
         self.capture.after_submit();
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("hover") });
-        let copy = self.config.usage.contains(wgpu::TextureUsages::COPY_DST);
-        if copy {
-            encoder.copy_texture_to_texture(kept.texture.as_image_copy(), frame.texture.as_image_copy(), extent);
-        }
-        let paint = self.egui_state.egui_ctx().tessellate(ui.hover, ppp);
-        let user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
-        if !copy || !paint.is_empty() {
-            let mut pass = if copy {
-                render::begin_load_pass(&mut encoder, &view)
-            } else {
-                let mut pass = render::begin_clear_pass(&mut encoder, &view, render::CLEAR);
-                let window = Viewport { x: 0.0, y: 0.0, w: extent.width as f32, h: extent.height as f32 };
-                self.field.blit(&mut pass, &kept.blit, window);
-                pass
-            }
-            .forget_lifetime();
-            pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
-            self.egui_renderer.render(&mut pass, &paint, &screen);
-        }
         if !reuse {
             kept.drawn = Some(picture);
         }
-        queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
+        self.show_kept(&frame.texture, &view, ui.hover, &screen);
         for id in &ui.full.textures_delta.free {
             self.egui_renderer.free_texture(id);
         }
@@ -412,5 +392,39 @@ impl Running {
         queue.present(frame);
         lap(log, "present");
         true
+    }
+
+    /// Puts the kept picture on the surface `target` (a copy, else the blit) and the hover layer
+    /// over it, in a submission of their own.
+    fn show_kept(
+        &mut self,
+        target: &wgpu::Texture,
+        view: &wgpu::TextureView,
+        hover: Vec<egui::epaint::ClippedShape>,
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) {
+        let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+        let kept = self.kept.as_ref().expect("drawn before it is shown");
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("hover") });
+        let copy = self.config.usage.contains(wgpu::TextureUsages::COPY_DST);
+        if copy {
+            encoder.copy_texture_to_texture(kept.texture.as_image_copy(), target.as_image_copy(), target.size());
+        }
+        let paint = self.egui_state.egui_ctx().tessellate(hover, screen.pixels_per_point);
+        let user_buffers = self.egui_renderer.update_buffers(device, queue, &mut encoder, &paint, screen);
+        if !copy || !paint.is_empty() {
+            let window = Viewport { x: 0.0, y: 0.0, w: self.config.width as f32, h: self.config.height as f32 };
+            let mut pass = if copy {
+                render::begin_load_pass(&mut encoder, view)
+            } else {
+                let mut pass = render::begin_clear_pass(&mut encoder, view, render::CLEAR);
+                self.field.blit(&mut pass, &kept.blit, window);
+                pass
+            }
+            .forget_lifetime();
+            pass.set_viewport(window.x, window.y, window.w, window.h, 0.0, 1.0);
+            self.egui_renderer.render(&mut pass, &paint, screen);
+        }
+        queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
     }
 }
