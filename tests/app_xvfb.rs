@@ -353,12 +353,43 @@ fn pause(display: &str, out: &Path) {
     panic!("the field still moves after pressing Space ({still} pixels; see {})", out.display());
 }
 
+/// Pixels that differ (by more than 8 in a channel) inside `x0..x1` × `y0..y1`.
+fn differ_in(a: &image::RgbImage, b: &image::RgbImage, (x0, y0, x1, y1): (u32, u32, u32, u32)) -> usize {
+    let (x1, y1) = (x1.min(a.width()), y1.min(a.height()));
+    (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| a.get_pixel(x, y).0.iter().zip(b.get_pixel(x, y).0).any(|(&s, t)| s.abs_diff(t) > 8))
+        .count()
+}
+
+/// Kept pictures in the frame log's lines (`| kept K |`: of 60 frames, those that drew only the
+/// hover layer over the kept picture).
+fn logged_kept(text: &str) -> Vec<u32> {
+    text.lines()
+        .filter(|l| l.starts_with("frame ms"))
+        .filter_map(|l| l.split_once("| kept ").and_then(|(_, n)| n.split_whitespace().next()?.parse().ok()))
+        .collect()
+}
+
+/// Also hovering (issue 21, item 6): the mouse moving over the paused field draws only the
+/// readout and the brush outline over the kept picture (the frame log counts those frames), the
+/// readout on screen follows the cursor, the panel stays as it was, and nothing is left of the
+/// readout once the cursor leaves.
 #[test]
 fn a_paused_app_waits_for_events_instead_of_drawing() {
     let (display, _x) = xvfb(2);
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle");
     std::fs::create_dir_all(&out).unwrap();
-    let mut app = Kill(smokebox(&out).args(["--scene", "drops"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    let log = out.join("stderr.txt");
+    let mut app = Kill(
+        smokebox(&out)
+            .args(["--scene", "drops"])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_FRAME_LOG", "1")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
     wait_for_field(&display, &out.join("start.png"), &mut app);
     pause(&display, &out);
     let t0 = cpu_seconds(app.0.id());
@@ -366,6 +397,55 @@ fn a_paused_app_waits_for_events_instead_of_drawing() {
     let used = cpu_seconds(app.0.id()) - t0;
     println!("a paused app used {used:.2} s of CPU in 10 s");
     assert!(used < 0.5, "a paused, untouched app used {used:.2} s of CPU in 10 s (over 5 % of a core)");
+    // hovering: the cursor off the window first, then ~25 moves a second over the field until
+    // two more frame log lines came (the first may count frames from before the pause)
+    xdo(&display, &["mousemove", "1270", "795"]);
+    sleep(Duration::from_secs(1));
+    let clear = shot(&display, &out.join("hover_none.png"));
+    let (x0, y0, x1, y1) = domain(&clear);
+    let lines = logged_kept(&std::fs::read_to_string(&log).unwrap_or_default()).len();
+    let mut kept = Vec::new();
+    for k in 0..600u32 {
+        let x = x0 + 20 + (k * 7) % (x1 - x0 - 40);
+        let y = y0 + 20 + (k * 5) % (y1 - y0 - 40);
+        xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+        sleep(Duration::from_millis(40));
+        kept = logged_kept(&std::fs::read_to_string(&log).unwrap_or_default()).split_off(lines);
+        if kept.len() >= 2 {
+            break;
+        }
+    }
+    println!("hovering over the paused field: kept pictures {kept:?} of 60 frames a line");
+    assert!(kept.len() >= 2, "fewer than 120 frames while hovering for 24 s (frame log {kept:?}; see {})", log.display());
+    assert!(
+        kept[1] >= 50,
+        "hover frames drew the whole window again: only {} of 60 reused the kept picture (see {})",
+        kept[1],
+        log.display()
+    );
+    // the readout (the field's bottom strip) follows the cursor; the panel does not change
+    let at = |fx: f32, fy: f32| ((x0 as f32 + fx * (x1 - x0) as f32) as u32, (y0 as f32 + fy * (y1 - y0) as f32) as u32);
+    let strip = (x0 + 4, y1.saturating_sub(44), x1 - 4, y1 - 2);
+    let panel = (x1 + 20, 0, 1100, 760);
+    let mut shots = Vec::new();
+    for (name, (x, y)) in [("hover_a.png", at(0.2, 0.3)), ("hover_b.png", at(0.8, 0.6))] {
+        xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+        sleep(Duration::from_millis(1500));
+        shots.push(shot(&display, &out.join(name)));
+    }
+    let appeared = differ_in(&clear, &shots[0], strip);
+    let followed = differ_in(&shots[0], &shots[1], strip);
+    let panel_moved = differ_in(&shots[0], &shots[1], panel) + differ_in(&clear, &shots[1], panel);
+    println!("readout: {appeared} pixels appeared, {followed} changed with the cursor; the panel changed by {panel_moved}");
+    assert!(appeared > 300, "no readout at the field's bottom while hovering ({appeared} pixels; see {})", out.display());
+    assert!(followed > 50, "the readout did not change when the cursor moved to another cell ({followed} pixels; see {})", out.display());
+    assert_eq!(panel_moved, 0, "the panel changed while the cursor moved over the field (see {})", out.display());
+    // the cursor leaves the window: the picture is the one before hovering, readout and outline gone
+    xdo(&display, &["mousemove", "1270", "795"]);
+    sleep(Duration::from_millis(1500));
+    let left = shot(&display, &out.join("hover_left.png"));
+    let stale = differ_in(&clear, &left, (0, 0, 1100, 760));
+    assert_eq!(stale, 0, "{stale} pixels differ from before hovering after the cursor left (see {})", out.display());
     // and it still answers: Space runs it again
     focus_and_key(&display, "space");
     sleep(Duration::from_secs(4));

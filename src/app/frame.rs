@@ -1,6 +1,13 @@
 //! The frame: the GPU objects that live while the window does, the egui pass (panel, help,
-//! brush outline, cell numbers), then one encoder with the frame's steps, the field image and
-//! egui on top, submitted and presented. Nothing here waits for the GPU.
+//! brush outline, cell numbers), then an encoder with the frame's steps and the picture (the
+//! field image, egui on top) and a second one that puts the picture and the hover layer on the
+//! screen, submitted and presented. Nothing here waits for the GPU.
+//!
+//! The picture is kept in a texture without the hover readout and the brush outline, which are
+//! drawn over a copy of it. When nothing else changed (the same field image, the same egui
+//! shapes), the kept picture is reused: moving the mouse over a paused field then costs a copy
+//! and two small boxes instead of the whole panel rastered again (on a software renderer, most
+//! of a frame).
 
 use super::capture::Capture;
 use super::numbers;
@@ -36,6 +43,45 @@ pub struct Running {
     /// pressure range and the numbers come from.
     pub reading_values: bool,
     pub capture: Capture,
+    /// The last picture without the hover layer.
+    kept: Option<KeptFrame>,
+}
+
+/// A picture drawn without the hover layer, and what it was drawn from. It reaches the surface
+/// by a copy where the surface allows (desktop), else drawn by the field's blit (WebGPU's
+/// canvas in wgpu takes no copies).
+struct KeptFrame {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    blit: wgpu::BindGroup,
+    drawn: Option<Picture>,
+}
+
+/// What a kept picture shows: the same again draws the same pixels (with the same field image).
+#[derive(PartialEq)]
+struct Picture {
+    size: [u32; 2],
+    viewport: Viewport,
+    pixels_per_point: f32,
+    shapes: Vec<egui::epaint::ClippedShape>,
+}
+
+impl KeptFrame {
+    fn new(device: &wgpu::Device, format: wgpu::TextureFormat, size: wgpu::Extent3d, field: &CachedField) -> KeptFrame {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("kept picture"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let blit = field.bind(device, &view);
+        KeptFrame { texture, view, blit, drawn: None }
+    }
 }
 
 impl Running {
@@ -97,6 +143,10 @@ impl Running {
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| crate::error!("this GPU adapter cannot draw into the window"))?;
         config.format = format;
+        // the kept picture is copied into the surface where it can be
+        if caps.usages.contains(wgpu::TextureUsages::COPY_DST) {
+            config.usage |= wgpu::TextureUsages::COPY_DST;
+        }
         // vsync keeps the simulation's pace (steps per frame) sane on fast GPUs; on lavapipe the
         // present mode made no measurable difference (the frame time is raster work)
         config.present_mode = wgpu::PresentMode::AutoVsync;
@@ -132,6 +182,7 @@ impl Running {
             profiler,
             reading_values: false,
             capture,
+            kept: None,
         })
     }
 
@@ -159,6 +210,9 @@ pub struct UiFrame {
     /// The area left for the field, points.
     pub central: egui::Rect,
     pub commands: Vec<Command>,
+    /// The hover readout and the brush outline, drawn over the kept picture (empty while an egui
+    /// window or pop-up floats, which must stay on top: then they are in `full`).
+    pub hover: Vec<egui::epaint::ClippedShape>,
     /// When egui wants its next frame (an animation, a tooltip delay), if at all.
     pub repaint_after: Option<std::time::Duration>,
 }
@@ -183,6 +237,7 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
     let ctx = r.egui_state.egui_ctx().clone();
     let mut commands = Vec::new();
     let mut central = egui::Rect::NOTHING;
+    let mut hover = Vec::new();
     let UiInputs { shown, view, panel, outline, numbers, text, field } = u;
     let mut full = ctx.run_ui(raw, |ui| {
         for (pos, text, size) in &numbers {
@@ -190,20 +245,31 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
         }
         commands = ui::side_panel(ui, &shown, view, panel);
         central = ui.available_rect_before_wrap();
+        let hover_painter = egui::Painter::new(ui.ctx().clone(), hover_layer(), central);
         if let Some((centre, radius)) = outline
             && central.contains(centre)
         {
-            let painter = ui.painter().with_clip_rect(central);
-            painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
+            hover_painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
         }
         ui::help_window(ui.ctx(), &mut panel.show_help);
         commands.extend(ui::confirm_window(ui.ctx(), panel));
-        ui::field::paint(ui.painter(), field, central, &text);
+        ui::field::paint(ui.painter(), &hover_painter, field, central, &text);
+        let ctx = ui.ctx();
+        let floating = ctx.memory(|m| m.areas().visible_layer_ids().iter().any(|l| l.order != egui::Order::Background));
+        if !floating {
+            hover = ctx.graphics_mut(|g| std::mem::take(g.entry(hover_layer()))).all_entries().cloned().collect();
+        }
     });
     r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut full.platform_output));
     let repaint_after =
         full.viewport_output.get(&egui::ViewportId::ROOT).map(|v| v.repaint_delay).filter(|d| *d < std::time::Duration::from_secs(3600));
-    UiFrame { full, central, commands, repaint_after }
+    UiFrame { full, central, commands, hover, repaint_after }
+}
+
+/// The layer of the hover readout and the brush outline: over the field's other text, under
+/// egui's windows.
+fn hover_layer() -> egui::LayerId {
+    egui::LayerId::new(egui::Order::Background, egui::Id::unique("smokebox hover layer"))
 }
 
 /// What to draw this frame.
@@ -275,37 +341,90 @@ impl Running {
             self.probe.encode(&mut encoder, sim, div, [(x / h) as usize, (y / h) as usize], [(x / dh) as usize, (y / dh) as usize]);
         }
         let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range);
-        self.field.update(&device, &queue, &mut encoder, &params, d.viewport, d.steps > 0 || d.field_dirty);
+        let field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, d.steps > 0 || d.field_dirty);
         let c = &mut self.capture;
         c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.pressure_range, d.viewport);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: ppp };
-        let paint = self.egui_state.egui_ctx().tessellate(ui.full.shapes, ppp);
         for (id, deltas) in &ui.full.textures_delta.set {
             for delta in deltas {
                 self.egui_renderer.update_texture(&device, &queue, *id, delta);
             }
         }
-        lap(log, "tessellate");
-        let user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
-        {
-            let mut pass = render::begin_clear_pass(&mut encoder, &view, render::CLEAR).forget_lifetime();
+        // the picture under the hover layer: drawn again only when something in it changed
+        let extent = frame.texture.size();
+        let picture = Picture { size: [extent.width, extent.height], viewport: d.viewport, pixels_per_point: ppp, shapes: ui.full.shapes };
+        if self.kept.as_ref().is_none_or(|k| k.texture.size() != extent) {
+            self.kept = Some(KeptFrame::new(&device, self.config.format, extent, &self.field));
+        }
+        let kept = self.kept.as_mut().expect("made above");
+        // (glyphs added to egui's font atlas leave the ones already drawn where they were)
+        let atlas_only_grew = ui.full.textures_delta.set.iter().all(|(_, deltas)| deltas.iter().all(|d| d.pos.is_some()));
+        let reuse = !field_redrawn && atlas_only_grew && kept.drawn.as_ref() == Some(&picture);
+        let mut user_buffers = Vec::new();
+        if !reuse {
+            let paint = self.egui_state.egui_ctx().tessellate(picture.shapes.clone(), ppp);
+            lap(log, "tessellate");
+            user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
+            let mut pass = render::begin_clear_pass(&mut encoder, &kept.view, render::CLEAR).forget_lifetime();
             self.field.draw(&mut pass, d.viewport);
             pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, &screen);
-        }
-        for id in &ui.full.textures_delta.free {
-            self.egui_renderer.free_texture(id);
         }
         if let Some(p) = self.profiler.as_mut() {
             p.resolve_queries(&mut encoder);
         }
         lap(log, "encode draw");
+        // (egui's renderer holds one frame's vertices: the hover layer's go in a second submission)
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
         self.capture.after_submit();
+        if !reuse {
+            kept.drawn = Some(picture);
+        }
+        self.show_kept(&frame.texture, &view, ui.hover, &screen);
+        for id in &ui.full.textures_delta.free {
+            self.egui_renderer.free_texture(id);
+        }
+        if let Some(l) = log {
+            l.picture(reuse);
+        }
         lap(log, "submit");
         self.window.pre_present_notify();
         queue.present(frame);
         lap(log, "present");
         true
+    }
+
+    /// Puts the kept picture on the surface `target` (a copy, else the blit) and the hover layer
+    /// over it, in a submission of their own.
+    fn show_kept(
+        &mut self,
+        target: &wgpu::Texture,
+        view: &wgpu::TextureView,
+        hover: Vec<egui::epaint::ClippedShape>,
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) {
+        let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+        let kept = self.kept.as_ref().expect("drawn before it is shown");
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("hover") });
+        let copy = self.config.usage.contains(wgpu::TextureUsages::COPY_DST);
+        if copy {
+            encoder.copy_texture_to_texture(kept.texture.as_image_copy(), target.as_image_copy(), target.size());
+        }
+        let paint = self.egui_state.egui_ctx().tessellate(hover, screen.pixels_per_point);
+        let user_buffers = self.egui_renderer.update_buffers(device, queue, &mut encoder, &paint, screen);
+        if !copy || !paint.is_empty() {
+            let window = Viewport { x: 0.0, y: 0.0, w: self.config.width as f32, h: self.config.height as f32 };
+            let mut pass = if copy {
+                render::begin_load_pass(&mut encoder, view)
+            } else {
+                let mut pass = render::begin_clear_pass(&mut encoder, view, render::CLEAR);
+                self.field.blit(&mut pass, &kept.blit, window);
+                pass
+            }
+            .forget_lifetime();
+            pass.set_viewport(window.x, window.y, window.w, window.h, 0.0, 1.0);
+            self.egui_renderer.render(&mut pass, &paint, screen);
+        }
+        queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
     }
 }

@@ -97,6 +97,8 @@ pub struct FrameLog {
     mark: Option<Instant>,
     /// When the current 60 frames began (for the frame rate).
     since: Option<Instant>,
+    /// Of the current 60 frames, those that reused the kept picture (drew only the hover layer).
+    kept: u32,
 }
 
 impl FrameLog {
@@ -119,6 +121,11 @@ impl FrameLog {
         }
     }
 
+    /// Notes whether the frame reused the kept picture or drew it again.
+    pub fn picture(&mut self, kept: bool) {
+        self.kept += u32::from(kept);
+    }
+
     /// Ends a frame that ran `steps` steps, the simulation now at step `step`.
     pub fn end_frame(&mut self, steps: u32, step: u64) {
         self.frames += 1;
@@ -126,8 +133,10 @@ impl FrameLog {
         if self.frames == 60 {
             let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
             let fps = 60.0 / Instant::now().duration_since(since).as_secs_f64().max(1e-9);
-            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | {fps:.1} fps | at step {step}", parts.join(", "));
+            let kept = self.kept;
+            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | {fps:.1} fps | kept {kept} | at step {step}", parts.join(", "));
             self.parts.clear();
+            self.kept = 0;
             self.frames = 0;
             self.since = Some(Instant::now());
         }

@@ -85,7 +85,8 @@ impl CachedField {
         self.last = None;
     }
 
-    /// Redraws the internal image when `changed` (a step ran), the constants or the size differ.
+    /// Redraws the internal image when `changed` (a step ran), the constants or the size differ;
+    /// says whether it did.
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -94,9 +95,9 @@ impl CachedField {
         params: &RenderParams,
         viewport: Viewport,
         changed: bool,
-    ) {
+    ) -> bool {
         if viewport.w < 1.0 || viewport.h < 1.0 {
-            return;
+            return false;
         }
         let size = internal_size(viewport.w, viewport.h, params.view[0]);
         if self.target.as_ref().is_none_or(|t| t.size != size) {
@@ -111,14 +112,7 @@ impl CachedField {
                 view_formats: &[],
             });
             let view = texture.create_view(&Default::default());
-            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("blit"),
-                layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
-                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&self.sampler) },
-                ],
-            });
+            let group = self.bind(device, &view);
             self.target = Some(Target { size, view, group });
             self.last = None;
         }
@@ -126,7 +120,7 @@ impl CachedField {
         let mut params = *params;
         params.view[0] *= size[0] as f32 / viewport.w;
         if !changed && self.last == Some(params) {
-            return;
+            return false;
         }
         let target = self.target.as_ref().expect("made above");
         self.field.prepare(queue, &params);
@@ -134,17 +128,35 @@ impl CachedField {
         self.field.draw(&mut pass, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 });
         self.last = Some(params);
         self.redraws += 1;
+        true
     }
 
     /// Draws the internal image into `viewport` of the pass's target.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
         let Some(t) = &self.target else { return };
+        self.blit(pass, &t.group, viewport);
+    }
+
+    /// What `blit` draws from: a picture in `view`, which the blit samples.
+    pub fn bind(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("blit"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(view) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&self.sampler) },
+            ],
+        })
+    }
+
+    /// Draws the picture bound in `group` into `viewport` of the pass's target.
+    pub fn blit(&self, pass: &mut wgpu::RenderPass<'_>, group: &wgpu::BindGroup, viewport: Viewport) {
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return;
         }
         pass.set_viewport(viewport.x, viewport.y, viewport.w, viewport.h, 0.0, 1.0);
         pass.set_pipeline(&self.blit);
-        pass.set_bind_group(0, &t.group, &[]);
+        pass.set_bind_group(0, group, &[]);
         pass.draw(0..3, 0..1);
     }
 }

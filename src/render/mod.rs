@@ -269,13 +269,26 @@ pub fn begin_clear_pass<'a>(
     view: &'a wgpu::TextureView,
     clear: wgpu::Color,
 ) -> wgpu::RenderPass<'a> {
+    begin_pass(encoder, view, wgpu::LoadOp::Clear(clear))
+}
+
+/// A render pass that draws over what `view` holds.
+pub fn begin_load_pass<'a>(encoder: &'a mut wgpu::CommandEncoder, view: &'a wgpu::TextureView) -> wgpu::RenderPass<'a> {
+    begin_pass(encoder, view, wgpu::LoadOp::Load)
+}
+
+fn begin_pass<'a>(
+    encoder: &'a mut wgpu::CommandEncoder,
+    view: &'a wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'a> {
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some("display"),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
             view,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: None,
