@@ -171,6 +171,16 @@ fn several_steps_a_frame_keep_every_dab() {
     );
     let along = ink_along(&after, &at);
     assert!(along >= 8, "ink at only {along} of 11 points along the drag at 4 steps a frame (see {})", out.display());
+    // running, the panel's figures change twice a second: the frames between draw only the field
+    // and what is written over it into the kept picture (frame log: "kept K" of 60), so at more
+    // than 4 frames a second some of every 60 keep the panel
+    let field = |l: &str, key: &str| l.split_once(key).and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<f32>().ok());
+    let rates: Vec<(f32, f32)> =
+        text.lines().filter_map(|l| Some((l.split(" fps").next()?.rsplit(' ').next()?.parse().ok()?, field(l, "| kept ")?))).collect();
+    assert!(!rates.is_empty(), "no fps and kept count in the frame log (see {})", log.display());
+    for (fps, kept) in rates {
+        assert!(fps < 4.0 || kept > 0.0, "a running window at {fps} fps rastered the panel in all 60 frames (see {})", log.display());
+    }
 }
 
 #[test]

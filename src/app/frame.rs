@@ -210,9 +210,12 @@ pub struct UiFrame {
     /// The area left for the field, points.
     pub central: egui::Rect,
     pub commands: Vec<Command>,
-    /// The hover readout and the brush outline, drawn over the kept picture (empty while an egui
-    /// window or pop-up floats, which must stay on top: then they are in `full`).
+    /// What is written over the field (the numbers, badges, hint, notes, legends, the hover
+    /// readout and the brush outline), drawn over the kept picture (empty while an egui window
+    /// or pop-up floats, which must stay on top: then they are in `full`).
     pub hover: Vec<egui::epaint::ClippedShape>,
+    /// An egui window or pop-up is open (it may lie over the field).
+    pub floating: bool,
     /// When egui wants its next frame (an animation, a tooltip delay), if at all.
     pub repaint_after: Option<std::time::Duration>,
 }
@@ -239,23 +242,24 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
     let mut central = egui::Rect::NOTHING;
     let mut hover = Vec::new();
     let UiInputs { shown, view, panel, outline, numbers, text, field } = u;
+    let mut floating = false;
     let mut full = ctx.run_ui(raw, |ui| {
-        for (pos, text, size) in &numbers {
-            numbers::paint(ui.painter(), *pos, text, *size);
-        }
         commands = ui::side_panel(ui, &shown, view, panel);
         central = ui.available_rect_before_wrap();
-        let hover_painter = egui::Painter::new(ui.ctx().clone(), hover_layer(), central);
+        let over_field = egui::Painter::new(ui.ctx().clone(), hover_layer(), central);
+        for (pos, text, size) in &numbers {
+            numbers::paint(&over_field, *pos, text, *size);
+        }
+        ui::field::paint(&over_field, field, central, &text);
         if let Some((centre, radius)) = outline
             && central.contains(centre)
         {
-            hover_painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
+            over_field.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(150)));
         }
         ui::help_window(ui.ctx(), &mut panel.show_help);
         commands.extend(ui::confirm_window(ui.ctx(), panel));
-        ui::field::paint(ui.painter(), &hover_painter, field, central, &text);
         let ctx = ui.ctx();
-        let floating = ctx.memory(|m| m.areas().visible_layer_ids().iter().any(|l| l.order != egui::Order::Background));
+        floating = ctx.memory(|m| m.areas().visible_layer_ids().iter().any(|l| l.order != egui::Order::Background));
         if !floating {
             hover = ctx.graphics_mut(|g| std::mem::take(g.entry(hover_layer()))).all_entries().cloned().collect();
         }
@@ -263,11 +267,10 @@ pub fn run_ui(r: &mut Running, u: UiInputs) -> UiFrame {
     r.egui_state.handle_platform_output(&r.window, std::mem::take(&mut full.platform_output));
     let repaint_after =
         full.viewport_output.get(&egui::ViewportId::ROOT).map(|v| v.repaint_delay).filter(|d| *d < std::time::Duration::from_secs(3600));
-    UiFrame { full, central, commands, hover, repaint_after }
+    UiFrame { full, central, commands, hover, floating, repaint_after }
 }
 
-/// The layer of the hover readout and the brush outline: over the field's other text, under
-/// egui's windows.
+/// The layer of everything written over the field: under egui's windows.
 fn hover_layer() -> egui::LayerId {
     egui::LayerId::new(egui::Order::Background, egui::Id::unique("smokebox hover layer"))
 }
@@ -359,9 +362,15 @@ impl Running {
         let kept = self.kept.as_mut().expect("made above");
         // (glyphs added to egui's font atlas leave the ones already drawn where they were)
         let atlas_only_grew = ui.full.textures_delta.set.iter().all(|(_, deltas)| deltas.iter().all(|d| d.pos.is_some()));
-        let reuse = !field_redrawn && atlas_only_grew && kept.drawn.as_ref() == Some(&picture);
+        let same = atlas_only_grew && kept.drawn.as_ref() == Some(&picture);
+        // a running field under the same panel: only the field is drawn again into the picture
+        // (everything written over it is in the layer above; no egui window lies over it)
+        let reuse = same && (!field_redrawn || !ui.floating);
         let mut user_buffers = Vec::new();
-        if !reuse {
+        if reuse && field_redrawn {
+            let mut pass = render::begin_load_pass(&mut encoder, &kept.view).forget_lifetime();
+            self.field.draw(&mut pass, d.viewport);
+        } else if !reuse {
             let paint = self.egui_state.egui_ctx().tessellate(picture.shapes.clone(), ppp);
             lap(log, "tessellate");
             user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);

@@ -55,6 +55,11 @@ const HOVER_FRAME_GAP: Duration = Duration::from_millis(100);
 /// How long the note about an overlay that cannot draw stays on the field.
 const OVERLAY_NOTE_FOR: Duration = Duration::from_secs(6);
 
+/// The panel's figures change at most this often while running: readable, and between changes
+/// the panel is the same picture, which the window keeps instead of rastering it again (most of
+/// a frame on a software renderer).
+const PANEL_FIGURES_EVERY: Duration = Duration::from_millis(500);
+
 /// The note for an overlay just switched on (from `before` to `now`) that cannot draw with cells
 /// `ppc` pixels wide: which key, why, and what to do.
 fn overlay_switched_on(
@@ -149,6 +154,8 @@ pub struct App {
     saved_view: (View, Instant),
     panel: PanelState,
     stats: LiveStats,
+    /// What the panel shows of `stats`, and when it next catches up (`PANEL_FIGURES_EVERY`).
+    panel_stats: (LiveStats, Instant),
     stepper: StepController,
     clock: FrameClock,
     pointer: Pointer,
@@ -240,6 +247,7 @@ impl App {
             config_dir,
             panel: PanelState::default(),
             stats: LiveStats::default(),
+            panel_stats: (LiveStats::default(), Instant::now()),
             clock: FrameClock::default(),
             pointer: Pointer::default(),
             viewport: Viewport { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
@@ -358,7 +366,13 @@ impl App {
         };
         // the picture alone, when asked; messages still show
         let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
-        let shown = Shown { scene: &self.scene, label: &label, stats: &self.stats, paused: self.stepper.paused(), capture: &capture };
+        // paused, or after a reset (the step went back), the panel catches up at once
+        let (panel_stats, due) = &mut self.panel_stats;
+        if self.stepper.paused() || Instant::now() >= *due || self.stats.step < panel_stats.step {
+            *panel_stats = self.stats.clone();
+            *due = Instant::now() + PANEL_FIGURES_EVERY;
+        }
+        let shown = Shown { scene: &self.scene, label: &label, stats: panel_stats, paused: self.stepper.paused(), capture: &capture };
         let mut ui_frame =
             frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, text, field });
         lap(&mut self.frame_log, "egui");

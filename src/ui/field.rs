@@ -87,15 +87,14 @@ fn boxed(
     rect
 }
 
-/// Paints `t` on `field` (points), clipped to `clip` (the area left of the panel); the readout
-/// with `hover`, which the window draws over a kept frame while only the cursor moves.
-pub fn paint(painter: &egui::Painter, hover: &egui::Painter, field: egui::Rect, clip: egui::Rect, t: &FieldText) {
+/// Paints `t` on `field` (points), clipped to `clip` (the area left of the panel), with
+/// `painter`: the window's layer over the field, drawn over its kept picture each frame.
+pub fn paint(painter: &egui::Painter, field: egui::Rect, clip: egui::Rect, t: &FieldText) {
     let field = field.intersect(clip);
     if field.width() < 40.0 || field.height() < 40.0 {
         return;
     }
     let painter = painter.with_clip_rect(field);
-    let hover = hover.with_clip_rect(field);
     let inner = field.shrink(INSET);
     let small = egui::FontId::proportional(13.0);
     // badges, right to left along the top
@@ -129,8 +128,8 @@ pub fn paint(painter: &egui::Painter, hover: &egui::Painter, field: egui::Rect, 
         let galley = painter.layout(line.clone(), egui::FontId::monospace(12.0), egui::Color32::from_gray(235), width);
         let size = galley.size() + egui::vec2(10.0, 6.0);
         let rect = egui::Rect::from_min_size(egui::pos2(inner.left(), inner.bottom() - size.y), size);
-        hover.rect_filled(rect, 3.0, BACKDROP);
-        hover.galley(rect.min + egui::vec2(5.0, 3.0), galley, egui::Color32::from_gray(235));
+        painter.rect_filled(rect, 3.0, BACKDROP);
+        painter.galley(rect.min + egui::vec2(5.0, 3.0), galley, egui::Color32::from_gray(235));
         readout_rect = rect;
     }
 
