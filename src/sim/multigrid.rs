@@ -99,7 +99,7 @@ pub struct Multigrid {
     /// sor_black, restriction, add.
     quad: [PerLevel; 6],
     /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
-    /// `quad_restrict`, `quad_prolong`); tests turn it off to compare.
+    /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
     pub quads: bool,
     /// The cell kernels' block (`kernel::cell_block`).
     block: [u32; 2],
@@ -336,7 +336,7 @@ impl Multigrid {
     /// odd seam the seam's two colours).
     pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         if self.quad_sweeps(l) {
-            // 2 x 8 threads a workgroup over 8 x 8 cells: the gated counts serve both
+            // BLOCK_X / 4 x BLOCK_Y threads a workgroup over a cell block: the gated counts serve both
             let g = cell_groups(&self.levels[l], self.block);
             for k in &self.quad[..2] {
                 launch.go(pass, &k.kernel, &k.groups[l], g, ctl::cells_slot(l));
