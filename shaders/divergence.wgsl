@@ -9,7 +9,7 @@
 
 // u_face_value, v_face_value: the prelude (shared/grid.wgsl).
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

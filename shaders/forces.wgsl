@@ -25,7 +25,7 @@ fn face_density(a: vec2<i32>, b: vec2<i32>) -> f32 {
     return select(0.0, sum / count, count > 0.0);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

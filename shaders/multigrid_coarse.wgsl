@@ -22,8 +22,6 @@ const BOTTOM_OMEGA: f32 = 1.6;
 
 var<workgroup> sx: array<f32, 1280>;
 var<workgroup> srhs: array<f32, 1280>;
-// The updates of a half-sweep, written to sx after all are computed.
-var<workgroup> snext: array<f32, 1280>;
 
 // Offset of level k in sx / srhs.
 fn s_off(k: u32) -> u32 { return mg_levels[k].off - level.off; }
@@ -66,8 +64,10 @@ fn s_cells(c: i32, w: i32, h: i32) -> u32 {
     return select(u32((w + 1) / 2 * h), u32(w + h - 1), c >= 2);
 }
 
-// One colour of a sweep of level k (0 red, 1 black, 2 and 3 an odd seam's): every update
-// computed before any is written, as src/sim/cpu/multigrid.rs `relax`.
+// One colour of a sweep of level k (0 red, 1 black, 2 and 3 an odd seam's), in place: no two
+// cells of a colour are neighbours (multigrid_level.wgsl `colour`), so no update reads another of
+// its colour and the result is src/sim/cpu/multigrid.rs `relax`'s, which computes every update
+// before writing any.
 fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {
     let l = mg_levels[k];
     let w = i32(l.nx);
@@ -80,12 +80,7 @@ fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {
         let s = mg_stencil[l.off + at];
         var x = 0.0;
         if stencil_count(s) > 0.0 { x = sx[base + at] + omega * s_residual(k, g.x, g.y, s) / diagonal(s, k); }
-        snext[base + at] = x;
-    }
-    workgroupBarrier();
-    for (var t = lid; t < s_cells(c, w, h); t += WG) {
-        let g = s_cell(c, t, w, h);
-        if g.x >= 0 { sx[base + u32(g.y * w + g.x)] = snext[base + u32(g.y * w + g.x)]; }
+        sx[base + at] = x;
     }
     workgroupBarrier();
 }

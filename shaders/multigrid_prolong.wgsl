@@ -18,7 +18,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     tile_store(wid, lid);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

@@ -11,7 +11,7 @@
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(26) var<storage, read_write> mg_xc: array<f32>;
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

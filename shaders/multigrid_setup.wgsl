@@ -12,7 +12,7 @@
 @group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
 
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn mark(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -52,7 +52,7 @@ fn level_neighbour(i: i32, j: i32, di: i32, dj: i32) -> u32 {
     return NB_FLUID;
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn pack(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -73,7 +73,7 @@ fn pack(@builtin(global_invocation_id) id: vec3<u32>) {
     mg_stencil[c] = packed | (count << 4u);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn load(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

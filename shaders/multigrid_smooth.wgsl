@@ -43,7 +43,7 @@ fn half_sweep(id: vec3<u32>, parity: i32, omega: f32) {
 // takes seam column cell (w - 1, t), then seam row cell (t - h, h - 1) short of the corner, which
 // the column has: each cell one thread.
 fn seam_sweep(id: vec3<u32>, n: vec3<u32>, parity: i32, omega: f32) {
-    let t = i32(id.x + id.y * n.x * 8u);
+    let t = i32(id.x + id.y * n.x * BLOCK_X);
     let w = lnx();
     let h = lny();
     var c = vec2<i32>(w - 1, t);
@@ -52,30 +52,30 @@ fn seam_sweep(id: vec3<u32>, n: vec3<u32>, parity: i32, omega: f32) {
     relax_in_place(c.x, c.y, omega);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, 1.0); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, 1.0); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 0, 1.0); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 1, 1.0); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, params.sor_omega); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn sor_black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, params.sor_omega); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn sor_seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
     seam_sweep(id, n, 0, params.sor_omega);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn sor_seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
     seam_sweep(id, n, 1, params.sor_omega);
 }

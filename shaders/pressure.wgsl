@@ -20,7 +20,7 @@ fn jacobi_value(old: f32, sum: f32, b: f32, count: f32) -> f32 {
     return mix(old, (sum - b) / count, params.jacobi_weight);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn sweep(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -121,7 +121,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
 // Packs the reduced stencil of every cell (see `stencil` in the prelude); run only when solids or
 // boundaries change (src/sim/solver.rs).
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn stencil_pack(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

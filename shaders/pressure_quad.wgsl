@@ -12,9 +12,9 @@
 
 fn has(s: vec4<u32>, side: u32) -> vec4<bool> { return (s & vec4<u32>(side)) != vec4<u32>(0u); }
 
-// A workgroup of 2 x 8 threads covers 8 x 8 cells, as `sweep` does: the gated (indirect) launch
-// shares its workgroup counts.
-@compute @workgroup_size(2, 8)
+// A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (src/sim/kernel.rs
+// `cell_block`), as `sweep` does: the gated (indirect) launch shares its workgroup counts.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn sweep(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);

@@ -19,7 +19,7 @@ fn pressure_or_ghost(i: i32, j: i32) -> f32 {
     return p[cell_idx(a, b)];
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

@@ -37,7 +37,7 @@ fn apply(value: f32, target_value: f32, w: f32, s: Splat) -> f32 {
 // flow thread params.extra.xy on, `ink_main` from dye thread params.extra.zw on.
 fn reach_origin(at: vec2<f32>, id: vec3<u32>) -> vec2<i32> { return vec2<i32>(at) + vec2<i32>(id.xy); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let ij = reach_origin(params.extra.xy, id);
     let i = ij.x;
@@ -86,7 +86,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // Ink on the dye grid: (i, j) is a dye cell here.
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn ink_main(@builtin(global_invocation_id) id: vec3<u32>) {
     let ij = reach_origin(params.extra.zw, id);
     let i = ij.x;
@@ -117,7 +117,7 @@ fn ink_main(@builtin(global_invocation_id) id: vec3<u32>) {
 // with every obstacle dab until this).
 var<workgroup> paint_count: u32;
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     if lid == 0u { paint_count = params.splat_count; }
     let count = workgroupUniformLoad(&paint_count);

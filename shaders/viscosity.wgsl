@@ -137,7 +137,7 @@ fn viscous_v(i: i32, j: i32) -> f32 {
     return acc.sum / acc.diag;
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

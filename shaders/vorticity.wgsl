@@ -24,7 +24,7 @@ fn nb_y(j: i32) -> i32 { return select(clamp(j, 0, ny() - 1), wrap(j, ny()), per
 fn centre_u(i: i32, j: i32) -> f32 { return 0.5 * (u_at(i, j) + u_at(i + 1, j)); }
 fn centre_v(i: i32, j: i32) -> f32 { return 0.5 * (v_at(i, j) + v_at(i, j + 1)); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn curl(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -49,7 +49,7 @@ fn confinement(i: i32, j: i32) -> vec2<f32> {
     return vec2<f32>(gy * s, -gx * s);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn force(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -79,7 +79,7 @@ fn face_force(a: vec2<i32>, b: vec2<i32>, axis: u32) -> f32 {
     return select(0.0, sum / count, count > 0.0);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

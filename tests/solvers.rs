@@ -12,7 +12,7 @@ use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::multigrid::Mg;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::init::enforce_faces;
-use smokebox::sim::kernel::with_solver_workgroup;
+use smokebox::sim::kernel::{GPU_CELL_BLOCK, with_cell_block, with_solver_workgroup};
 use smokebox::sim::params::*;
 use smokebox::sim::solver_check::{Launch, Measure, SolveReport};
 use smokebox::sim::{Simulation, cpu};
@@ -117,17 +117,21 @@ fn multigrid_passes_match_cpu() {
     check_multigrid_passes(&gpu(), &pass_cases());
 }
 
-/// The tiled kernels (workgroup memory, temporal blocking) at the workgroup size a GPU picks:
-/// lavapipe picks 8 invocations and the plain kernels, so without this the GPU's shape of them
-/// would run nowhere in CI. Every fused pass, the V-cycle, SOR and Jacobi against the CPU as above.
+/// The tiled kernels (workgroup memory, temporal blocking) at the workgroup size a GPU picks, and
+/// every cell kernel on a GPU's 8 x 8 cell block: lavapipe picks 8 invocations, the plain kernels
+/// and a 32 x 8 block, so without this the GPU's shapes would run nowhere in CI. Every fused pass,
+/// the V-cycle, SOR and Jacobi against the CPU as above (80 x 72: the quad kernels too).
 #[test]
 fn tiled_solvers_match_cpu_at_a_gpus_workgroup_size() {
     let gpu = gpu();
-    let cases: Vec<Case> = pass_cases().into_iter().filter(|c| c.0 == 75).collect();
-    with_solver_workgroup(256, || {
-        assert_eq!(smokebox::sim::kernel::solver_workgroup(&gpu.device), 256.0);
-        check_multigrid_passes(&gpu, &cases);
-        check_fused_jacobi(&gpu, &cases);
+    let cases: Vec<Case> = pass_cases().into_iter().filter(|c| c.0 == 75 || c.0 == 80).collect();
+    with_cell_block(GPU_CELL_BLOCK, || {
+        with_solver_workgroup(256, || {
+            assert_eq!(smokebox::sim::kernel::solver_workgroup(&gpu.device), 256.0);
+            assert_eq!(smokebox::sim::kernel::cell_block(&gpu.device), GPU_CELL_BLOCK);
+            check_multigrid_passes(&gpu, &cases);
+            check_fused_jacobi(&gpu, &cases);
+        })
     });
 }
 

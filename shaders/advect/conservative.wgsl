@@ -62,7 +62,7 @@ fn outflow_of(a: i32, b: i32, k: i32) -> f32 {
 fn ink_conservative() -> bool { return params.schemes.y == SCHEME_CONSERVATIVE; }
 fn density_conservative() -> bool { return params.schemes.z == SCHEME_CONSERVATIVE; }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn outflow_scale(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
@@ -139,7 +139,7 @@ fn transport_ink_cell(a: i32, b: i32) {
 }
 
 // Ink's sub-steps after the first, alone; every other one is bound with ink and ink_out swapped.
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn transport_ink(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
@@ -147,7 +147,7 @@ fn transport_ink(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // Ink's first sub-step and density's one step.
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn transport(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);

@@ -76,7 +76,7 @@ fn carry_density(i: i32, j: i32) {
     density_out[c] = rho;
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
@@ -87,7 +87,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 // The same transport when the dye grid is the flow grid (k = 1): a dye cell is a flow cell, so ink
 // and density share one back-trace and one stencil (a CPU adapter pays for every storage read;
 // the arithmetic is carry_ink's and carry_density's, term for term).
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn same_grid(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

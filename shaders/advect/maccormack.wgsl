@@ -137,7 +137,7 @@ fn dyes_of(s: CellStencil) -> Lattice {
 fn dye_active(a: i32, b: i32) -> bool { return a < dye_nx() && b < dye_ny() && !dye_solid(a, b); }
 fn flow_active(i: i32, j: i32) -> bool { return i < nx() && j < ny() && !is_solid(i, j); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
@@ -154,7 +154,7 @@ fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
@@ -189,7 +189,7 @@ fn back_inside(pos: vec2<f32>) -> vec4<f32> {
     return vec4<f32>(clamp_to_domain(back), 1.0, 0.0);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
@@ -234,7 +234,7 @@ fn v_pos(i: i32, j: i32) -> vec2<f32> {
 
 fn v_off() -> u32 { return params.ny * (params.nx + 1u); }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -260,7 +260,7 @@ fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn velocity_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -274,7 +274,7 @@ fn velocity_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn velocity_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);

@@ -11,7 +11,7 @@
 @group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
 @group(0) @binding(30) var<storage, read_write> vel_blocks: array<vec4<f32>>;
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
@@ -40,7 +40,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // The blocks of every u and v sample (layout: shared/velocity_blocks.wgsl), one thread per u block
 // and v block: exactly the values sample_u and sample_v would read, ghosts included.
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn fill_blocks(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);

@@ -102,6 +102,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("multigrid_restrict", include_str!("../../shaders/multigrid_restrict.wgsl")),
     ("multigrid_prolong", include_str!("../../shaders/multigrid_prolong.wgsl")),
     ("multigrid_coarse", include_str!("../../shaders/multigrid_coarse.wgsl")),
+    ("multigrid_quad", include_str!("../../shaders/multigrid_quad.wgsl")),
 ];
 
 macro_rules! part {
@@ -144,15 +145,58 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
     ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
     ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
+    ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
     ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
     ("warm_start", concat!(mg!("level"), include_str!("../../shaders/warm_start.wgsl"))),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/viscosity.wgsl"))),
 ];
 
-/// The full source of a pass: the prelude, then the pass.
+/// The full source of a pass: the prelude, then the pass, with a GPU's cell block.
 pub fn source(name: &str) -> Result<String> {
+    source_with(name, GPU_CELL_BLOCK)
+}
+
+/// The full source of a pass for cell block `block` (`cell_block`): the block's constants, the
+/// prelude, then the pass.
+pub fn source_with(name: &str, block: [u32; 2]) -> Result<String> {
     let body = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| crate::error!("no shader named {name}"))?;
-    Ok(format!("{PRELUDE}\n{body}"))
+    Ok(format!("const BLOCK_X: u32 = {}u;\nconst BLOCK_Y: u32 = {}u;\n{PRELUDE}\n{body}", block[0], block[1]))
+}
+
+/// The cells a workgroup of the cell kernels covers (their `@workgroup_size(BLOCK_X, BLOCK_Y)`, a
+/// quad kernel's `BLOCK_X / 4` threads across), and of the multigrid and Jacobi sweeps' gated
+/// workgroup counts: 8 x 8 on a GPU. A CPU adapter pays for every workgroup (lavapipe runs each
+/// as one call of the compiled kernel over its invocations, eight lanes at a time), so there
+/// fewer, wider ones: 32 x 8 (BENCHMARKS.md, issue 22). `SMOKEBOX_CELL_BLOCK=WxH` overrides (W a
+/// multiple of 4, W x H at most 256), and so does `with_cell_block` for the kernels a thread
+/// builds (tests run both shapes).
+pub fn cell_block(device: &wgpu::Device) -> [u32; 2] {
+    if let Some(b) = BLOCK_OVERRIDE.get() {
+        return b;
+    }
+    let parsed = std::env::var("SMOKEBOX_CELL_BLOCK").ok().and_then(|v| {
+        let (w, h) = v.split_once('x')?;
+        Some([w.parse::<u32>().ok()?, h.parse::<u32>().ok()?])
+    });
+    if let Some([w, h]) = parsed.filter(|&[w, h]| w % 4 == 0 && w > 0 && h > 0 && w * h <= 256) {
+        return [w, h];
+    }
+    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { CPU_CELL_BLOCK } else { GPU_CELL_BLOCK }
+}
+
+pub const GPU_CELL_BLOCK: [u32; 2] = [8, 8];
+pub const CPU_CELL_BLOCK: [u32; 2] = [32, 8];
+
+thread_local! {
+    static BLOCK_OVERRIDE: std::cell::Cell<Option<[u32; 2]>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the kernels (and solvers) this thread builds on cell block `block`.
+pub fn with_cell_block<T>(block: [u32; 2], f: impl FnOnce() -> T) -> T {
+    let before = BLOCK_OVERRIDE.replace(Some(block));
+    let out = f();
+    BLOCK_OVERRIDE.set(before);
+    out
 }
 
 /// Parses and validates a composed shader, naming the pass file and line of a mistake.
@@ -355,7 +399,7 @@ impl Kernel {
         constants: &[(&str, f64)],
         zero_workgroup_memory: bool,
     ) -> Result<Kernel> {
-        let src = source(shader)?;
+        let src = source_with(shader, cell_block(device))?;
         let (module, info) = parse(shader, &src)?;
         let index = module
             .entry_points

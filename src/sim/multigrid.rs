@@ -1,7 +1,7 @@
 //! Geometric multigrid V-cycles on the GPU (shaders/multigrid_*.wgsl); the level layout is in
 //! src/sim/levels.rs (re-exported here), the convergence gate in src/sim/solver_check.rs.
 
-use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
+use super::kernel::{Kernel, cell_block, slot, solver_tiles, solver_workgroup};
 pub use super::levels::*;
 use super::params::BC_PERIODIC;
 use super::solver_check::{self as check, Launch, ctl};
@@ -39,19 +39,20 @@ fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffe
     })
 }
 
-fn cell_groups(l: &LevelDesc) -> [u32; 3] {
-    [l.nx.div_ceil(8), l.ny.div_ceil(8), 1]
+/// Workgroups of a cell kernel over level `l`, `block` cells each (`kernel::cell_block`).
+pub fn cell_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {
+    [l.nx.div_ceil(block[0]), l.ny.div_ceil(block[1]), 1]
 }
 
 /// Workgroups of a plain half-sweep (one colour: half the columns). Gated, it takes the level's
 /// full counts; the surplus threads return.
-fn colour_groups(l: &LevelDesc) -> [u32; 3] {
-    [l.nx.div_ceil(2).div_ceil(8), l.ny.div_ceil(8), 1]
+fn colour_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {
+    [l.nx.div_ceil(2).div_ceil(block[0]), l.ny.div_ceil(block[1]), 1]
 }
 
-/// Workgroups of a seam colour (8 x 8 threads, one a seam cell: a column and a row at most).
-fn seam_groups(l: &LevelDesc) -> [u32; 3] {
-    [(l.nx + l.ny).div_ceil(64), 1, 1]
+/// Workgroups of a seam colour (one thread a seam cell: a column and a row at most).
+fn seam_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {
+    [(l.nx + l.ny).div_ceil(block[0] * block[1]), 1, 1]
 }
 
 /// The multigrid hierarchy on the GPU and its passes.
@@ -94,6 +95,14 @@ pub struct Multigrid {
     sor_seam: [PerLevel; 2],
     restrict_in_place: PerLevel,
     prolong_add: PerLevel,
+    /// The plain kernels four cells a thread (shaders/multigrid_quad.wgsl): red, black, sor_red,
+    /// sor_black, restriction, add.
+    quad: [PerLevel; 6],
+    /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
+    /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
+    pub quads: bool,
+    /// The cell kernels' block (`kernel::cell_block`).
+    block: [u32; 2],
     /// Kept alive for the bind groups.
     _descs: Vec<wgpu::Buffer>,
     _table: wgpu::Buffer,
@@ -190,6 +199,16 @@ impl Multigrid {
             ],
             restrict_in_place: PerLevel::new(d, "multigrid_restrict", "main", &tables[..coarse])?,
             prolong_add: PerLevel::new(d, "multigrid_prolong", "add", &tables[..coarse])?,
+            quad: [
+                PerLevel::new(d, "multigrid_quad", "red", &tables[..coarse])?,
+                PerLevel::new(d, "multigrid_quad", "black", &tables[..coarse])?,
+                PerLevel::new(d, "multigrid_quad", "sor_red", fine)?,
+                PerLevel::new(d, "multigrid_quad", "sor_black", fine)?,
+                PerLevel::new(d, "multigrid_quad", "restriction", &tables[..coarse])?,
+                PerLevel::new(d, "multigrid_quad", "add", &tables[..coarse])?,
+            ],
+            quads: true,
+            block: cell_block(d),
             levels,
             coarse,
             mg_x,
@@ -214,6 +233,27 @@ impl Multigrid {
         (px && d.nx % 2 == 1) || (py && d.ny % 2 == 1)
     }
 
+    /// Whether level `l`'s plain sweeps take the quad kernels: rows of whole quads at offsets of
+    /// whole quads, and no odd seam (its cells have colours of their own).
+    pub fn quad_sweeps(&self, l: usize) -> bool {
+        let d = &self.levels[l];
+        self.quads && d.nx % 4 == 0 && d.off % 4 == 0 && d.x_off % 4 == 0 && !self.odd_seam(l)
+    }
+
+    /// Whether the plain restriction of level `l` takes the quad kernel: pairs of quads a row, an
+    /// even count of rows, and the coarse level's rows whole quads too.
+    pub fn quad_restrict(&self, l: usize) -> bool {
+        let (d, c) = (&self.levels[l], &self.levels[l + 1]);
+        self.quads && d.nx % 8 == 0 && d.ny % 2 == 0 && d.off % 4 == 0 && d.x_off % 4 == 0 && c.off % 4 == 0 && c.x_off % 4 == 0
+    }
+
+    /// Whether the plain prolongation onto level `l` takes the quad kernel: rows of whole quads,
+    /// the coarse level's too.
+    pub fn quad_prolong(&self, l: usize) -> bool {
+        let (d, c) = (&self.levels[l], &self.levels[l + 1]);
+        self.quads && d.nx % 8 == 0 && d.off % 4 == 0 && d.x_off % 4 == 0 && c.off % 4 == 0 && c.x_off % 4 == 0
+    }
+
     /// Whether `encode_smooth` leaves level `l`'s iterate in its second buffer (y), as
     /// `encode_restrict` reads it: two sweeps in one dispatch. On an odd seam the second
     /// dispatch brings it back to x.
@@ -224,14 +264,14 @@ impl Multigrid {
     /// Solid masks and stencils of every level (only when solids or boundaries changed).
     pub fn encode_setup(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         for (k, l) in self.levels.iter().enumerate() {
-            launch.go(pass, &self.mark.kernel, &self.mark.groups[k], cell_groups(l), ctl::cells_slot(k));
-            launch.go(pass, &self.pack.kernel, &self.pack.groups[k], cell_groups(l), ctl::cells_slot(k));
+            launch.go(pass, &self.mark.kernel, &self.mark.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
+            launch.go(pass, &self.pack.kernel, &self.pack.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
         }
     }
 
     /// Level 0's right-hand side from the divergence (every solve).
     pub fn encode_load(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
-        launch.go(pass, &self.load.kernel, &self.load.groups[0], cell_groups(&self.levels[0]), ctl::cells_slot(0));
+        launch.go(pass, &self.load.kernel, &self.load.groups[0], cell_groups(&self.levels[0], self.block), ctl::cells_slot(0));
     }
 
     fn tile(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, k: &PerLevel, l: usize) {
@@ -255,7 +295,7 @@ impl Multigrid {
             return self.encode_plain_restrict(pass, launch, l);
         }
         let c = &self.levels[l + 1];
-        launch.go(pass, &self.restrict.kernel, &self.restrict.groups[l], cell_groups(c), ctl::cells_slot(l + 1));
+        launch.go(pass, &self.restrict.kernel, &self.restrict.groups[l], cell_groups(c, self.block), ctl::cells_slot(l + 1));
     }
 
     /// Level `l + 1`'s correction added to level `l`, then two sweeps: one dispatch, y -> x, or
@@ -295,7 +335,15 @@ impl Multigrid {
     /// One Gauss-Seidel sweep in place on level `l`'s x (plain kernels: red and black, and on an
     /// odd seam the seam's two colours).
     pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
-        let g = colour_groups(&self.levels[l]);
+        if self.quad_sweeps(l) {
+            // BLOCK_X / 4 x BLOCK_Y threads a workgroup over a cell block: the gated counts serve both
+            let g = cell_groups(&self.levels[l], self.block);
+            for k in &self.quad[..2] {
+                launch.go(pass, &k.kernel, &k.groups[l], g, ctl::cells_slot(l));
+            }
+            return;
+        }
+        let g = colour_groups(&self.levels[l], self.block);
         launch.go(pass, &self.red.kernel, &self.red.groups[l], g, ctl::cells_slot(l));
         launch.go(pass, &self.black.kernel, &self.black.groups[l], g, ctl::cells_slot(l));
         self.encode_seam(pass, launch, &self.seam, l);
@@ -305,7 +353,7 @@ impl Multigrid {
     fn encode_seam(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, colours: &[PerLevel; 2], l: usize) {
         if self.odd_seam(l) {
             for k in colours {
-                launch.go(pass, &k.kernel, &k.groups[l], seam_groups(&self.levels[l]), ctl::cells_slot(l));
+                launch.go(pass, &k.kernel, &k.groups[l], seam_groups(&self.levels[l], self.block), ctl::cells_slot(l));
             }
         }
     }
@@ -313,13 +361,27 @@ impl Multigrid {
     /// Restriction of level `l`'s x (plain path: the pre-smoothed iterate stays in x).
     pub fn encode_plain_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         let c = &self.levels[l + 1];
-        launch.go(pass, &self.restrict_in_place.kernel, &self.restrict_in_place.groups[l], cell_groups(c), ctl::cells_slot(l + 1));
+        if self.quad_restrict(l) {
+            let k = &self.quad[4];
+            return launch.go(pass, &k.kernel, &k.groups[l], cell_groups(c, self.block), ctl::cells_slot(l + 1));
+        }
+        launch.go(
+            pass,
+            &self.restrict_in_place.kernel,
+            &self.restrict_in_place.groups[l],
+            cell_groups(c, self.block),
+            ctl::cells_slot(l + 1),
+        );
     }
 
     /// Level `l + 1`'s correction added to level `l`'s x in place.
     pub fn encode_plain_prolong(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         let d = &self.levels[l];
-        launch.go(pass, &self.prolong_add.kernel, &self.prolong_add.groups[l], cell_groups(d), ctl::cells_slot(l));
+        if self.quad_prolong(l) {
+            let k = &self.quad[5];
+            return launch.go(pass, &k.kernel, &k.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
+        }
+        launch.go(pass, &self.prolong_add.kernel, &self.prolong_add.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
     }
 
     fn encode_vcycle_plain(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
@@ -362,7 +424,16 @@ impl Multigrid {
     pub fn encode_sor(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, in_out: &mut bool) {
         if !self.tiled {
             // the same two sweeps in place, one dispatch per colour
-            let g = colour_groups(&self.levels[0]);
+            if self.quad_sweeps(0) {
+                let g = cell_groups(&self.levels[0], self.block);
+                for _ in 0..2 {
+                    for k in &self.quad[2..4] {
+                        launch.go(pass, &k.kernel, &k.groups[0], g, ctl::cells_slot(0));
+                    }
+                }
+                return;
+            }
+            let g = colour_groups(&self.levels[0], self.block);
             for _ in 0..2 {
                 launch.go(pass, &self.sor_red.kernel, &self.sor_red.groups[0], g, ctl::cells_slot(0));
                 launch.go(pass, &self.sor_black.kernel, &self.sor_black.groups[0], g, ctl::cells_slot(0));

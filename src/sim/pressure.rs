@@ -2,7 +2,7 @@
 //! sweeps per dispatch through workgroup memory (`main`), single sweeps (`sweep`) for the rest, and
 //! the packed reduced stencil (`stencil_pack`). CPU twin: src/sim/cpu/pressure.rs.
 
-use super::kernel::{Kernel, slot, solver_tiles, solver_workgroup};
+use super::kernel::{Kernel, cell_block, slot, solver_tiles, solver_workgroup};
 use super::multigrid::tile_groups;
 use super::solver_check::{Launch, ctl};
 use super::stage::Ctx;
@@ -22,6 +22,8 @@ pub struct Jacobi {
     /// A sweep four cells a thread (shaders/pressure_quad.wgsl), where rows are whole quads.
     quad: Option<(Kernel, [wgpu::BindGroup; 2])>,
     cells: [u32; 2],
+    /// The cell kernels' block (`kernel::cell_block`): the gated counts of `one` and `quad`.
+    block: [u32; 2],
     /// Four sweeps a dispatch (else one: src/sim/kernel.rs `solver_tiles`).
     pub tiled: bool,
 }
@@ -53,6 +55,7 @@ impl Jacobi {
             four,
             one,
             cells: ctx.cells(),
+            block: cell_block(d),
             tiled: solver_tiles(d),
         })
     }
@@ -71,13 +74,19 @@ impl Jacobi {
             launch.go(pass, &self.four, &self.four_groups[*in_out as usize], tile_groups(nx, ny), ctl::tile_slot(0));
             *in_out = !*in_out;
         }
-        // the quad kernel's workgroup covers the same 8 x 8 cells, so the gated counts serve both
+        // the quad kernel's workgroup covers the same cell block, so the gated counts serve both
         let (one, groups) = match &self.quad {
             Some((k, g)) => (k, g),
             None => (&self.one, &self.one_groups),
         };
         for _ in 0..sweeps - fused * SWEEPS_PER_DISPATCH {
-            launch.go(pass, one, &groups[*in_out as usize], [nx.div_ceil(8), ny.div_ceil(8), 1], ctl::cells_slot(0));
+            launch.go(
+                pass,
+                one,
+                &groups[*in_out as usize],
+                [nx.div_ceil(self.block[0]), ny.div_ceil(self.block[1]), 1],
+                ctl::cells_slot(0),
+            );
             *in_out = !*in_out;
         }
     }

@@ -4,7 +4,7 @@
 //! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
 //! reductions: src/sim/cpu/solver_check.rs.
 
-use super::kernel::{Kernel, count_dispatch, slot, solver_workgroup};
+use super::kernel::{Kernel, cell_block, count_dispatch, slot, solver_workgroup};
 use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
@@ -23,7 +23,7 @@ pub mod ctl {
     /// Relative residual one unit before the predicted count (-1: not measured).
     pub const PROBE: usize = 7;
     pub const GROUPS: u32 = 64;
-    /// Argument slots: 8 x 8 groups of each level, tile groups of each level, the coarse solve.
+    /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse solve.
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
     pub const FULL_ARGS: usize = 72;
     pub const LIVE_ARGS: usize = FULL_ARGS + 3 * ARG_SLOTS;
@@ -58,7 +58,7 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc]) -> wgpu::Buff
         words[ctl::FULL_ARGS + 3 * slot..ctl::FULL_ARGS + 3 * slot + 3].copy_from_slice(&groups);
     };
     for (k, l) in levels.iter().enumerate() {
-        put(ctl::cells_slot(k), [l.nx.div_ceil(8), l.ny.div_ceil(8), 1]);
+        put(ctl::cells_slot(k), super::multigrid::cell_groups(l, cell_block(device)));
         put(ctl::tile_slot(k), tile_groups(l.nx, l.ny));
     }
     put(ctl::COARSE_SLOT, [1, 1, 1]);

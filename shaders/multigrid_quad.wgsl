@@ -1,0 +1,225 @@
+// The plain multigrid kernels of a CPU adapter (red, black, restriction, prolongation; in place on
+// x) four cells of a row a thread, on levels whose rows are whole quads (src/sim/multigrid.rs
+// `quad_level`): the same arithmetic as multigrid_smooth, multigrid_restrict and
+// multigrid_prolong `add`, lane by lane in the same order, so the results are bit for bit the
+// same. Why: lavapipe reads storage one lane at a time but every word of a vector in one pass over
+// the lanes (pressure_quad.wgsl), and a plain half-sweep, restriction or prolongation reads
+// 7 to 33 words a cell.
+
+// Bindings (numbers: `slot` in src/sim/kernel.rs): the buffers of the plain kernels, as quads.
+@group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(19) var<storage, read_write> mg_x: array<vec4<f32>>;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<vec4<f32>>;
+@group(0) @binding(23) var<storage, read> mg_stencil: array<vec4<u32>>;
+@group(0) @binding(26) var<storage, read_write> mg_xc: array<vec4<f32>>;
+
+fn has(s: vec4<u32>, side: u32) -> vec4<bool> { return (s & vec4<u32>(side)) != vec4<u32>(0u); }
+fn counts(s: vec4<u32>) -> vec4<f32> { return vec4<f32>((s >> vec4<u32>(4u)) & vec4<u32>(7u)); }
+
+// multigrid_common `local_residual` of four cells: xc, their left and right neighbours' values
+// (wrapped), the rows below and above (wrapped), their stencils and rhs. A neighbour is added
+// only where the stencil says fluid, as there.
+fn quad_residual(s: vec4<u32>, xc: vec4<f32>, left: f32, right: f32, below: vec4<f32>, above: vec4<f32>, rhs: vec4<f32>) -> vec4<f32> {
+    let one = vec4<f32>(1.0);
+    var d = vec4<f32>(0.0);
+    var fluid = vec4<f32>(0.0);
+    var m = has(s, STENCIL_LEFT);
+    d = select(d, d + (vec4<f32>(left, xc.xyz) - xc), m);
+    fluid = select(fluid, fluid + one, m);
+    m = has(s, STENCIL_RIGHT);
+    d = select(d, d + (vec4<f32>(xc.yzw, right) - xc), m);
+    fluid = select(fluid, fluid + one, m);
+    m = has(s, STENCIL_BOTTOM);
+    d = select(d, d + (below - xc), m);
+    fluid = select(fluid, fluid + one, m);
+    m = has(s, STENCIL_TOP);
+    d = select(d, d + (above - xc), m);
+    fluid = select(fluid, fluid + one, m);
+    return rhs + (d - (counts(s) - fluid) * outflow_weight(level.index) * xc);
+}
+
+// Quads of a row of this level, and where row j's quads start in x and in rhs / stencil.
+fn row_quads() -> i32 { return lnx() / 4; }
+fn x_row(j: i32) -> i32 { return i32(level.x_off / 4u) + j * row_quads(); }
+fn l_row(j: i32) -> i32 { return i32(level.off / 4u) + j * row_quads(); }
+
+// multigrid_smooth `half_sweep` four cells a thread: thread (q, j) computes quad q of row j and
+// keeps the update on the cells of colour `parity`. The other two lanes are written back as read:
+// they are the neighbours other threads read, and no thread changes them in this dispatch.
+fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    let w = row_quads();
+    let h = lny();
+    if q >= w || j >= h { return; }
+    let row = x_row(j);
+    let c = row + q;
+    let s = mg_stencil[l_row(j) + q];
+    let xc = mg_x[c];
+    let left = mg_x[row + select(q - 1, w - 1, q == 0)].w;
+    let right = mg_x[row + select(q + 1, 0, q == w - 1)].x;
+    let below = mg_x[x_row(select(j - 1, h - 1, j == 0)) + q];
+    let above = mg_x[x_row(select(j + 1, 0, j == h - 1)) + q];
+    let r = quad_residual(s, xc, left, right, below, above, mg_rhs[l_row(j) + q]);
+    let fluid = vec4<f32>(countOneBits(s & vec4<u32>(15u)));
+    let diagonal = fluid + (counts(s) - fluid) * outflow_weight(level.index);
+    let relaxed = select(xc + omega * r / diagonal, vec4<f32>(0.0), counts(s) == vec4<f32>(0.0));
+    let mine = ((vec4<u32>(0u, 1u, 2u, 3u) + u32(j)) & vec4<u32>(1u)) == vec4<u32>(parity);
+    mg_x[c] = select(xc, relaxed, mine);
+}
+
+// A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (src/sim/kernel.rs
+// `cell_block`), as the plain kernels do: the gated (indirect) launch shares their counts.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, 1.0); }
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, 1.0); }
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, params.sor_omega); }
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn sor_black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, params.sor_omega); }
+
+// The residuals of quads q and q + 1 of fine row j (both rows' neighbours read once).
+struct Pair {
+    a: vec4<f32>,
+    b: vec4<f32>,
+}
+
+fn residual_pair(q: i32, j: i32) -> Pair {
+    let w = row_quads();
+    let h = lny();
+    let row = x_row(j);
+    let xa = mg_x[row + q];
+    let xb = mg_x[row + q + 1];
+    let left = mg_x[row + select(q - 1, w - 1, q == 0)].w;
+    let right = mg_x[row + select(q + 2, 0, q + 1 == w - 1)].x;
+    let jb = x_row(select(j - 1, h - 1, j == 0));
+    let ja = x_row(select(j + 1, 0, j == h - 1));
+    let sa = mg_stencil[l_row(j) + q];
+    let sb = mg_stencil[l_row(j) + q + 1];
+    let ra = quad_residual(sa, xa, left, xb.x, mg_x[jb + q], mg_x[ja + q], mg_rhs[l_row(j) + q]);
+    let rb = quad_residual(sb, xb, xa.w, right, mg_x[jb + q + 1], mg_x[ja + q + 1], mg_rhs[l_row(j) + q + 1]);
+    return Pair(ra, rb);
+}
+
+// multigrid_restrict `main` four coarse cells a thread: thread (t, j) takes coarse cells 4t..4t+3
+// of coarse row j, the fine quads 2t and 2t + 1 of fine rows 2j and 2j + 1 (fine rows of whole
+// pairs of quads and an even count of rows, so every child exists). Children are summed in the
+// same order, (0, 0), (1, 0), (0, 1), (1, 1), solid ones skipped.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn restriction(@builtin(global_invocation_id) id: vec3<u32>) {
+    let t = i32(id.x);
+    let j = i32(id.y);
+    let cw = i32(level.coarse_nx) / 4;
+    if t >= cw || j >= i32(level.coarse_ny) { return; }
+    var sum = vec4<f32>(0.0);
+    for (var dj = 0; dj < 2; dj++) {
+        let b = 2 * j + dj;
+        let r = residual_pair(2 * t, b);
+        let sa = mg_stencil[l_row(b) + 2 * t];
+        let sb = mg_stencil[l_row(b) + 2 * t + 1];
+        let fa = counts(sa) > vec4<f32>(0.0);
+        let fb = counts(sb) > vec4<f32>(0.0);
+        // children di = 0 are the even lanes of the two quads, di = 1 the odd ones
+        sum = select(sum, sum + vec4<f32>(r.a.xz, r.b.xz), vec4<bool>(fa.xz, fb.xz));
+        sum = select(sum, sum + vec4<f32>(r.a.yw, r.b.yw), vec4<bool>(fa.yw, fb.yw));
+    }
+    let c = i32(level.coarse_off / 4u) + j * cw + t;
+    sum = select(sum, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
+    mg_rhs[c] = sum;
+    mg_xc[i32(level.coarse_x_off / 4u) + j * cw + t] = vec4<f32>(0.0);
+}
+
+// One word of the coarse level's x and stencil (cell c of it), read through the quads.
+fn xc_at(c: u32) -> f32 {
+    let k = level.coarse_x_off + c;
+    return mg_xc[k / 4u][k % 4u];
+}
+fn sc_at(c: u32) -> u32 {
+    let k = level.coarse_off + c;
+    return mg_stencil[k / 4u][k % 4u];
+}
+
+// multigrid_tile `coarse_value` through the quads (threads at the level's edges).
+fn coarse_value(ci: i32, cj: i32, parent: f32) -> f32 {
+    let w = i32(level.coarse_nx);
+    let n = across(ci, cj, w, i32(level.coarse_ny));
+    if n.kind == NB_DIRICHLET { return 0.0; }
+    let c = u32(n.cell.y * w + n.cell.x);
+    if n.kind == NB_NONE || stencil_count(sc_at(c)) == 0.0 { return parent; }
+    return xc_at(c);
+}
+
+// multigrid_tile `prolonged` through the quads.
+fn prolonged(i: i32, j: i32) -> f32 {
+    let pi = i / 2;
+    let pj = j / 2;
+    let si = select(1, -1, i % 2 == 0);
+    let sj = select(1, -1, j % 2 == 0);
+    let parent = xc_at(u32(pj * i32(level.coarse_nx) + pi));
+    return 0.5625 * parent + 0.1875 * (coarse_value(pi + si, pj, parent) + coarse_value(pi, pj + sj, parent))
+        + 0.0625 * coarse_value(pi + si, pj + sj, parent);
+}
+
+// Coarse cells 2q - 1 .. 2q + 2 of coarse row cj (x, then stencil): two quads of the row.
+struct CoarseRow {
+    x: vec4<f32>,
+    s: vec4<u32>,
+}
+
+fn coarse_span(q: i32, cj: i32) -> CoarseRow {
+    let start = i32(level.coarse_x_off) + cj * i32(level.coarse_nx) + 2 * q - 1;
+    let sstart = i32(level.coarse_off) + cj * i32(level.coarse_nx) + 2 * q - 1;
+    // the row's offsets are whole quads and 2q is even: 2q - 1 is the last lane of a quad when q is
+    // even, the second when q is odd
+    let k = start / 4;
+    let ks = sstart / 4;
+    let x0 = mg_xc[k];
+    let x1 = mg_xc[k + 1];
+    let s0 = mg_stencil[ks];
+    let s1 = mg_stencil[ks + 1];
+    if (q & 1) == 0 {
+        return CoarseRow(vec4<f32>(x0.w, x1.xyz), vec4<u32>(s0.w, s1.xyz));
+    }
+    return CoarseRow(vec4<f32>(x0.yzw, x1.x), vec4<u32>(s0.yzw, s1.x));
+}
+
+// multigrid_prolong `add` four cells a thread: thread (q, j) adds the correction to quad q of row
+// j. Its parents are coarse cells 2q, 2q + 1 of row j / 2; the neighbours beside them 2q - 1 ..
+// 2q + 2, all inside the coarse level away from its edges; threads at an edge take the general
+// path cell by cell.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn add(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    let w = row_quads();
+    if q >= w || j >= lny() { return; }
+    let c = x_row(j) + q;
+    let fine = counts(mg_stencil[l_row(j) + q]) > vec4<f32>(0.0);
+    let x = mg_x[c];
+    let pj = j / 2;
+    let cj = pj + select(1, -1, j % 2 == 0);
+    var corr = vec4<f32>(0.0);
+    if q >= 1 && 2 * q + 2 < i32(level.coarse_nx) && cj >= 0 && cj < i32(level.coarse_ny) {
+        let r0 = coarse_span(q, pj);
+        let r1 = coarse_span(q, cj);
+        // lanes: cells 4q .. 4q + 3; parents 2q, 2q, 2q + 1, 2q + 1 (span lanes 1, 1, 2, 2); the
+        // neighbour beside 2q - 1, 2q + 1, 2q, 2q + 2 (span lanes 0, 2, 1, 3)
+        let parent = r0.x.yyzz;
+        let solid_side = counts(r0.s.xzyw) == vec4<f32>(0.0);
+        let side = select(r0.x.xzyw, parent, solid_side);
+        let solid_up = counts(r1.s.yyzz) == vec4<f32>(0.0);
+        let up = select(r1.x.yyzz, parent, solid_up);
+        let solid_corner = counts(r1.s.xzyw) == vec4<f32>(0.0);
+        let corner = select(r1.x.xzyw, parent, solid_corner);
+        corr = 0.5625 * parent + 0.1875 * (side + up) + 0.0625 * corner;
+    } else {
+        for (var k = 0; k < 4; k++) {
+            if fine[k] { corr[k] = prolonged(4 * q + k, j); }
+        }
+    }
+    mg_x[c] = select(x, x + corr, fine);
+}
