@@ -39,14 +39,39 @@ fn compare(
     let mut want = input.clone();
     reference(&mut want, &sim.params);
     let ctx = format!("{pass} [{label}]");
-    assert_close(&format!("{ctx} u"), &got.u, &want.u, REL);
-    assert_close(&format!("{ctx} v"), &got.v, &want.v, REL);
-    assert_close(&format!("{ctx} p"), &got.p, &want.p, REL);
-    assert_close(&format!("{ctx} ink"), &got.ink, &want.ink, REL);
-    assert_close(&format!("{ctx} density"), &got.density, &want.density, REL);
+    // a limited scheme clamps to the range of the values its back-trace lands between: which
+    // values those are can flip at a cell's edge with round-off (on an H100 one ink value of
+    // 28 971 differed by 7.6e-3 of the field's scale, the same in four runs, while lavapipe with
+    // the GPU's kernel choices agrees to 1e-5); a few such flips pass, a wrong pass differs in many
+    let limited = pass == "advect" && p.schemes[..3].iter().any(|s| [SCHEME_MACCORMACK, SCHEME_BFECC].contains(s));
+    let check = |name: &str, g: &[f32], w: &[f32]| {
+        if limited { assert_close_but_flips(&format!("{ctx} {name}"), g, w) } else { assert_close(&format!("{ctx} {name}"), g, w, REL) }
+    };
+    check("u", &got.u, &want.u);
+    check("v", &got.v, &want.v);
+    check("p", &got.p, &want.p);
+    check("ink", &got.ink, &want.ink);
+    check("density", &got.density, &want.density);
     if pass == "divergence" {
         assert_close(&format!("{ctx} divergence"), &got.divergence, &want.divergence, REL);
     }
+}
+
+/// Like `assert_close`, except that one value in 2 000 (at least one) may differ by up to 5 % of
+/// the scale: a limiter's branch flipped by round-off (see `compare`).
+fn assert_close_but_flips(name: &str, gpu: &[f32], cpu: &[f32]) {
+    let scale = common::max_abs(cpu).max(common::max_abs(gpu)).max(1e-6);
+    let off: Vec<f32> = gpu.iter().zip(cpu).map(|(g, c)| (g - c).abs()).filter(|d| *d > REL * scale).collect();
+    let worst = off.iter().copied().fold(0.0, f32::max);
+    let allowed = (gpu.len() / 2000).max(1);
+    assert!(
+        off.len() <= allowed && worst <= 0.05 * scale,
+        "{name}: {} of {} values differ by more than {:e}, the worst by {worst:e} (allowed: {allowed}, up to {:e})",
+        off.len(),
+        gpu.len(),
+        REL * scale,
+        0.05 * scale
+    );
 }
 
 /// Random and structured inputs for each boundary case, with and without solids.
