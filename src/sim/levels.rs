@@ -121,3 +121,8 @@ pub fn tile_groups(nx: u32, ny: u32) -> [u32; 3] {
 }
 
 const _: () = assert!(TILE + 2 * HALO == 32);
+
+/// Workgroups of a cell kernel over level `l`, `block` cells each (`kernel::cell_block`).
+pub fn cell_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {
+    [l.nx.div_ceil(block[0]), l.ny.div_ceil(block[1]), 1]
+}

@@ -39,11 +39,6 @@ fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffe
     })
 }
 
-/// Workgroups of a cell kernel over level `l`, `block` cells each (`kernel::cell_block`).
-pub fn cell_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {
-    [l.nx.div_ceil(block[0]), l.ny.div_ceil(block[1]), 1]
-}
-
 /// Workgroups of a plain half-sweep (one colour: half the columns). Gated, it takes the level's
 /// full counts; the surplus threads return.
 fn colour_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {

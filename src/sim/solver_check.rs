@@ -58,7 +58,7 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc]) -> wgpu::Buff
         words[ctl::FULL_ARGS + 3 * slot..ctl::FULL_ARGS + 3 * slot + 3].copy_from_slice(&groups);
     };
     for (k, l) in levels.iter().enumerate() {
-        put(ctl::cells_slot(k), super::multigrid::cell_groups(l, cell_block(device)));
+        put(ctl::cells_slot(k), super::levels::cell_groups(l, cell_block(device)));
         put(ctl::tile_slot(k), tile_groups(l.nx, l.ny));
     }
     put(ctl::COARSE_SLOT, [1, 1, 1]);
