@@ -70,7 +70,7 @@ fn finish_partial(lid: u32, wid: u32, m: f32) {
 // max |rho h^2 div / dt|: the right-hand side's scale.
 @compute @workgroup_size(WG)
 fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = params.nx * params.ny;
+    let n = u32(nx()) * u32(ny());
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         if !(solid[c] > 0.5) { m = max_nf(m, abs(divergence[c])); }
@@ -97,15 +97,15 @@ fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 @compute @workgroup_size(WG)
 fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     if gate_closed(lid.x) { return; }
-    let n = params.nx * params.ny;
+    let n = u32(nx()) * u32(ny());
     let w = nx();
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         let s = stencil[c];
         let count = f32(s >> 4u);
         if count == 0.0 { continue; }
-        let i = i32(c % params.nx);
-        let j = i32(c / params.nx);
+        let i = i32(c % u32(nx()));
+        let j = i32(c / u32(nx()));
         let row = j * w;
         let pc = p[c];
         var d = 0.0;

@@ -17,7 +17,7 @@
 // Offset from a splat centre, with the nearest periodic image on wrap-around axes.
 fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
     var d = pos - vec2<f32>(s.x, s.y);
-    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    let size = vec2<f32>(f32(nx()), f32(ny())) * params.h;
     if periodic_x() { d.x = d.x - round(d.x / size.x) * size.x; }
     if periodic_y() { d.y = d.y - round(d.y / size.y) * size.y; }
     return d;

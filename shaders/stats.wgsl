@@ -55,7 +55,7 @@ fn reduce_sum(lid: u32) {
 
 @compute @workgroup_size(WG)
 fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = params.nx * params.ny;
+    let n = u32(nx()) * u32(ny());
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         m = max_or_nonfinite(m, abs(divergence[c]));
@@ -67,11 +67,11 @@ fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
 
 @compute @workgroup_size(WG)
 fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = params.nx * params.ny;
+    let n = u32(nx()) * u32(ny());
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
-        let i = i32(c % params.nx);
-        let j = i32(c / params.nx);
+        let i = i32(c % u32(nx()));
+        let j = i32(c / u32(nx()));
         if !is_solid(i, j) {
             let d = (u_face_value(i + 1, j) - u_face_value(i, j) + v_face_value(i, j + 1) - v_face_value(i, j)) / params.h;
             m = max_or_nonfinite(m, abs(d));
@@ -85,7 +85,7 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 @compute @workgroup_size(WG)
 fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     // ink over the dye grid's cells
-    let n = params.nx * params.ny * u32(dye_k() * dye_k());
+    let n = u32(nx()) * u32(ny()) * u32(dye_k() * dye_k());
     var s = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         s += ink[3u * c] + ink[3u * c + 1u] + ink[3u * c + 2u];
@@ -95,16 +95,16 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     if lid.x == 0u { partials[2u * GROUPS + wid.x] = red[0]; }
 
     // distinct faces only: on a periodic axis the last face repeats the first
-    let ux = select(params.nx + 1u, params.nx, periodic_x());
-    let vy = select(params.ny + 1u, params.ny, periodic_y());
-    let nu = ux * params.ny;
-    let nv = params.nx * vy;
+    let ux = select(u32(nx()) + 1u, u32(nx()), periodic_x());
+    let vy = select(u32(ny()) + 1u, u32(ny()), periodic_y());
+    let nu = ux * u32(ny());
+    let nv = u32(nx()) * vy;
     var e = 0.0;
     var top = 0.0;
     for (var k = wid.x * WG + lid.x; k < nu + nv; k += GROUPS * WG) {
         var x = 0.0;
         if k < nu {
-            x = u[(k / ux) * (params.nx + 1u) + k % ux];
+            x = u[(k / ux) * (u32(nx()) + 1u) + k % ux];
         } else {
             x = v[k - nu];
         }
@@ -121,7 +121,7 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     if lid.x == 0u { partials[4u * GROUPS + wid.x] = red[0]; }
 
     var heavy = 0.0;
-    for (var c = wid.x * WG + lid.x; c < params.nx * params.ny; c += GROUPS * WG) {
+    for (var c = wid.x * WG + lid.x; c < u32(nx()) * u32(ny()); c += GROUPS * WG) {
         heavy = max_or_nonfinite(heavy, abs(density[c]));
     }
     workgroupBarrier();

@@ -18,6 +18,11 @@ fn validate(label: &str, src: &str) -> naga::Module {
     module
 }
 
+/// The prelude with the constants it reads in front, on the nominal grid.
+fn prelude() -> String {
+    kernel::constants(kernel::GPU_CELL_BLOCK, kernel::GridSize::NOMINAL) + kernel::PRELUDE
+}
+
 /// A compute shader as the simulation builds it (prelude + pass).
 fn pass_module(name: &str) -> naga::Module {
     kernel::parse(name, &kernel::source(name).unwrap()).unwrap().0
@@ -164,7 +169,7 @@ fn solver_control_words_match_wgsl() {
 #[test]
 fn every_declared_binding_sits_at_its_slot() {
     // the prelude declares only the parameter block; each pass declares the rest itself
-    let prelude = validate("prelude", kernel::PRELUDE);
+    let prelude = validate("prelude", &prelude());
     let declared: Vec<_> =
         prelude.global_variables.iter().filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.binding, g.name.clone()))).collect();
     assert_eq!(declared, vec![(slot::PARAMS, Some("params".to_string()))]);
@@ -204,7 +209,7 @@ fn every_shader_validates() {
 
 #[test]
 fn a_shader_mistake_names_its_file_and_line() {
-    let broken = format!("{}\nfn oops() -> f32 {{ return undefined_thing; }}\n", kernel::PRELUDE);
+    let broken = format!("{}\nfn oops() -> f32 {{ return undefined_thing; }}\n", prelude());
     let err = kernel::parse("broken", &broken).unwrap_err().to_string();
     assert!(err.starts_with("shaders/broken.wgsl:1"), "{err}");
 }

@@ -119,7 +119,7 @@ fn u_bar(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(vel_tmp[l.k.x], 
 fn v_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(v[l.k.x], v[l.k.y], v[l.k.z], v[l.k.w])); }
 fn v_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(v_out[l.k.x], v_out[l.k.y], v_out[l.k.z], v_out[l.k.w])); }
 fn v_bar(l: Lattice) -> vec4<f32> {
-    let q = l.k + vec4<u32>(params.ny * (params.nx + 1u));
+    let q = l.k + vec4<u32>(u32(ny()) * (u32(nx()) + 1u));
     return ghosted(l, vec4<f32>(vel_tmp[q.x], vel_tmp[q.y], vel_tmp[q.z], vel_tmp[q.w]));
 }
 
@@ -232,7 +232,7 @@ fn v_pos(i: i32, j: i32) -> vec2<f32> {
     return vec2<f32>((f32(i) + 0.5) * params.h, f32(fj) * params.h);
 }
 
-fn v_off() -> u32 { return params.ny * (params.nx + 1u); }
+fn v_off() -> u32 { return u32(ny()) * (u32(nx()) + 1u); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {

@@ -99,8 +99,10 @@ const BC_PERIODIC: u32 = 3u;
 const SLIP_NO_SLIP: u32 = 0u;
 const SLIP_FREE: u32 = 1u;
 
-fn nx() -> i32 { return i32(params.nx); }
-fn ny() -> i32 { return i32(params.ny); }
+// The flow grid's size and the dye scale are constants of each kernel (GRID_NX, GRID_NY, GRID_K,
+// put in front by src/sim/kernel.rs `source_with`); params.nx, ny and dye_scale hold the same.
+fn nx() -> i32 { return GRID_NX; }
+fn ny() -> i32 { return GRID_NY; }
 fn periodic_x() -> bool { return params.bc_kind.x == BC_PERIODIC; }
 fn periodic_y() -> bool { return params.bc_kind.z == BC_PERIODIC; }
 
@@ -198,7 +200,7 @@ fn ghost_coeffs(side: u32, tangential_in: f32) -> vec2<f32> {
 
 // Keeps a point inside the domain (or wraps it on periodic axes, where samplers wrap anyway).
 fn clamp_to_domain(pos: vec2<f32>) -> vec2<f32> {
-    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    let size = vec2<f32>(f32(nx()), f32(ny())) * params.h;
     var q = pos;
     if !periodic_x() { q.x = clamp(q.x, 0.0, size.x); }
     if !periodic_y() { q.y = clamp(q.y, 0.0, size.y); }
@@ -207,7 +209,7 @@ fn clamp_to_domain(pos: vec2<f32>) -> vec2<f32> {
 
 // The non-periodic side a back-traced point left the domain through (4: none).
 fn side_crossed(back: vec2<f32>) -> u32 {
-    let size = vec2<f32>(f32(params.nx), f32(params.ny)) * params.h;
+    let size = vec2<f32>(f32(nx()), f32(ny())) * params.h;
     if back.y > size.y && !periodic_y() { return SIDE_TOP; }
     if back.y < 0.0 && !periodic_y() { return SIDE_BOTTOM; }
     if back.x > size.x && !periodic_x() { return SIDE_RIGHT; }
@@ -227,7 +229,7 @@ struct CellStencil {
 
 // ---- the dye grid: ink lives on cells dye_k() times smaller than the flow cells ----
 
-fn dye_k() -> i32 { return i32(max(params.dye_scale, 1u)); }
+fn dye_k() -> i32 { return GRID_K; }
 fn dye_nx() -> i32 { return nx() * dye_k(); }
 fn dye_ny() -> i32 { return ny() * dye_k(); }
 fn dye_h() -> f32 { return params.h / f32(dye_k()); }

@@ -41,11 +41,11 @@ fn corrected(scheme: u32) -> bool {
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
         let mc = "advect/maccormack";
-        let transport_ink = Kernel::new(ctx.device, "advect/conservative", "transport_ink")?;
+        let transport_ink = Kernel::new(ctx.target(), "advect/conservative", "transport_ink")?;
         let blocked = velocity_blocks(ctx.device);
         let table = ctx.buffers.table();
         let traced =
-            |shader: &str, entry: &str| Bound::with_constants(ctx.device, shader, entry, &[("BLOCKED", blocked as u8 as f64)], &table);
+            |shader: &str, entry: &str| Bound::with_constants(ctx.target(), shader, entry, &[("BLOCKED", blocked as u8 as f64)], &table);
         Ok(Advection {
             blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
             velocity: traced("advect/velocity", "main")?,

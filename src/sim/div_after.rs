@@ -24,7 +24,7 @@ impl DivergenceAfter {
         });
         let mut table = ctx.buffers.table();
         table[slot::DIVERGENCE as usize] = Some(&buffer);
-        let kernel = Bound::new(ctx.device, "divergence", "main", &table)?;
+        let kernel = Bound::new(ctx.target(), "divergence", "main", &table)?;
         Ok(DivergenceAfter { kernel, buffer, cells: ctx.cells() })
     }
 

@@ -151,16 +151,56 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/viscosity.wgsl"))),
 ];
 
-/// The full source of a pass: the prelude, then the pass, with a GPU's cell block.
-pub fn source(name: &str) -> Result<String> {
-    source_with(name, GPU_CELL_BLOCK)
+/// The flow grid a kernel is built for. Its size and dye scale reach the shaders as constants
+/// (`GRID_NX`, `GRID_NY`, `GRID_K`: `nx()`, `ny()`, `dye_k()` in shaders/shared/grid.wgsl), not
+/// through the parameter block: a CPU adapter (lavapipe) then folds every index computation and
+/// every division by them into the compiled kernel, which halved the cost of the advection,
+/// forces and projection passes (BENCHMARKS.md, issue 22). A grid of another size or dye scale is
+/// a new simulation with new kernels anyway (`Simulation::configure` refuses to change them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSize {
+    pub nx: u32,
+    pub ny: u32,
+    pub dye_scale: u32,
 }
 
-/// The full source of a pass for cell block `block` (`cell_block`): the block's constants, the
-/// prelude, then the pass.
-pub fn source_with(name: &str, block: [u32; 2]) -> Result<String> {
+impl GridSize {
+    /// A stand-in grid for reading a pass's source (reflection, layout tests): any size gives the
+    /// same bindings and layouts.
+    pub const NOMINAL: GridSize = GridSize { nx: 64, ny: 64, dye_scale: 1 };
+}
+
+/// What a kernel is built for: the device and the flow grid.
+#[derive(Clone, Copy)]
+pub struct Target<'a> {
+    pub device: &'a wgpu::Device,
+    pub grid: GridSize,
+}
+
+/// The full source of a pass: the prelude, then the pass, with a GPU's cell block, on the
+/// nominal grid (for reflection).
+pub fn source(name: &str) -> Result<String> {
+    source_with(name, GPU_CELL_BLOCK, GridSize::NOMINAL)
+}
+
+/// The full source of a pass for cell block `block` (`cell_block`) on `grid`: the block's and
+/// the grid's constants, the prelude, then the pass.
+pub fn source_with(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
     let body = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| crate::error!("no shader named {name}"))?;
-    Ok(format!("const BLOCK_X: u32 = {}u;\nconst BLOCK_Y: u32 = {}u;\n{PRELUDE}\n{body}", block[0], block[1]))
+    Ok(format!("{}{PRELUDE}\n{body}", constants(block, grid)))
+}
+
+/// The constants every pass is compiled with, which the prelude and the passes read: the cell
+/// block and the grid.
+pub fn constants(block: [u32; 2], grid: GridSize) -> String {
+    format!(
+        "const BLOCK_X: u32 = {}u;\nconst BLOCK_Y: u32 = {}u;\nconst GRID_NX: i32 = {};\nconst GRID_NY: i32 = {};\nconst GRID_K: i32 = {};\n",
+        block[0],
+        block[1],
+        grid.nx,
+        grid.ny,
+        grid.dye_scale.max(1)
+    )
 }
 
 /// The cells a workgroup of the cell kernels covers (their `@workgroup_size(BLOCK_X, BLOCK_Y)`, a
@@ -299,14 +339,14 @@ pub struct Bound {
 }
 
 impl Bound {
-    pub fn new(device: &wgpu::Device, shader: &str, entry: &str, table: &Table) -> Result<Bound> {
-        Bound::with_constants(device, shader, entry, &[], table)
+    pub fn new(target: Target, shader: &str, entry: &str, table: &Table) -> Result<Bound> {
+        Bound::with_constants(target, shader, entry, &[], table)
     }
 
     /// A kernel with values for its pipeline-overridable constants, bound as `new` binds.
-    pub fn with_constants(device: &wgpu::Device, shader: &str, entry: &str, constants: &[(&str, f64)], table: &Table) -> Result<Bound> {
-        let kernel = Kernel::with_options(device, shader, entry, constants, true)?;
-        let group = kernel.bind(device, table);
+    pub fn with_constants(target: Target, shader: &str, entry: &str, constants: &[(&str, f64)], table: &Table) -> Result<Bound> {
+        let kernel = Kernel::with_options(target, shader, entry, constants, true)?;
+        let group = kernel.bind(target.device, table);
         Ok(Bound { kernel, group })
     }
 
@@ -385,21 +425,22 @@ pub fn solver_tiles(device: &wgpu::Device) -> bool {
 }
 
 impl Kernel {
-    pub fn new(device: &wgpu::Device, shader: &str, entry: &str) -> Result<Kernel> {
-        Kernel::with_options(device, shader, entry, &[], true)
+    pub fn new(target: Target, shader: &str, entry: &str) -> Result<Kernel> {
+        Kernel::with_options(target, shader, entry, &[], true)
     }
 
     /// A kernel with values for its pipeline-overridable constants; `zero_workgroup_memory: false`
     /// for a kernel that writes its workgroup memory before reading it (saves a clearing loop and
     /// barrier per workgroup).
     pub fn with_options(
-        device: &wgpu::Device,
+        target: Target,
         shader: &str,
         entry: &str,
         constants: &[(&str, f64)],
         zero_workgroup_memory: bool,
     ) -> Result<Kernel> {
-        let src = source_with(shader, cell_block(device))?;
+        let device = target.device;
+        let src = source_with(shader, cell_block(device), target.grid)?;
         let (module, info) = parse(shader, &src)?;
         let index = module
             .entry_points

@@ -1,7 +1,7 @@
 //! Geometric multigrid V-cycles on the GPU (shaders/multigrid_*.wgsl); the level layout is in
 //! src/sim/levels.rs (re-exported here), the convergence gate in src/sim/solver_check.rs.
 
-use super::kernel::{Kernel, cell_block, slot, solver_tiles, solver_workgroup};
+use super::kernel::{Kernel, Target, cell_block, slot, solver_tiles, solver_workgroup};
 pub use super::levels::*;
 use super::params::BC_PERIODIC;
 use super::solver_check::{self as check, Launch, ctl};
@@ -16,16 +16,16 @@ struct PerLevel {
 }
 
 impl PerLevel {
-    fn new(device: &wgpu::Device, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
-        let kernel = Kernel::new(device, shader, entry)?;
-        let groups = tables.iter().map(|t| kernel.bind(device, t)).collect();
+    fn new(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
+        let kernel = Kernel::new(target, shader, entry)?;
+        let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
         Ok(PerLevel { kernel, groups })
     }
 
     /// A workgroup-memory kernel: sized by `solver_workgroup`, memory not cleared.
-    fn shared(device: &wgpu::Device, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
-        let kernel = Kernel::with_options(device, shader, entry, &[("WG", solver_workgroup(device))], false)?;
-        let groups = tables.iter().map(|t| kernel.bind(device, t)).collect();
+    fn shared(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
+        let kernel = Kernel::with_options(target, shader, entry, &[("WG", solver_workgroup(target.device))], false)?;
+        let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
         Ok(PerLevel { kernel, groups })
     }
 }
@@ -112,6 +112,7 @@ impl Multigrid {
         with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<()>,
     ) -> Result<Multigrid> {
         let d = ctx.device;
+        let target = ctx.target();
         let levels = levels(ctx.nx, ctx.ny);
         let total = total_cells(&levels);
         let descs: Vec<wgpu::Buffer> = levels
@@ -168,39 +169,39 @@ impl Multigrid {
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let fine = &tables[..1];
         Ok(Multigrid {
-            mark: PerLevel::new(d, "multigrid_setup", "mark", &tables)?,
-            pack: PerLevel::new(d, "multigrid_setup", "pack", &tables)?,
-            load: PerLevel::new(d, "multigrid_setup", "load", fine)?,
-            smooth: PerLevel::shared(d, "multigrid_smooth", "main", &tables[..coarse])?,
-            restrict: PerLevel::new(d, "multigrid_restrict", "main", &back[..coarse])?,
-            prolong: PerLevel::shared(d, "multigrid_prolong", "main", &back[..coarse])?,
-            coarse_solve: PerLevel::shared(d, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
-            sor: [PerLevel::shared(d, "pressure_sor", "main", fine)?, PerLevel::shared(d, "pressure_sor", "main", &back[..1])?],
-            smooth_back: PerLevel::shared(d, "multigrid_smooth", "main", &back[..coarse])?,
-            prolong_fwd: PerLevel::shared(d, "multigrid_prolong", "main", &tables[..coarse])?,
+            mark: PerLevel::new(target, "multigrid_setup", "mark", &tables)?,
+            pack: PerLevel::new(target, "multigrid_setup", "pack", &tables)?,
+            load: PerLevel::new(target, "multigrid_setup", "load", fine)?,
+            smooth: PerLevel::shared(target, "multigrid_smooth", "main", &tables[..coarse])?,
+            restrict: PerLevel::new(target, "multigrid_restrict", "main", &back[..coarse])?,
+            prolong: PerLevel::shared(target, "multigrid_prolong", "main", &back[..coarse])?,
+            coarse_solve: PerLevel::shared(target, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
+            sor: [PerLevel::shared(target, "pressure_sor", "main", fine)?, PerLevel::shared(target, "pressure_sor", "main", &back[..1])?],
+            smooth_back: PerLevel::shared(target, "multigrid_smooth", "main", &back[..coarse])?,
+            prolong_fwd: PerLevel::shared(target, "multigrid_prolong", "main", &tables[..coarse])?,
             periodic: std::cell::Cell::new([false; 2]),
             tiled: solver_tiles(d),
-            red: PerLevel::new(d, "multigrid_smooth", "red", &tables[..coarse])?,
-            black: PerLevel::new(d, "multigrid_smooth", "black", &tables[..coarse])?,
-            sor_red: PerLevel::new(d, "multigrid_smooth", "sor_red", fine)?,
-            sor_black: PerLevel::new(d, "multigrid_smooth", "sor_black", fine)?,
+            red: PerLevel::new(target, "multigrid_smooth", "red", &tables[..coarse])?,
+            black: PerLevel::new(target, "multigrid_smooth", "black", &tables[..coarse])?,
+            sor_red: PerLevel::new(target, "multigrid_smooth", "sor_red", fine)?,
+            sor_black: PerLevel::new(target, "multigrid_smooth", "sor_black", fine)?,
             seam: [
-                PerLevel::new(d, "multigrid_smooth", "seam_red", &tables[..coarse])?,
-                PerLevel::new(d, "multigrid_smooth", "seam_black", &tables[..coarse])?,
+                PerLevel::new(target, "multigrid_smooth", "seam_red", &tables[..coarse])?,
+                PerLevel::new(target, "multigrid_smooth", "seam_black", &tables[..coarse])?,
             ],
             sor_seam: [
-                PerLevel::new(d, "multigrid_smooth", "sor_seam_red", fine)?,
-                PerLevel::new(d, "multigrid_smooth", "sor_seam_black", fine)?,
+                PerLevel::new(target, "multigrid_smooth", "sor_seam_red", fine)?,
+                PerLevel::new(target, "multigrid_smooth", "sor_seam_black", fine)?,
             ],
-            restrict_in_place: PerLevel::new(d, "multigrid_restrict", "main", &tables[..coarse])?,
-            prolong_add: PerLevel::new(d, "multigrid_prolong", "add", &tables[..coarse])?,
+            restrict_in_place: PerLevel::new(target, "multigrid_restrict", "main", &tables[..coarse])?,
+            prolong_add: PerLevel::new(target, "multigrid_prolong", "add", &tables[..coarse])?,
             quad: [
-                PerLevel::new(d, "multigrid_quad", "red", &tables[..coarse])?,
-                PerLevel::new(d, "multigrid_quad", "black", &tables[..coarse])?,
-                PerLevel::new(d, "multigrid_quad", "sor_red", fine)?,
-                PerLevel::new(d, "multigrid_quad", "sor_black", fine)?,
-                PerLevel::new(d, "multigrid_quad", "restriction", &tables[..coarse])?,
-                PerLevel::new(d, "multigrid_quad", "add", &tables[..coarse])?,
+                PerLevel::new(target, "multigrid_quad", "red", &tables[..coarse])?,
+                PerLevel::new(target, "multigrid_quad", "black", &tables[..coarse])?,
+                PerLevel::new(target, "multigrid_quad", "sor_red", fine)?,
+                PerLevel::new(target, "multigrid_quad", "sor_black", fine)?,
+                PerLevel::new(target, "multigrid_quad", "restriction", &tables[..coarse])?,
+                PerLevel::new(target, "multigrid_quad", "add", &tables[..coarse])?,
             ],
             quads: true,
             block: cell_block(d),

@@ -36,11 +36,11 @@ impl Jacobi {
         let mut swapped = t;
         swapped[slot::P as usize] = Some(&b.p_out);
         swapped[slot::P_OUT as usize] = Some(&b.p);
-        let stencil_pack = Kernel::new(d, "pressure", "stencil_pack")?;
-        let four = Kernel::with_options(d, "pressure", "main", &[("WG", solver_workgroup(d))], false)?;
-        let one = Kernel::new(d, "pressure", "sweep")?;
+        let stencil_pack = Kernel::new(ctx.target(), "pressure", "stencil_pack")?;
+        let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", solver_workgroup(d))], false)?;
+        let one = Kernel::new(ctx.target(), "pressure", "sweep")?;
         let quad = if ctx.nx % 4 == 0 {
-            let k = Kernel::new(d, "pressure_quad", "sweep")?;
+            let k = Kernel::new(ctx.target(), "pressure_quad", "sweep")?;
             let groups = [k.bind(d, &t), k.bind(d, &swapped)];
             Some((k, groups))
         } else {

@@ -228,8 +228,8 @@ impl Solvers {
         let control = super::solver_check::control_buffer(d, &levels);
         let (mut check, mut warm) = (None, None);
         let mg = Multigrid::new(ctx, &control, |tables| {
-            check = Some(Check::new(d, &tables[0])?);
-            warm = Some(WarmStart::new(d, &tables[0], ctx.nx * ctx.ny)?);
+            check = Some(Check::new(ctx.target(), &tables[0])?);
+            warm = Some(WarmStart::new(ctx.target(), &tables[0], ctx.nx * ctx.ny)?);
             Ok(())
         })?;
         let words: Vec<u32> = (0..=MAX_COUNT).collect();

@@ -4,7 +4,7 @@
 //! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
 //! reductions: src/sim/cpu/solver_check.rs.
 
-use super::kernel::{Kernel, cell_block, count_dispatch, slot, solver_workgroup};
+use super::kernel::{Kernel, Target, cell_block, count_dispatch, slot, solver_workgroup};
 use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
@@ -112,12 +112,13 @@ pub enum Measure {
 
 impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place).
-    pub fn new(device: &wgpu::Device, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> Result<Check> {
+    pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> Result<Check> {
+        let device = target.device;
         let wg = solver_workgroup(device);
         let k = |entry: &str| {
             // the reductions take the workgroup size of the device; the gates stay at 64
             let constants: &[(&str, f64)] = if entry.starts_with("reduce") { &[("WG", wg)] } else { &[] };
-            Kernel::with_options(device, "solver_check", entry, constants, false)
+            Kernel::with_options(target, "solver_check", entry, constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict) =
             (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?, k("verdict")?);

@@ -2,7 +2,7 @@
 //! compute pass that the profiler can time.
 
 use super::buffers::Buffers;
-use super::kernel::Bound;
+use super::kernel::{Bound, GridSize, Target};
 use crate::error::Result;
 
 /// Borrowed context for building a stage's kernels and bind groups.
@@ -18,7 +18,12 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// A kernel bound with every slot at its natural buffer.
     pub fn bound(&self, shader: &str, entry: &str) -> Result<Bound> {
-        Bound::new(self.device, shader, entry, &self.buffers.table())
+        Bound::new(self.target(), shader, entry, &self.buffers.table())
+    }
+
+    /// The device and this grid, for building kernels.
+    pub fn target(&self) -> Target<'_> {
+        Target { device: self.device, grid: GridSize { nx: self.nx as u32, ny: self.ny as u32, dye_scale: self.dye_scale as u32 } }
     }
 
     /// Threads covering every cell.

@@ -147,7 +147,7 @@ pub struct Stats {
 /// adapter every barrier of a 256-wide tree suspends each invocation, which cost about 6 ms a step
 /// whatever the grid; one SIMD batch of 8 needs no switching.
 fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
-    let kernel = Kernel::with_options(ctx.device, "stats", entry, &[("WG", solver_workgroup(ctx.device))], false)?;
+    let kernel = Kernel::with_options(ctx.target(), "stats", entry, &[("WG", solver_workgroup(ctx.device))], false)?;
     let group = kernel.bind(ctx.device, &ctx.buffers.table());
     Ok(Bound { kernel, group })
 }

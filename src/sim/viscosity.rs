@@ -51,9 +51,9 @@ impl Viscosity {
     pub fn new(ctx: &Ctx) -> Result<Viscosity> {
         let d = ctx.device;
         let b = ctx.buffers;
-        let kernel = Kernel::new(d, "viscosity", "main")?;
-        let reset = Kernel::new(d, "viscosity", "chebyshev_reset")?;
-        let advance = Kernel::new(d, "viscosity", "chebyshev_advance")?;
+        let kernel = Kernel::new(ctx.target(), "viscosity", "main")?;
+        let reset = Kernel::new(ctx.target(), "viscosity", "chebyshev_reset")?;
+        let advance = Kernel::new(ctx.target(), "viscosity", "chebyshev_advance")?;
         let like = |label: &str, of: &wgpu::Buffer| {
             d.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size: of.size(), usage: of.usage(), mapped_at_creation: false })
         };

@@ -9,7 +9,7 @@
 //! twice, and the errors of successive steps grow together: in a 32² box at rest, SOR with ω = 1.98
 //! and 22 sweeps reached 10¹⁹ in 100 steps (the seed-7 soak's NaN at step 30 249).
 
-use super::kernel::{Kernel, solver_workgroup};
+use super::kernel::{Kernel, Target, solver_workgroup};
 use super::solver_check::Measure;
 use crate::error::Result;
 
@@ -31,9 +31,10 @@ pub struct WarmStart {
 
 impl WarmStart {
     /// `table` is multigrid level 0's binding table (the level descriptor in place).
-    pub fn new(device: &wgpu::Device, table: &super::kernel::Table, cells: usize) -> Result<WarmStart> {
+    pub fn new(target: Target, table: &super::kernel::Table, cells: usize) -> Result<WarmStart> {
+        let device = target.device;
         let wg = solver_workgroup(device);
-        let k = |entry: &str| Kernel::with_options(device, "warm_start", entry, &[("WG", wg)], false);
+        let k = |entry: &str| Kernel::with_options(target, "warm_start", entry, &[("WG", wg)], false);
         let (measure_p, measure_mg, scale) = (k("measure_p")?, k("measure_mg")?, k("scale")?);
         let groups = [measure_p.bind(device, table), measure_mg.bind(device, table), scale.bind(device, table)];
         let cpu = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
