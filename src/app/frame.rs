@@ -158,7 +158,7 @@ impl Running {
             egui_winit::State::new(egui_ctx, egui::ViewportId::ROOT, &window, Some(window.scale_factor() as f32), window.theme(), None);
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
         let sim = make_sim(&gpu)?;
-        let mut field = CachedField::new(&gpu.device, format);
+        let mut field = CachedField::new(&gpu.device, format, gpu.is_software());
         field.attach(&sim);
         let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
         let probe = CellProbe::new(&gpu.device);

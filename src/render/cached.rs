@@ -9,14 +9,26 @@ pub const BLIT_SHADER: &str = include_str!("../../shaders/blit.wgsl");
 
 /// Longest side of the internal image when cells are small on screen.
 pub const INTERNAL_MAX: f32 = 512.0;
+/// The least a software adapter's internal image may have along its longest side.
+pub const SOFTWARE_INTERNAL_MIN: f32 = 256.0;
 /// At this many screen pixels per cell or more (teaching scenes: grid lines, numbers) the field
 /// is drawn at the screen's resolution.
 pub const FULL_RES_PPC: f32 = 12.0;
 
-/// The internal image size for a viewport of `w`×`h` pixels showing cells `ppc` pixels wide.
-pub fn internal_size(w: f32, h: f32, ppc: f32) -> [u32; 2] {
-    let scale = if ppc >= FULL_RES_PPC { 1.0 } else { (INTERNAL_MAX / w.max(h)).min(1.0) };
+/// The internal image size for a viewport of `w`×`h` pixels showing cells `ppc` pixels wide, at
+/// most `longest` pixels along the longer side.
+pub fn internal_size(w: f32, h: f32, ppc: f32, longest: f32) -> [u32; 2] {
+    let scale = if ppc >= FULL_RES_PPC { 1.0 } else { (longest / w.max(h)).min(1.0) };
     [((w * scale).round() as u32).max(1), ((h * scale).round() as u32).max(1)]
+}
+
+/// The longest side of the internal image for a dye grid `dye_cells` across its longer side. On a
+/// software adapter the fragment shading of the field is a large part of a frame (about a third of
+/// the default plume's at 512 pixels): there the image has the dye grid's own resolution (at least
+/// 256), one pixel a dye cell, and the blit's bilinear filter interpolates between dye cells as the
+/// field shader does; a GPU draws at 512.
+pub fn longest_side(software: bool, dye_cells: f32) -> f32 {
+    if software { dye_cells.clamp(SOFTWARE_INTERNAL_MIN, INTERNAL_MAX) } else { INTERNAL_MAX }
 }
 
 struct Target {
@@ -33,12 +45,14 @@ pub struct CachedField {
     sampler: wgpu::Sampler,
     target: Option<Target>,
     last: Option<RenderParams>,
+    /// A software adapter: the internal image at the dye grid's resolution (`longest_side`).
+    software: bool,
     /// Redraws since creation (for tests and the frame log).
     pub redraws: u64,
 }
 
 impl CachedField {
-    pub fn new(device: &wgpu::Device, surface_format: wgpu::TextureFormat) -> CachedField {
+    pub fn new(device: &wgpu::Device, surface_format: wgpu::TextureFormat, software: bool) -> CachedField {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("blit"),
             source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
@@ -76,7 +90,7 @@ impl CachedField {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        CachedField { field: Renderer::new(device, HEADLESS_FORMAT), blit, layout, sampler, target: None, last: None, redraws: 0 }
+        CachedField { field: Renderer::new(device, HEADLESS_FORMAT), blit, layout, sampler, target: None, last: None, software, redraws: 0 }
     }
 
     /// Binds a new simulation's buffers (forces a redraw).
@@ -99,7 +113,8 @@ impl CachedField {
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return false;
         }
-        let size = internal_size(viewport.w, viewport.h, params.view[0]);
+        let dye_cells = params.nx.max(params.ny) as f32 * params.view[2].max(1.0);
+        let size = internal_size(viewport.w, viewport.h, params.view[0], longest_side(self.software, dye_cells));
         if self.target.as_ref().is_none_or(|t| t.size != size) {
             let texture = device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("field image"),
@@ -168,10 +183,20 @@ mod tests {
     #[test]
     fn internal_size_caps_small_cells_and_keeps_large_ones() {
         // 128 cells in 740 px: 5.8 px a cell, capped to 512 on the long side, aspect kept
-        assert_eq!(internal_size(740.0, 370.0, 740.0 / 128.0), [512, 256]);
+        assert_eq!(internal_size(740.0, 370.0, 740.0 / 128.0, INTERNAL_MAX), [512, 256]);
         // teaching scene: 40 px cells stay at screen resolution
-        assert_eq!(internal_size(640.0, 480.0, 40.0), [640, 480]);
+        assert_eq!(internal_size(640.0, 480.0, 40.0, INTERNAL_MAX), [640, 480]);
         // a small window is never enlarged
-        assert_eq!(internal_size(300.0, 200.0, 2.0), [300, 200]);
+        assert_eq!(internal_size(300.0, 200.0, 2.0, INTERNAL_MAX), [300, 200]);
+        // a software adapter: the default plume's 256² dye grid, one pixel a dye cell
+        assert_eq!(internal_size(740.0, 740.0, 740.0 / 128.0, longest_side(true, 256.0)), [256, 256]);
+    }
+
+    #[test]
+    fn a_software_adapter_draws_the_dye_grid_at_its_resolution_within_bounds() {
+        assert_eq!(longest_side(true, 256.0), 256.0);
+        assert_eq!(longest_side(true, 64.0), SOFTWARE_INTERNAL_MIN);
+        assert_eq!(longest_side(true, 1024.0), INTERNAL_MAX);
+        assert_eq!(longest_side(false, 256.0), INTERNAL_MAX);
     }
 }

@@ -282,7 +282,8 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
     if let Some(note) = &s.for_adapter {
         ui.small(note).on_hover_text(
             "On a CPU adapter the window starts with a coarser automatic dye grid (at least 256 cells across) and one step a frame, \
-             so the default scene stays smooth; a GPU gets the full automatic pick",
+             and draws the field at the dye grid's resolution (one pixel a dye cell, at least 256 across) before the window's bilinear \
+             scaling, so the default scene stays smooth; a GPU gets the full automatic pick and a 512-pixel field image",
         );
     }
 }
