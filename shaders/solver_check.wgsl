@@ -70,7 +70,7 @@ fn finish_partial(lid: u32, wid: u32, m: f32) {
 // max |rho h^2 div / dt|: the right-hand side's scale.
 @compute @workgroup_size(WG)
 fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = u32(nx()) * u32(ny());
+    let n = cell_count();
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         if !(solid[c] > 0.5) { m = max_nf(m, abs(divergence[c])); }
@@ -97,7 +97,7 @@ fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 @compute @workgroup_size(WG)
 fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     if gate_closed(lid.x) { return; }
-    let n = u32(nx()) * u32(ny());
+    let n = cell_count();
     let w = nx();
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {

@@ -55,7 +55,7 @@ fn reduce_sum(lid: u32) {
 
 @compute @workgroup_size(WG)
 fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = u32(nx()) * u32(ny());
+    let n = cell_count();
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         m = max_or_nonfinite(m, abs(divergence[c]));
@@ -67,7 +67,7 @@ fn div_before(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
 
 @compute @workgroup_size(WG)
 fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = u32(nx()) * u32(ny());
+    let n = cell_count();
     var m = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         let i = i32(c % u32(nx()));
@@ -85,7 +85,7 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 @compute @workgroup_size(WG)
 fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     // ink over the dye grid's cells
-    let n = u32(nx()) * u32(ny()) * u32(dye_k() * dye_k());
+    let n = cell_count() * u32(dye_k() * dye_k());
     var s = 0.0;
     for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
         s += ink[3u * c] + ink[3u * c + 1u] + ink[3u * c + 2u];
@@ -121,7 +121,7 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     if lid.x == 0u { partials[4u * GROUPS + wid.x] = red[0]; }
 
     var heavy = 0.0;
-    for (var c = wid.x * WG + lid.x; c < u32(nx()) * u32(ny()); c += GROUPS * WG) {
+    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) {
         heavy = max_or_nonfinite(heavy, abs(density[c]));
     }
     workgroupBarrier();

@@ -76,7 +76,7 @@ fn finish_partials(lid: u32, wid: u32, t: vec2<f32>) {
 @compute @workgroup_size(WG)
 fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = vec2<f32>(0.0);
-    for (var c = wid.x * WG + lid.x; c < u32(nx()) * u32(ny()); c += GROUPS * WG) { t += cell_terms(c, stencil[c]); }
+    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) { t += cell_terms(c, stencil[c]); }
     finish_partials(lid.x, wid.x, t);
 }
 
@@ -84,7 +84,7 @@ fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = vec2<f32>(0.0);
-    for (var c = wid.x * WG + lid.x; c < u32(nx()) * u32(ny()); c += GROUPS * WG) { t += cell_terms(c, mg_stencil[level.off + c]); }
+    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) { t += cell_terms(c, mg_stencil[level.off + c]); }
     finish_partials(lid.x, wid.x, t);
 }
 
@@ -103,6 +103,6 @@ fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
         beta = select(0.0, min(r, 1.0), pap > 0.0 && r > 0.0);
     }
     let b = workgroupUniformLoad(&beta);
-    let n = u32(nx()) * u32(ny());
+    let n = cell_count();
     for (var c = wid.x * WG + lid.x; c < n; c += groups.x * WG) { p[c] *= b; }
 }

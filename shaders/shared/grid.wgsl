@@ -103,6 +103,8 @@ const SLIP_FREE: u32 = 1u;
 // put in front by src/sim/kernel.rs `source_with`); params.nx, ny and dye_scale hold the same.
 fn nx() -> i32 { return GRID_NX; }
 fn ny() -> i32 { return GRID_NY; }
+// Cells of the flow grid.
+fn cell_count() -> u32 { return u32(nx() * ny()); }
 fn periodic_x() -> bool { return params.bc_kind.x == BC_PERIODIC; }
 fn periodic_y() -> bool { return params.bc_kind.z == BC_PERIODIC; }
 
