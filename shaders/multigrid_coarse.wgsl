@@ -11,25 +11,39 @@
 @group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
 @group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
-@group(0) @binding(27) var<storage, read> mg_levels: array<Level>;
 
 // Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
 override WG: u32 = 256u;
+// The levels this dispatch solves, compiled in (src/sim/multigrid.rs `coarse_constants`): the
+// first (the bound `level`) and the bottom, the same level when there is one. At most two: a level
+// that fits 32 x 32 coarsens to one within the bottom's 16 x 16. Known sizes let the compiler turn
+// every index, wrap and division by a side into constants: a CPU adapter runs this one workgroup
+// on one thread, where that was most of its cost.
+override FIRST: u32 = 0u;
+override FIRST_NX: u32 = 1u;
+override FIRST_NY: u32 = 1u;
+override BOTTOM_NX: u32 = 1u;
+override BOTTOM_NY: u32 = 1u;
 const COARSE_CELLS: u32 = 1280u;
 const BOTTOM_SWEEPS: u32 = 48u;
 const BOTTOM_OMEGA: f32 = 1.6;
 
-
 var<workgroup> sx: array<f32, 1280>;
 var<workgroup> srhs: array<f32, 1280>;
+// The levels' stencils, read once (workgroup memory is cheaper to read than storage).
+var<workgroup> sst: array<u32, 1280>;
 
-// Offset of level k in sx / srhs.
-fn s_off(k: u32) -> u32 { return mg_levels[k].off - level.off; }
+// The bottom level's index: the first's, or the next.
+fn bottom() -> u32 { return select(FIRST + 1u, FIRST, FIRST_NX == BOTTOM_NX && FIRST_NY == BOTTOM_NY); }
+// Side lengths of level k (the first or the bottom).
+fn s_nx(k: u32) -> u32 { return select(BOTTOM_NX, FIRST_NX, k == FIRST); }
+fn s_ny(k: u32) -> u32 { return select(BOTTOM_NY, FIRST_NY, k == FIRST); }
+// Offset of level k in sx / srhs / sst.
+fn s_off(k: u32) -> u32 { return select(FIRST_NX * FIRST_NY, 0u, k == FIRST); }
 
 fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
-    let l = mg_levels[k];
-    let w = i32(l.nx);
-    let h = i32(l.ny);
+    let w = i32(s_nx(k));
+    let h = i32(s_ny(k));
     let base = s_off(k);
     let xc = sx[base + u32(j * w + i)];
     var d = 0.0;
@@ -69,15 +83,14 @@ fn s_cells(c: i32, w: i32, h: i32) -> u32 {
 // its colour and the result is src/sim/cpu/multigrid.rs `relax`'s, which computes every update
 // before writing any.
 fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {
-    let l = mg_levels[k];
-    let w = i32(l.nx);
-    let h = i32(l.ny);
+    let w = i32(s_nx(k));
+    let h = i32(s_ny(k));
     let base = s_off(k);
     for (var t = lid; t < s_cells(c, w, h); t += WG) {
         let g = s_cell(c, t, w, h);
         if g.x < 0 { continue; }
         let at = u32(g.y * w + g.x);
-        let s = mg_stencil[l.off + at];
+        let s = sst[base + at];
         var x = 0.0;
         if stencil_count(s) > 0.0 { x = sx[base + at] + omega * s_residual(k, g.x, g.y, s) / diagonal(s, k); }
         sx[base + at] = x;
@@ -87,8 +100,7 @@ fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {
 
 // One sweep of level k: red, black and, with an odd periodic axis, the seam's two colours.
 fn s_sweep(k: u32, omega: f32, lid: u32) {
-    let l = mg_levels[k];
-    for (var c = 0; c < sweep_colours(i32(l.nx), i32(l.ny)); c++) {
+    for (var c = 0; c < sweep_colours(i32(s_nx(k)), i32(s_ny(k))); c++) {
         s_relax(k, c, omega, lid);
     }
 }
@@ -101,12 +113,10 @@ fn s_smooth(k: u32, lid: u32) {
 
 // Level k's residual summed onto level k + 1's rhs; its x set to zero.
 fn s_restrict(k: u32, lid: u32) {
-    let f = mg_levels[k];
-    let l = mg_levels[k + 1u];
-    let fw = i32(f.nx);
-    let fh = i32(f.ny);
-    let w = i32(l.nx);
-    for (var c = lid; c < l.nx * l.ny; c += WG) {
+    let fw = i32(s_nx(k));
+    let fh = i32(s_ny(k));
+    let w = i32(s_nx(k + 1u));
+    for (var c = lid; c < s_nx(k + 1u) * s_ny(k + 1u); c += WG) {
         let i = i32(c) % w;
         let j = i32(c) / w;
         var sum = 0.0;
@@ -115,12 +125,12 @@ fn s_restrict(k: u32, lid: u32) {
                 let a = 2 * i + di;
                 let b = 2 * j + dj;
                 if a < fw && b < fh {
-                    let s = mg_stencil[f.off + u32(b * fw + a)];
+                    let s = sst[s_off(k) + u32(b * fw + a)];
                     if stencil_count(s) > 0.0 { sum += s_residual(k, a, b, s); }
                 }
             }
         }
-        if stencil_count(mg_stencil[l.off + c]) == 0.0 { sum = 0.0; }
+        if stencil_count(sst[s_off(k + 1u) + c]) == 0.0 { sum = 0.0; }
         srhs[s_off(k + 1u) + c] = sum;
         sx[s_off(k + 1u) + c] = 0.0;
     }
@@ -128,24 +138,22 @@ fn s_restrict(k: u32, lid: u32) {
 }
 
 fn s_coarse_value(k: u32, ci: i32, cj: i32, parent: f32) -> f32 {
-    let l = mg_levels[k];
-    let w = i32(l.nx);
-    let n = across(ci, cj, w, i32(l.ny));
+    let w = i32(s_nx(k));
+    let n = across(ci, cj, w, i32(s_ny(k)));
     if n.kind == NB_DIRICHLET { return 0.0; }
     let c = u32(n.cell.y * w + n.cell.x);
-    if n.kind == NB_NONE || stencil_count(mg_stencil[l.off + c]) == 0.0 { return parent; }
+    if n.kind == NB_NONE || stencil_count(sst[s_off(k) + c]) == 0.0 { return parent; }
     return sx[s_off(k) + c];
 }
 
 // Level k + 1's correction interpolated bilinearly and added to level k.
 fn s_prolong(k: u32, lid: u32) {
-    let f = mg_levels[k];
-    let cw = i32(mg_levels[k + 1u].nx);
-    let w = i32(f.nx);
-    for (var c = lid; c < f.nx * f.ny; c += WG) {
+    let cw = i32(s_nx(k + 1u));
+    let w = i32(s_nx(k));
+    for (var c = lid; c < s_nx(k) * s_ny(k); c += WG) {
         let i = i32(c) % w;
         let j = i32(c) / w;
-        if stencil_count(mg_stencil[f.off + c]) == 0.0 { continue; }
+        if stencil_count(sst[s_off(k) + c]) == 0.0 { continue; }
         let pi = i / 2;
         let pj = j / 2;
         let si = select(1, -1, i % 2 == 0);
@@ -161,24 +169,27 @@ fn s_prolong(k: u32, lid: u32) {
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
     let lid = lid3.x;
-    let first = level.index;
-    let last = arrayLength(&mg_levels) - 1u;
-    let n = level.nx * level.ny;
+    let first = FIRST;
+    let last = bottom();
+    let n = FIRST_NX * FIRST_NY;
     for (var c = lid; c < n; c += WG) {
         sx[c] = mg_x[level.x_off + c];
         srhs[c] = mg_rhs[level.off + c];
     }
+    for (var c = lid; c < s_off(last) + BOTTOM_NX * BOTTOM_NY; c += WG) {
+        sst[c] = mg_stencil[level.off + c];
+    }
     workgroupBarrier();
-    for (var k = first; k < last; k++) {
-        s_smooth(k, lid);
-        s_restrict(k, lid);
+    if last != first {
+        s_smooth(first, lid);
+        s_restrict(first, lid);
     }
     for (var it = 0u; it < BOTTOM_SWEEPS; it++) {
         s_sweep(last, BOTTOM_OMEGA, lid);
     }
-    for (var k = last; k > first; k--) {
-        s_prolong(k - 1u, lid);
-        s_smooth(k - 1u, lid);
+    if last != first {
+        s_prolong(first, lid);
+        s_smooth(first, lid);
     }
     for (var c = lid; c < n; c += WG) {
         mg_x[level.x_off + c] = sx[c];

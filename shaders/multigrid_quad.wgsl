@@ -143,54 +143,73 @@ fn sc_at(c: u32) -> u32 {
     return mg_stencil[k / 4u][k % 4u];
 }
 
-// multigrid_tile `coarse_value` through the quads (threads at the level's edges).
-fn coarse_value(ci: i32, cj: i32, parent: f32) -> f32 {
-    let w = i32(level.coarse_nx);
-    let n = across(ci, cj, w, i32(level.coarse_ny));
-    if n.kind == NB_DIRICHLET { return 0.0; }
-    let c = u32(n.cell.y * w + n.cell.x);
-    if n.kind == NB_NONE || stencil_count(sc_at(c)) == 0.0 { return parent; }
-    return xc_at(c);
-}
-
-// multigrid_tile `prolonged` through the quads.
-fn prolonged(i: i32, j: i32) -> f32 {
-    let pi = i / 2;
-    let pj = j / 2;
-    let si = select(1, -1, i % 2 == 0);
-    let sj = select(1, -1, j % 2 == 0);
-    let parent = xc_at(u32(pj * i32(level.coarse_nx) + pi));
-    return 0.5625 * parent + 0.1875 * (coarse_value(pi + si, pj, parent) + coarse_value(pi, pj + sj, parent))
-        + 0.0625 * coarse_value(pi + si, pj + sj, parent);
-}
-
-// Coarse cells 2q - 1 .. 2q + 2 of coarse row cj (x, then stencil): two quads of the row.
+// Coarse cells 2q - 1 .. 2q + 2 of coarse row cj (x, then stencil): two quads of the row (rows of
+// whole quads, `quad_prolong`). 2q - 1 is the last lane of the quad before the parents' when q is
+// even, the second of theirs when q is odd. At the row's ends the quad beyond is not read (the
+// nearest one stands in): `add` puts the lane outside the level in place.
 struct CoarseRow {
     x: vec4<f32>,
     s: vec4<u32>,
 }
 
 fn coarse_span(q: i32, cj: i32) -> CoarseRow {
-    let start = i32(level.coarse_x_off) + cj * i32(level.coarse_nx) + 2 * q - 1;
-    let sstart = i32(level.coarse_off) + cj * i32(level.coarse_nx) + 2 * q - 1;
-    // the row's offsets are whole quads and 2q is even: 2q - 1 is the last lane of a quad when q is
-    // even, the second when q is odd
-    let k = start / 4;
-    let ks = sstart / 4;
-    let x0 = mg_xc[k];
-    let x1 = mg_xc[k + 1];
-    let s0 = mg_stencil[ks];
-    let s1 = mg_stencil[ks + 1];
+    let quads = i32(level.coarse_nx) / 4;
+    let k0 = max((q - 1) >> 1u, 0);
+    let k1 = min(((q - 1) >> 1u) + 1, quads - 1);
+    let xr = i32(level.coarse_x_off / 4u) + cj * quads;
+    let sr = i32(level.coarse_off / 4u) + cj * quads;
+    let x0 = mg_xc[xr + k0];
+    let x1 = mg_xc[xr + k1];
+    let s0 = mg_stencil[sr + k0];
+    let s1 = mg_stencil[sr + k1];
     if (q & 1) == 0 {
         return CoarseRow(vec4<f32>(x0.w, x1.xyz), vec4<u32>(s0.w, s1.xyz));
     }
     return CoarseRow(vec4<f32>(x0.yzw, x1.x), vec4<u32>(s0.yzw, s1.x));
 }
 
+// Coarse cell (ci, cj), which may lie outside the level, as a lane of a `CoarseRow`: what
+// multigrid_tile `coarse_value` gives there, through the same select as a solid neighbour. The
+// wrapped cell (periodic); 0 with a fluid stencil (outflow); a solid stencil, so that the parent
+// stands in (wall, inflow).
+struct CoarseCell {
+    x: f32,
+    s: u32,
+}
+
+fn coarse_cell(ci: i32, cj: i32) -> CoarseCell {
+    let n = across(ci, cj, i32(level.coarse_nx), i32(level.coarse_ny));
+    if n.kind == NB_DIRICHLET { return CoarseCell(0.0, 1u << 4u); }
+    if n.kind == NB_NONE { return CoarseCell(0.0, 0u); }
+    let c = u32(n.cell.y * i32(level.coarse_nx) + n.cell.x);
+    return CoarseCell(xc_at(c), sc_at(c));
+}
+
+// `coarse_span` of a row outside the level, cell by cell.
+fn edge_span(q: i32, cj: i32) -> CoarseRow {
+    var row: CoarseRow;
+    for (var k = 0; k < 4; k++) {
+        let c = coarse_cell(2 * q - 1 + k, cj);
+        row.x[k] = c.x;
+        row.s[k] = c.s;
+    }
+    return row;
+}
+
+// A span's lane k set to coarse cell (ci, cj).
+fn with_cell(row: CoarseRow, k: i32, ci: i32, cj: i32) -> CoarseRow {
+    var r = row;
+    let c = coarse_cell(ci, cj);
+    r.x[k] = c.x;
+    r.s[k] = c.s;
+    return r;
+}
+
 // multigrid_prolong `add` four cells a thread: thread (q, j) adds the correction to quad q of row
 // j. Its parents are coarse cells 2q, 2q + 1 of row j / 2; the neighbours beside them 2q - 1 ..
-// 2q + 2, all inside the coarse level away from its edges; threads at an edge take the general
-// path cell by cell.
+// 2q + 2 in rows j / 2 and the one above or below, read as quads; only what lies outside the
+// level is read cell by cell. (The threads at an edge once took multigrid_tile `prolonged` lane
+// by lane; on a CPU adapter, half the prolongation's time went there.)
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
@@ -202,24 +221,32 @@ fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     let x = mg_x[c];
     let pj = j / 2;
     let cj = pj + select(1, -1, j % 2 == 0);
-    var corr = vec4<f32>(0.0);
-    if q >= 1 && 2 * q + 2 < i32(level.coarse_nx) && cj >= 0 && cj < i32(level.coarse_ny) {
-        let r0 = coarse_span(q, pj);
-        let r1 = coarse_span(q, cj);
-        // lanes: cells 4q .. 4q + 3; parents 2q, 2q, 2q + 1, 2q + 1 (span lanes 1, 1, 2, 2); the
-        // neighbour beside 2q - 1, 2q + 1, 2q, 2q + 2 (span lanes 0, 2, 1, 3)
-        let parent = r0.x.yyzz;
-        let solid_side = counts(r0.s.xzyw) == vec4<f32>(0.0);
-        let side = select(r0.x.xzyw, parent, solid_side);
-        let solid_up = counts(r1.s.yyzz) == vec4<f32>(0.0);
-        let up = select(r1.x.yyzz, parent, solid_up);
-        let solid_corner = counts(r1.s.xzyw) == vec4<f32>(0.0);
-        let corner = select(r1.x.xzyw, parent, solid_corner);
-        corr = 0.5625 * parent + 0.1875 * (side + up) + 0.0625 * corner;
+    var r0 = coarse_span(q, pj);
+    var r1: CoarseRow;
+    if cj >= 0 && cj < i32(level.coarse_ny) {
+        r1 = coarse_span(q, cj);
     } else {
-        for (var k = 0; k < 4; k++) {
-            if fine[k] { corr[k] = prolonged(4 * q + k, j); }
-        }
+        r1 = edge_span(q, cj);
     }
+    // the lane beyond either end of the row: only the threads there (a CPU adapter runs a branch
+    // for every lane of its vector when one lane takes it, so it stays small)
+    if q == 0 {
+        r0 = with_cell(r0, 0, -1, pj);
+        r1 = with_cell(r1, 0, -1, cj);
+    }
+    if q == w - 1 {
+        r0 = with_cell(r0, 3, 2 * q + 2, pj);
+        r1 = with_cell(r1, 3, 2 * q + 2, cj);
+    }
+    // lanes: cells 4q .. 4q + 3; parents 2q, 2q, 2q + 1, 2q + 1 (span lanes 1, 1, 2, 2); the
+    // neighbour beside 2q - 1, 2q + 1, 2q, 2q + 2 (span lanes 0, 2, 1, 3)
+    let parent = r0.x.yyzz;
+    let solid_side = counts(r0.s.xzyw) == vec4<f32>(0.0);
+    let side = select(r0.x.xzyw, parent, solid_side);
+    let solid_up = counts(r1.s.yyzz) == vec4<f32>(0.0);
+    let up = select(r1.x.yyzz, parent, solid_up);
+    let solid_corner = counts(r1.s.xzyw) == vec4<f32>(0.0);
+    let corner = select(r1.x.xzyw, parent, solid_corner);
+    let corr = 0.5625 * parent + 0.1875 * (side + up) + 0.0625 * corner;
     mg_x[c] = select(x, x + corr, fine);
 }

@@ -24,10 +24,37 @@ impl PerLevel {
 
     /// A workgroup-memory kernel: sized by `solver_workgroup`, memory not cleared.
     fn shared(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
-        let kernel = Kernel::with_options(target, shader, entry, &[("WG", solver_workgroup(target.device))], false)?;
+        Self::shared_with(target, shader, entry, tables, &[])
+    }
+
+    /// `shared` with more pipeline constants.
+    fn shared_with(
+        target: Target,
+        shader: &str,
+        entry: &str,
+        tables: &[[Option<&wgpu::Buffer>; slot::COUNT]],
+        constants: &[(&str, f64)],
+    ) -> Result<PerLevel> {
+        let mut all = vec![("WG", solver_workgroup(target.device))];
+        all.extend_from_slice(constants);
+        let kernel = Kernel::with_options(target, shader, entry, &all, false)?;
         let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
         Ok(PerLevel { kernel, groups })
     }
+}
+
+/// The coarse solve's levels as its pipeline constants (shaders/multigrid_coarse.wgsl): the first,
+/// from `coarse`, and the bottom, the last level (the same one, or the next).
+fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64); 5] {
+    let (first, bottom) = (&levels[coarse], &levels[levels.len() - 1]);
+    assert!(levels.len() - coarse <= 2, "a level that fits the coarse solve coarsens to the bottom at once");
+    [
+        ("FIRST", coarse as f64),
+        ("FIRST_NX", first.nx as f64),
+        ("FIRST_NY", first.ny as f64),
+        ("BOTTOM_NX", bottom.nx as f64),
+        ("BOTTOM_NY", bottom.ny as f64),
+    ]
 }
 
 fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffer {
@@ -175,7 +202,13 @@ impl Multigrid {
             smooth: PerLevel::shared(target, "multigrid_smooth", "main", &tables[..coarse])?,
             restrict: PerLevel::new(target, "multigrid_restrict", "main", &back[..coarse])?,
             prolong: PerLevel::shared(target, "multigrid_prolong", "main", &back[..coarse])?,
-            coarse_solve: PerLevel::shared(target, "multigrid_coarse", "main", &tables[coarse..coarse + 1])?,
+            coarse_solve: PerLevel::shared_with(
+                target,
+                "multigrid_coarse",
+                "main",
+                &tables[coarse..coarse + 1],
+                &coarse_constants(&levels, coarse),
+            )?,
             sor: [PerLevel::shared(target, "pressure_sor", "main", fine)?, PerLevel::shared(target, "pressure_sor", "main", &back[..1])?],
             smooth_back: PerLevel::shared(target, "multigrid_smooth", "main", &back[..coarse])?,
             prolong_fwd: PerLevel::shared(target, "multigrid_prolong", "main", &tables[..coarse])?,
