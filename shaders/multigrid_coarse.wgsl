@@ -1,6 +1,7 @@
 // Multigrid coarse solve in one dispatch: the levels from this one down (every side at most 32,
-// the bottom at most 16, src/sim/multigrid.rs) held in workgroup memory, one V-cycle of them run by one workgroup with
-// barriers between the steps: two Gauss-Seidel sweeps, residual restricted to the next level, ...,
+// the bottom at most 16, src/sim/multigrid.rs) held in workgroup memory, one V-cycle of them run
+// by one workgroup with barriers between the steps: two smoothing sweeps (red-black SOR at
+// SMOOTH_OMEGA), residual restricted to the next level, ...,
 // BOTTOM_SWEEPS SOR sweeps on the bottom level (four colours a sweep on a level with an odd
 // periodic axis: multigrid_level.wgsl `colour`), then back up with prolongation and two
 // sweeps. The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs
@@ -107,7 +108,7 @@ fn s_sweep(k: u32, omega: f32, lid: u32) {
 
 fn s_smooth(k: u32, lid: u32) {
     for (var sweep = 0; sweep < 2; sweep++) {
-        s_sweep(k, 1.0, lid);
+        s_sweep(k, SMOOTH_OMEGA, lid);
     }
 }
 

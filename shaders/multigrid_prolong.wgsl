@@ -1,6 +1,6 @@
 // Multigrid prolongation and post-smoother in one dispatch: each fluid cell of the tile adds the
 // bilinear coarse-grid correction (multigrid_tile.wgsl `prolonged`) as it is loaded, then two
-// red-black Gauss-Seidel sweeps run in workgroup memory, y -> x. `add` is the plain prolongation in
+// red-black smoothing sweeps (SMOOTH_OMEGA) run in workgroup memory, y -> x. `add` is the plain prolongation in
 // place on x that a CPU adapter uses instead (followed by plain half-sweeps).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
@@ -14,7 +14,7 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, true);
-    tile_relax(wid, lid, 1.0);
+    tile_relax(wid, lid, SMOOTH_OMEGA);
     tile_store(wid, lid);
 }
 

@@ -71,10 +71,10 @@ fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
 // A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (src/sim/kernel.rs
 // `cell_block`), as the plain kernels do: the gated (indirect) launch shares their counts.
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, 1.0); }
+fn red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, SMOOTH_OMEGA); }
 
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, 1.0); }
+fn black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, SMOOTH_OMEGA); }
 
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, params.sor_omega); }

@@ -1,7 +1,7 @@
-// Multigrid pre-smoother: two Gauss-Seidel sweeps on a level in one dispatch (one sweep on a level
-// with an odd periodic seam, whose sweeps have four colours), through workgroup memory
-// (multigrid_tile.wgsl), x -> y. `red`, `black`, `seam_red` and `seam_black` are the plain
-// sub-sweeps in place on x that a CPU adapter uses instead (src/sim/kernel.rs `solver_tiles`);
+// Multigrid pre-smoother: two smoothing sweeps (red-black SOR at SMOOTH_OMEGA) on a level in one
+// dispatch (one sweep on a level with an odd periodic seam, whose sweeps have four colours), through
+// workgroup memory (multigrid_tile.wgsl), x -> y. `red`, `black`, `seam_red` and `seam_black` are
+// the plain sub-sweeps in place on x that a CPU adapter uses instead (src/sim/kernel.rs `solver_tiles`);
 // the seam's two run only where a level has an odd periodic axis (multigrid_level.wgsl `colour`).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
@@ -15,7 +15,7 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, false);
-    tile_relax(wid, lid, 1.0);
+    tile_relax(wid, lid, SMOOTH_OMEGA);
     tile_store(wid, lid);
 }
 
@@ -53,16 +53,16 @@ fn seam_sweep(id: vec3<u32>, n: vec3<u32>, parity: i32, omega: f32) {
 }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, 1.0); }
+fn red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, SMOOTH_OMEGA); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, 1.0); }
+fn black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, SMOOTH_OMEGA); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 0, 1.0); }
+fn seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 0, SMOOTH_OMEGA); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 1, 1.0); }
+fn seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 1, SMOOTH_OMEGA); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, params.sor_omega); }

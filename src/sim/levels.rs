@@ -36,8 +36,8 @@ pub fn bottom_omega(nx: u32, ny: u32, bc: [u32; 4]) -> f32 {
 }
 /// Most levels (enough for 2^17 cells per side).
 pub const MAX_LEVELS: usize = 16;
-/// Red-black Gauss-Seidel sweeps before and after the coarse-grid correction (the tile kernels
-/// run both of a side's sweeps in one dispatch).
+/// Red-black smoothing sweeps (SOR at shaders/multigrid_level.wgsl `SMOOTH_OMEGA`) before and
+/// after the coarse-grid correction (the tile kernels run both of a side's sweeps in one dispatch).
 pub const PRE_SMOOTH: u32 = 2;
 pub const POST_SMOOTH: u32 = 2;
 

@@ -361,7 +361,7 @@ impl Multigrid {
         }
     }
 
-    /// One Gauss-Seidel sweep in place on level `l`'s x (plain kernels: red and black, and on an
+    /// One smoothing sweep in place on level `l`'s x (plain kernels: red and black, and on an
     /// odd seam the seam's two colours).
     pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         if self.quad_sweeps(l) {

@@ -14,6 +14,8 @@ use crate::sim::params::*;
 /// Red-black sweeps before and after the coarse-grid correction.
 const PRE_SMOOTH: u32 = 2;
 const POST_SMOOTH: u32 = 2;
+/// Over-relaxation of those sweeps (red-black SOR smooths better than Gauss-Seidel).
+const SMOOTH_OMEGA: f32 = 1.1;
 /// Coarsening stops at a level of at most this many cells a side ...
 const BOTTOM_SIDE: usize = 16;
 /// ... relaxed by this many SOR sweeps at this factor.
@@ -209,10 +211,10 @@ impl Mg {
         }
     }
 
-    /// One Gauss-Seidel sweep (multigrid_smooth red, black and, on an odd periodic axis, the
-    /// seam's two).
+    /// One smoothing sweep, over-relaxed by `SMOOTH_OMEGA` (multigrid_smooth red, black and, on
+    /// an odd periodic axis, the seam's two).
     pub fn smooth(&mut self, l: usize) {
-        self.sweep(l, 1.0);
+        self.sweep(l, SMOOTH_OMEGA);
     }
 
     pub fn residual(&mut self, l: usize) {
