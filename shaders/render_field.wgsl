@@ -178,7 +178,27 @@ fn ink_colour(g: vec2<f32>, bg: vec3<f32>, shaded: bool) -> vec3<f32> {
 
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
-    let g = in.uv * vec2<f32>(f32(rp.nx), f32(rp.ny));
+    return shade(in.uv);
+}
+
+// The field image of the window (src/render/cached.rs) by a compute pass instead: the same colour
+// at each pixel's centre. On lavapipe a fragment shader that reads storage buffers cost about 15 ms
+// a draw whatever the image's size (8 x 8 pixels as much as 256 x 256), as much as the step;
+// a compute pass reads them as the simulation's own passes do.
+@group(1) @binding(0) var image: texture_storage_2d<rgba8unorm, write>;
+
+@compute @workgroup_size(8, 8)
+fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(image);
+    if id.x >= size.x || id.y >= size.y { return; }
+    // the fragment path's uv at the pixel's centre: x across, y up from the bottom row
+    let uv = vec2<f32>((f32(id.x) + 0.5) / f32(size.x), 1.0 - (f32(id.y) + 0.5) / f32(size.y));
+    textureStore(image, vec2<i32>(id.xy), shade(uv));
+}
+
+// The colour at uv (0..1 over the grid, y up).
+fn shade(uv: vec2<f32>) -> vec4<f32> {
+    let g = uv * vec2<f32>(f32(rp.nx), f32(rp.ny));
     let i = clamp(i32(floor(g.x)), 0, nxi() - 1);
     let j = clamp(i32(floor(g.y)), 0, nyi() - 1);
     let px = 1.0 / max(rp.view.x, 1e-3); // one screen pixel in cell units

@@ -1,9 +1,12 @@
 //! The field drawn into an offscreen texture at a modest internal resolution and re-drawn only
 //! when something changed (a step ran, an overlay or the size changed); every frame only a
 //! cheap bilinear blit reaches the window. On a software rasteriser (lavapipe) the field pass
-//! at window size dominated the frame; this keeps its cost to the frames that need it.
+//! at window size dominated the frame; this keeps its cost to the frames that need it. The image
+//! is written by a compute pass (shaders/render_field.wgsl `cs_main`, the fragment shader's
+//! colours): on lavapipe the fragment shader, which reads the state's storage buffers, cost about
+//! 15 ms a draw whatever the image's size.
 
-use super::{HEADLESS_FORMAT, RenderParams, Renderer, Viewport, begin_clear_pass};
+use super::{HEADLESS_FORMAT, RenderParams, Renderer, Viewport};
 
 pub const BLIT_SHADER: &str = include_str!("../../shaders/blit.wgsl");
 
@@ -23,7 +26,7 @@ pub fn internal_size(w: f32, h: f32, ppc: f32, longest: f32) -> [u32; 2] {
 }
 
 /// The longest side of the internal image for a dye grid `dye_cells` across its longer side. On a
-/// software adapter the fragment shading of the field is a large part of a frame (about a third of
+/// software adapter the shading of the field image is a large part of a frame (about a third of
 /// the default plume's at 512 pixels): there the image has the dye grid's own resolution (at least
 /// 256), one pixel a dye cell, and the blit's bilinear filter interpolates between dye cells as the
 /// field shader does; a GPU draws at 512.
@@ -33,8 +36,10 @@ pub fn longest_side(software: bool, dye_cells: f32) -> f32 {
 
 struct Target {
     size: [u32; 2],
-    view: wgpu::TextureView,
+    /// The blit's source.
     group: wgpu::BindGroup,
+    /// The compute pass's destination.
+    image: wgpu::BindGroup,
 }
 
 pub struct CachedField {
@@ -90,7 +95,16 @@ impl CachedField {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        CachedField { field: Renderer::new(device, HEADLESS_FORMAT), blit, layout, sampler, target: None, last: None, software, redraws: 0 }
+        CachedField {
+            field: Renderer::with_image(device, HEADLESS_FORMAT),
+            blit,
+            layout,
+            sampler,
+            target: None,
+            last: None,
+            software,
+            redraws: 0,
+        }
     }
 
     /// Binds a new simulation's buffers (forces a redraw).
@@ -123,12 +137,13 @@ impl CachedField {
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
                 format: HEADLESS_FORMAT,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+                usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
                 view_formats: &[],
             });
             let view = texture.create_view(&Default::default());
             let group = self.bind(device, &view);
-            self.target = Some(Target { size, view, group });
+            let image = self.field.image_group(device, &view);
+            self.target = Some(Target { size, group, image });
             self.last = None;
         }
         // pixels per cell as drawn into the internal image (arrow widths, grid lines)
@@ -139,8 +154,8 @@ impl CachedField {
         }
         let target = self.target.as_ref().expect("made above");
         self.field.prepare(queue, &params);
-        let mut pass = begin_clear_pass(encoder, &target.view, super::CLEAR);
-        self.field.draw(&mut pass, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("field image"), timestamp_writes: None });
+        self.field.compute(&mut pass, &target.image, size);
         self.last = Some(params);
         self.redraws += 1;
         true

@@ -1,7 +1,7 @@
-//! Display of the simulation state and its teaching overlays: one render pipeline that reads the
-//! state buffers directly (no copies, no read-back) and draws into a viewport that keeps the grid's
-//! aspect ratio. Used by the window (src/app.rs) and headless for reference-image tests
-//! (`render_rgba`).
+//! Display of the simulation state and its teaching overlays: one shader that reads the state
+//! buffers directly (no copies, no read-back), as a render pipeline that draws into a viewport
+//! that keeps the grid's aspect ratio (headless renders for reference-image tests, `render_rgba`)
+//! or as a compute pass that writes the window's field image (src/render/cached.rs).
 
 use crate::sim::Simulation;
 use crate::sim::params::BC_WALL;
@@ -126,6 +126,8 @@ impl Viewport {
 /// The display pipeline. `attach` binds a simulation's buffers (again after a reset or resize).
 pub struct Renderer {
     pipeline: wgpu::RenderPipeline,
+    /// The same colours by a compute pass into a storage image (`with_image`): the window's.
+    image: Option<ImagePass>,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
@@ -134,15 +136,36 @@ pub struct Renderer {
     use_after: bool,
 }
 
+/// shaders/render_field.wgsl `cs_main`: its pipeline and the layout of the image it writes
+/// (group 1).
+struct ImagePass {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+}
+
+/// Pixels a side of a workgroup of `cs_main`.
+const IMAGE_BLOCK: u32 = 8;
+
 impl Renderer {
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Renderer {
+        Renderer::build(device, format, false)
+    }
+
+    /// A renderer that also writes the field into a storage image by a compute pass
+    /// (`image_group`, `compute`): the window's field image (src/render/cached.rs).
+    pub fn with_image(device: &wgpu::Device, format: wgpu::TextureFormat) -> Renderer {
+        Renderer::build(device, format, true)
+    }
+
+    fn build(device: &wgpu::Device, format: wgpu::TextureFormat, with_image: bool) -> Renderer {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("render_field"),
             source: wgpu::ShaderSource::Wgsl(shader_source().into()),
         });
+        let stages = wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::COMPUTE;
         let storage = |binding| wgpu::BindGroupLayoutEntry {
             binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
+            visibility: stages,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Storage { read_only: true },
                 has_dynamic_offset: false,
@@ -152,7 +175,7 @@ impl Renderer {
         };
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
             binding: 0,
-            visibility: wgpu::ShaderStages::FRAGMENT,
+            visibility: stages,
             ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
             count: None,
         }];
@@ -170,7 +193,36 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Renderer { pipeline, layout, uniform, group: None, after_group: None, use_after: false }
+        let image = with_image.then(|| {
+            let image_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("field image"),
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: HEADLESS_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                }],
+            });
+            let compute_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("field image"),
+                bind_group_layouts: &[Some(&layout), Some(&image_layout)],
+                immediate_size: 0,
+            });
+            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("field image"),
+                layout: Some(&compute_layout),
+                module: &module,
+                entry_point: Some("cs_main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            ImagePass { pipeline, layout: image_layout }
+        });
+        Renderer { pipeline, image, layout, uniform, group: None, after_group: None, use_after: false }
     }
 
     /// Binds the state buffers of `sim`; call after every new simulation (and after
@@ -213,6 +265,28 @@ impl Renderer {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.draw(0..3, 0..1);
+    }
+
+    /// What `compute` writes: `view` of a `HEADLESS_FORMAT` texture with storage use (a renderer
+    /// made by `with_image`).
+    pub fn image_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
+        let image = self.image.as_ref().expect("a renderer made with_image");
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("field image"),
+            layout: &image.layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(view) }],
+        })
+    }
+
+    /// Writes the field into the whole `size` image bound in `image` (`image_group`), as `draw`
+    /// would draw it into a viewport of that size.
+    pub fn compute(&self, pass: &mut wgpu::ComputePass<'_>, image: &wgpu::BindGroup, size: [u32; 2]) {
+        let group = if self.use_after { &self.after_group } else { &self.group };
+        let (Some(group), Some(pipeline)) = (group, &self.image) else { return };
+        pass.set_pipeline(&pipeline.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.set_bind_group(1, image, &[]);
+        pass.dispatch_workgroups(size[0].div_ceil(IMAGE_BLOCK), size[1].div_ceil(IMAGE_BLOCK), 1);
     }
 }
 
