@@ -24,16 +24,10 @@ pub const COARSE_CELLS: usize = 1280;
 /// operators of this plain geometric coarsening drift from the fine one near those boundaries.
 pub const BOTTOM: usize = 16;
 pub const BOTTOM_SWEEPS: u32 = 48;
-/// Over-relaxation of the bottom sweeps; plain Gauss-Seidel on a level with an odd periodic
-/// axis, where two seam cells of one colour update together (over-relaxing that pair diverges).
+/// Over-relaxation of the bottom sweeps (shaders/multigrid_coarse.wgsl), on every bottom level:
+/// an odd periodic axis's seam is relaxed in colours of its own (multigrid_level.wgsl `colour`),
+/// so no two neighbours update together and SOR converges there as well.
 pub const BOTTOM_OMEGA: f32 = 1.6;
-
-/// The bottom relaxation factor of an nx x ny level under boundary kinds `bc` (left, right,
-/// bottom, top), as shaders/multigrid_coarse.wgsl `bottom_omega`.
-pub fn bottom_omega(nx: u32, ny: u32, bc: [u32; 4]) -> f32 {
-    let periodic = super::params::BC_PERIODIC;
-    if (bc[0] == periodic && nx % 2 == 1) || (bc[2] == periodic && ny % 2 == 1) { 1.0 } else { BOTTOM_OMEGA }
-}
 /// Most levels (enough for 2^17 cells per side).
 pub const MAX_LEVELS: usize = 16;
 /// Red-black smoothing sweeps (SOR at shaders/multigrid_level.wgsl `SMOOTH_OMEGA`) before and
