@@ -16,11 +16,13 @@
 // Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
 override WG: u32 = 256u;
 // The levels this dispatch solves, compiled in (src/sim/multigrid.rs `coarse_constants`): the
-// first (the bound `level`) and the bottom, the same level when there is one. At most two: a level
+// first (the bound `level`) and the bottom (the last level), the same one when there is one level
+// here. At most two: a level
 // that fits 32 x 32 coarsens to one within the bottom's 16 x 16. Known sizes let the compiler turn
 // every index, wrap and division by a side into constants: a CPU adapter runs this one workgroup
 // on one thread, where that was most of its cost.
 override FIRST: u32 = 0u;
+override LAST: u32 = 0u;
 override FIRST_NX: u32 = 1u;
 override FIRST_NY: u32 = 1u;
 override BOTTOM_NX: u32 = 1u;
@@ -34,8 +36,6 @@ var<workgroup> srhs: array<f32, 1280>;
 // The levels' stencils, read once (workgroup memory is cheaper to read than storage).
 var<workgroup> sst: array<u32, 1280>;
 
-// The bottom level's index: the first's, or the next.
-fn bottom() -> u32 { return select(FIRST + 1u, FIRST, FIRST_NX == BOTTOM_NX && FIRST_NY == BOTTOM_NY); }
 // Side lengths of level k (the first or the bottom).
 fn s_nx(k: u32) -> u32 { return select(BOTTOM_NX, FIRST_NX, k == FIRST); }
 fn s_ny(k: u32) -> u32 { return select(BOTTOM_NY, FIRST_NY, k == FIRST); }
@@ -171,7 +171,7 @@ fn s_prolong(k: u32, lid: u32) {
 fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
     let lid = lid3.x;
     let first = FIRST;
-    let last = bottom();
+    let last = LAST;
     let n = FIRST_NX * FIRST_NY;
     for (var c = lid; c < n; c += WG) {
         sx[c] = mg_x[level.x_off + c];

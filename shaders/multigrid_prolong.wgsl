@@ -1,7 +1,7 @@
 // Multigrid prolongation and post-smoother in one dispatch: each fluid cell of the tile adds the
 // bilinear coarse-grid correction (multigrid_tile.wgsl `prolonged`) as it is loaded, then two
-// red-black smoothing sweeps (SMOOTH_OMEGA) run in workgroup memory, y -> x. `add` is the plain prolongation in
-// place on x that a CPU adapter uses instead (followed by plain half-sweeps).
+// red-black smoothing sweeps (SMOOTH_OMEGA) run in workgroup memory, y -> x. `add` is the plain
+// prolongation in place on x that a CPU adapter uses instead (followed by plain half-sweeps).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(18) var<storage, read> level: Level;

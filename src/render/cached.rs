@@ -95,16 +95,7 @@ impl CachedField {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        CachedField {
-            field: Renderer::with_image(device, HEADLESS_FORMAT),
-            blit,
-            layout,
-            sampler,
-            target: None,
-            last: None,
-            software,
-            redraws: 0,
-        }
+        CachedField { field: Renderer::for_image(device), blit, layout, sampler, target: None, last: None, software, redraws: 0 }
     }
 
     /// Binds a new simulation's buffers (forces a redraw).

@@ -125,9 +125,7 @@ impl Viewport {
 
 /// The display pipeline. `attach` binds a simulation's buffers (again after a reset or resize).
 pub struct Renderer {
-    pipeline: wgpu::RenderPipeline,
-    /// The same colours by a compute pass into a storage image (`with_image`): the window's.
-    image: Option<ImagePass>,
+    output: Output,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
@@ -136,28 +134,31 @@ pub struct Renderer {
     use_after: bool,
 }
 
-/// shaders/render_field.wgsl `cs_main`: its pipeline and the layout of the image it writes
-/// (group 1).
-struct ImagePass {
-    pipeline: wgpu::ComputePipeline,
-    layout: wgpu::BindGroupLayout,
+/// What a renderer writes with.
+enum Output {
+    /// A render pipeline (`fs_main`) drawing into a viewport of a pass's target.
+    Draw(wgpu::RenderPipeline),
+    /// shaders/render_field.wgsl `cs_main`, the same colours by a compute pass into a storage
+    /// image, and the layout of that image (group 1): the window's field image.
+    Image { pipeline: wgpu::ComputePipeline, layout: wgpu::BindGroupLayout },
 }
 
 /// Pixels a side of a workgroup of `cs_main`.
 const IMAGE_BLOCK: u32 = 8;
 
 impl Renderer {
+    /// A renderer that draws into `format` targets (`draw`).
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Renderer {
-        Renderer::build(device, format, false)
+        Renderer::build(device, Some(format))
     }
 
-    /// A renderer that also writes the field into a storage image by a compute pass
+    /// A renderer that writes the field into a `HEADLESS_FORMAT` storage image by a compute pass
     /// (`image_group`, `compute`): the window's field image (src/render/cached.rs).
-    pub fn with_image(device: &wgpu::Device, format: wgpu::TextureFormat) -> Renderer {
-        Renderer::build(device, format, true)
+    pub fn for_image(device: &wgpu::Device) -> Renderer {
+        Renderer::build(device, None)
     }
 
-    fn build(device: &wgpu::Device, format: wgpu::TextureFormat, with_image: bool) -> Renderer {
+    fn build(device: &wgpu::Device, format: Option<wgpu::TextureFormat>) -> Renderer {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("render_field"),
             source: wgpu::ShaderSource::Wgsl(shader_source().into()),
@@ -181,19 +182,20 @@ impl Renderer {
         }];
         entries.extend((1..=6).map(storage));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("render"), entries: &entries });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("render"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = fullscreen_pipeline(device, &pipeline_layout, &module, "render_field", format);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render params"),
             size: std::mem::size_of::<RenderParams>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let image = with_image.then(|| {
+        let output = if let Some(format) = format {
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("render"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+            Output::Draw(fullscreen_pipeline(device, &pipeline_layout, &module, "render_field", format))
+        } else {
             let image_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("field image"),
                 entries: &[wgpu::BindGroupLayoutEntry {
@@ -220,9 +222,9 @@ impl Renderer {
                 compilation_options: Default::default(),
                 cache: None,
             });
-            ImagePass { pipeline, layout: image_layout }
-        });
-        Renderer { pipeline, image, layout, uniform, group: None, after_group: None, use_after: false }
+            Output::Image { pipeline, layout: image_layout }
+        };
+        Renderer { output, layout, uniform, group: None, after_group: None, use_after: false }
     }
 
     /// Binds the state buffers of `sim`; call after every new simulation (and after
@@ -254,26 +256,30 @@ impl Renderer {
         queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
     }
 
-    /// Draws the field into `viewport` of the pass's target.
+    /// The state's bind group this frame (`prepare` chose the divergence's buffer).
+    fn state(&self) -> Option<&wgpu::BindGroup> {
+        if self.use_after { self.after_group.as_ref() } else { self.group.as_ref() }
+    }
+
+    /// Draws the field into `viewport` of the pass's target (a renderer made by `new`).
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
-        let group = if self.use_after { &self.after_group } else { &self.group };
-        let Some(group) = group else { return };
+        let (Some(group), Output::Draw(pipeline)) = (self.state(), &self.output) else { return };
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return;
         }
         pass.set_viewport(viewport.x, viewport.y, viewport.w, viewport.h, 0.0, 1.0);
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.draw(0..3, 0..1);
     }
 
     /// What `compute` writes: `view` of a `HEADLESS_FORMAT` texture with storage use (a renderer
-    /// made by `with_image`).
+    /// made by `for_image`).
     pub fn image_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
-        let image = self.image.as_ref().expect("a renderer made with_image");
+        let Output::Image { layout, .. } = &self.output else { panic!("a renderer made by for_image writes images") };
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("field image"),
-            layout: &image.layout,
+            layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(view) }],
         })
     }
@@ -281,9 +287,8 @@ impl Renderer {
     /// Writes the field into the whole `size` image bound in `image` (`image_group`), as `draw`
     /// would draw it into a viewport of that size.
     pub fn compute(&self, pass: &mut wgpu::ComputePass<'_>, image: &wgpu::BindGroup, size: [u32; 2]) {
-        let group = if self.use_after { &self.after_group } else { &self.group };
-        let (Some(group), Some(pipeline)) = (group, &self.image) else { return };
-        pass.set_pipeline(&pipeline.pipeline);
+        let (Some(group), Output::Image { pipeline, .. }) = (self.state(), &self.output) else { return };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.set_bind_group(1, image, &[]);
         pass.dispatch_workgroups(size[0].div_ceil(IMAGE_BLOCK), size[1].div_ceil(IMAGE_BLOCK), 1);

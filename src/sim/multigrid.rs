@@ -45,11 +45,13 @@ impl PerLevel {
 
 /// The coarse solve's levels as its pipeline constants (shaders/multigrid_coarse.wgsl): the first,
 /// from `coarse`, and the bottom, the last level (the same one, or the next).
-fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64); 5] {
-    let (first, bottom) = (&levels[coarse], &levels[levels.len() - 1]);
-    assert!(levels.len() - coarse <= 2, "a level that fits the coarse solve coarsens to the bottom at once");
+fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64); 6] {
+    let last = levels.len() - 1;
+    let (first, bottom) = (&levels[coarse], &levels[last]);
+    assert!(last - coarse <= 1, "a level that fits the coarse solve coarsens to the bottom at once");
     [
         ("FIRST", coarse as f64),
+        ("LAST", last as f64),
         ("FIRST_NX", first.nx as f64),
         ("FIRST_NY", first.ny as f64),
         ("BOTTOM_NX", bottom.nx as f64),
