@@ -101,7 +101,7 @@ impl App {
             crate::fail!("a link can only name a built-in scene; this one came from a file (save the scene instead)");
         };
         let (base, _) = Scene::load(name, &[])?;
-        // (an "auto" dye grid the page picked from its canvas stays "auto": `dye_pick`)
+        // (what the window picked for its adapter or canvas is left out: `rebuild::Picks`)
         let mut shown = self.scene_as_shown();
         shown.display = self.scene.display.clone();
         let sets = crate::config::overrides::overrides_between(&base, &shown);
@@ -245,7 +245,6 @@ impl App {
     pub(super) fn start_from(&mut self, scene: Scene, source: Source, state: Option<(Fields, Meta)>) -> Result<()> {
         // the page picks an "auto" dye grid from its canvas
         // (and a software adapter a lighter one; a GPU keeps auto's)
-        let asked = scene.grid.dye_scale.clone();
         self.loaded = scene.clone();
         let scene = match (&state, self.running.as_ref()) {
             (None, Some(r)) => {
@@ -257,7 +256,7 @@ impl App {
         };
         #[cfg(target_arch = "wasm32")]
         let scene = if state.is_none() { super::web::page_dye(scene) } else { scene };
-        self.dye_pick = rebuild::dye_pick(&asked, &scene);
+        self.picks = rebuild::Picks::new(&self.loaded, &scene);
         if let Some(r) = self.running.as_mut() {
             // a dye grid of another scale (a state saved headless at k = 1 into a window at
             // auto's 4) needs new buffers too
@@ -348,13 +347,11 @@ impl App {
         Ok(())
     }
 
-    /// The scene with the display the window shows (overlays), as a saved scene should open: a
-    /// dye grid the window picked for "auto" (for its adapter or canvas) is saved as "auto".
+    /// The scene with the display the window shows (overlays), as a saved scene should open: what
+    /// the window picked for its adapter or canvas (`rebuild::Picks`) is saved as the scene had it.
     fn scene_as_shown(&self) -> Scene {
         let mut s = self.scene.clone();
-        if self.dye_pick.is_some() && self.dye_pick == Some(s.dye_scale()) {
-            s.grid.dye_scale = crate::config::DyeScale::default();
-        }
+        self.picks.undo(&mut s);
         let o = &self.view.overlays;
         (s.display.ink, s.display.divergence, s.display.pressure, s.display.velocity) = (o.ink, o.divergence, o.pressure, o.arrows_centre);
         s

@@ -198,8 +198,8 @@ pub struct App {
     starting: bool,
     /// The scene as the device made it at start (smaller to fit, lighter on a CPU), and why.
     refitted: Arc<Mutex<Option<rebuild::Adjusted>>>,
-    /// The dye scale the window picked for the scene's "auto" (`rebuild::dye_pick`).
-    dye_pick: Option<usize>,
+    /// What the window picked for its adapter or canvas in place of the scene's defaults.
+    picks: rebuild::Picks,
     /// A saved state being read back for Save state (never waited on).
     saving: Option<files::SavingState>,
     /// Steps a second, for the badge on the field.
@@ -272,7 +272,7 @@ impl App {
             started: Arc::default(),
             starting: false,
             refitted: Arc::default(),
-            dye_pick: None,
+            picks: rebuild::Picks::default(),
             saving: None,
             step_rate: StepRate::default(),
             hover_pending: false,

@@ -76,24 +76,46 @@ pub fn fitting(limits: &wgpu::Limits, scene: &Scene) -> (Scene, Option<String>) 
 /// and still twice the flow's resolution at 128².
 pub const SOFTWARE_DYE_TARGET: usize = 256;
 
-/// `scene` for the adapter it runs on: on a software (CPU) adapter an "auto" dye grid is the
-/// smallest scale with at least 256 dye cells across instead of auto's 512, with the line the
-/// panel shows. A GPU, or a dye scale the scene sets, keeps the scene as it is.
+/// The CFL limit a software adapter's window takes where the scene keeps the default (1): the
+/// default plume's fastest fluid crosses 1.0–1.1 cells a step from about step 250, which at 1
+/// splits every step in two, twice a step's cost on a CPU (BENCHMARKS.md, eleventh session).
+/// Semi-Lagrangian tracing is stable at any CFL number; 2 still keeps a trace within two cells.
+pub const SOFTWARE_MAX_CFL: f32 = 2.0;
+
+/// `scene` for the adapter it runs on, with the line the panel shows. On a software (CPU)
+/// adapter an "auto" dye grid is the smallest scale with at least 256 dye cells across instead
+/// of auto's 512, and the default CFL limit is `SOFTWARE_MAX_CFL`. A GPU, or a dye scale or CFL
+/// limit the scene sets, keeps the scene as it is.
 pub fn for_adapter(software: bool, mut scene: Scene) -> (Scene, Option<String>) {
-    if !software || !matches!(scene.grid.dye_scale, crate::config::DyeScale::Word(_)) {
+    if !software {
         return (scene, None);
     }
-    let (nx, ny) = (scene.grid.nx.max(1) as usize, scene.grid.ny.max(1) as usize);
-    let auto = scene.dye_scale();
-    let k = SOFTWARE_DYE_TARGET.div_ceil(nx.max(ny)).clamp(1, auto);
-    if k == auto {
+    let mut picked = Vec::new();
+    let mut keys = Vec::new();
+    if matches!(scene.grid.dye_scale, crate::config::DyeScale::Word(_)) {
+        let (nx, ny) = (scene.grid.nx.max(1) as usize, scene.grid.ny.max(1) as usize);
+        let auto = scene.dye_scale();
+        let k = SOFTWARE_DYE_TARGET.div_ceil(nx.max(ny)).clamp(1, auto);
+        if k != auto {
+            scene.grid.dye_scale = crate::config::DyeScale::Scale(k as i64);
+            picked.push(format!("dye grid {}×{} (scale {k}; auto is {auto} on a GPU)", nx * k, ny * k));
+            keys.push("Grid → dye grid");
+        }
+    }
+    let default_cfl = crate::config::scene::TimeConfig::default().max_cfl;
+    if scene.time.max_cfl == default_cfl {
+        scene.time.max_cfl = SOFTWARE_MAX_CFL;
+        picked.push(format!("up to {SOFTWARE_MAX_CFL} cells a sub-step ({default_cfl} on a GPU)"));
+        keys.push("Simulation → max CFL");
+    }
+    if picked.is_empty() {
         return (scene, None);
     }
-    scene.grid.dye_scale = crate::config::DyeScale::Scale(k as i64);
     let line = format!(
-        "software adapter: dye grid {}×{} (scale {k}; auto is {auto} on a GPU) so the window keeps up; Grid → dye grid sets it",
-        nx * k,
-        ny * k
+        "software adapter: {} so the window keeps up; {} set{}",
+        picked.join(", "),
+        keys.join(" and "),
+        if keys.len() == 1 { "s it" } else { " them" }
     );
     (scene, Some(line))
 }
@@ -104,14 +126,40 @@ pub struct Adjusted {
     pub scene: Scene,
     pub fitted: Option<String>,
     pub for_adapter: Option<String>,
-    /// The dye scale the window picked for the scene's "auto" (`dye_pick`).
-    pub dye_pick: Option<usize>,
+    pub picks: Picks,
 }
 
-/// The dye scale the window chose where the scene asked for "auto" (for its adapter or canvas):
-/// saved scenes and links say "auto" again.
-pub fn dye_pick(asked: &crate::config::DyeScale, running: &Scene) -> Option<usize> {
-    matches!(asked, crate::config::DyeScale::Word(_)).then(|| running.dye_scale())
+/// What the window chose in place of the scene's own defaults (for its adapter or canvas):
+/// saved scenes and links carry the scene's values again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Picks {
+    /// The dye scale picked for the scene's "auto".
+    pub dye: Option<usize>,
+    /// The CFL limit picked for the scene's (asked, picked).
+    pub max_cfl: Option<(f32, f32)>,
+}
+
+impl Picks {
+    /// What `running` chose where `asked` left it to the window.
+    pub fn new(asked: &Scene, running: &Scene) -> Picks {
+        Picks {
+            dye: matches!(asked.grid.dye_scale, crate::config::DyeScale::Word(_)).then(|| running.dye_scale()),
+            max_cfl: (asked.time.max_cfl != running.time.max_cfl).then_some((asked.time.max_cfl, running.time.max_cfl)),
+        }
+    }
+
+    /// `s` with the scene's own values where the window's picks still stand (the panel may have
+    /// changed them since, and then they are the user's).
+    pub fn undo(&self, s: &mut Scene) {
+        if self.dye.is_some() && self.dye == Some(s.dye_scale()) {
+            s.grid.dye_scale = crate::config::DyeScale::default();
+        }
+        if let Some((asked, picked)) = self.max_cfl
+            && s.time.max_cfl == picked
+        {
+            s.time.max_cfl = asked;
+        }
+    }
 }
 
 /// A simulation of `scene` starting from `fields` (a saved state).
@@ -178,15 +226,45 @@ mod tests {
         assert_eq!(plume.dye_scale(), 4, "auto at 128²");
         let (cpu, line) = for_adapter(true, plume.clone());
         assert_eq!(cpu.dye_scale(), 2);
-        assert!(line.is_some_and(|l| l.contains("256×256") && l.contains("software")));
+        assert!(line.is_some_and(|l| l.contains("256×256") && l.contains("software") && l.contains("2 cells a sub-step")));
         // a GPU keeps auto; a set scale is the user's
         assert_eq!(for_adapter(false, plume.clone()), (plume.clone(), None));
-        let (set, _) = Scene::load("plume", &["grid.dye_scale=4".to_string()]).unwrap();
+        let (set, _) = Scene::load("plume", &["grid.dye_scale=4".to_string(), "time.max_cfl=0.5".to_string()]).unwrap();
         assert_eq!(for_adapter(true, set.clone()), (set, None));
         // never below 256 across: a 100² grid gets 3 (300²), a 512² grid auto's 1
         let (small, _) = Scene::load("plume", &["grid.nx=100".to_string(), "grid.ny=100".to_string()]).unwrap();
         assert_eq!(for_adapter(true, small).0.dye_scale(), 3);
         let (big, _) = Scene::load("plume", &["grid.nx=512".to_string(), "grid.ny=512".to_string()]).unwrap();
-        assert_eq!(for_adapter(true, big.clone()), (big, None));
+        let (cpu_big, line) = for_adapter(true, big.clone());
+        assert_eq!(cpu_big.dye_scale(), big.dye_scale());
+        assert!(line.is_some_and(|l| !l.contains("dye grid") && l.contains("Simulation → max CFL sets it")));
+    }
+
+    #[test]
+    fn a_software_adapter_takes_two_cells_a_sub_step_where_the_scene_keeps_the_default() {
+        let plume = Scene::load("plume", &[]).unwrap().0;
+        assert_eq!(plume.time.max_cfl, 1.0);
+        let (cpu, _) = for_adapter(true, plume.clone());
+        assert_eq!(cpu.time.max_cfl, SOFTWARE_MAX_CFL);
+        // no sub-steps at all (0) is the scene's choice too
+        let (none, _) = Scene::load("plume", &["time.max_cfl=0".to_string()]).unwrap();
+        assert_eq!(for_adapter(true, none.clone()).0.time.max_cfl, 0.0);
+    }
+
+    #[test]
+    fn picks_are_undone_for_saving_unless_the_panel_changed_them() {
+        let plume = Scene::load("plume", &[]).unwrap().0;
+        let (cpu, _) = for_adapter(true, plume.clone());
+        let picks = Picks::new(&plume, &cpu);
+        assert_eq!(picks, Picks { dye: Some(2), max_cfl: Some((1.0, SOFTWARE_MAX_CFL)) });
+        let mut saved = cpu.clone();
+        picks.undo(&mut saved);
+        assert_eq!(saved, plume, "a saved scene opens as the scene did");
+        // the user moved the slider: their value is saved
+        let mut edited = cpu.clone();
+        edited.time.max_cfl = 1.5;
+        picks.undo(&mut edited);
+        assert_eq!(edited.time.max_cfl, 1.5);
+        assert_eq!(Picks::new(&plume, &plume), Picks { dye: Some(4), max_cfl: None });
     }
 }

@@ -29,7 +29,7 @@ impl App {
                 if let Some(a) = self.refitted.lock().ok().and_then(|mut s| s.take()) {
                     self.scene = a.scene;
                     self.stats.for_adapter = a.for_adapter;
-                    self.dye_pick = a.dye_pick;
+                    self.picks = a.picks;
                     if let Some(line) = a.fitted {
                         crate::platform::say(&line);
                         self.panel.message = Some(line);
@@ -83,8 +83,8 @@ impl ApplicationHandler for App {
                 if fit != scene
                     && let Ok(mut slot) = refitted.lock()
                 {
-                    let dye_pick = rebuild::dye_pick(&scene.grid.dye_scale, &fit);
-                    *slot = Some(rebuild::Adjusted { scene: fit.clone(), fitted: line, for_adapter: note, dye_pick });
+                    let picks = rebuild::Picks::new(&scene, &fit);
+                    *slot = Some(rebuild::Adjusted { scene: fit.clone(), fitted: line, for_adapter: note, picks });
                 }
                 rebuild::new_sim(gpu, &fit, &source)
             }

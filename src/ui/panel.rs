@@ -281,8 +281,8 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
     ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
     if let Some(note) = &s.for_adapter {
         ui.small(note).on_hover_text(
-            "On a CPU adapter the window starts with a coarser automatic dye grid (at least 256 cells across) and one step a frame, \
-             and draws the field at the dye grid's resolution (one pixel a dye cell, at least 256 across) before the window's bilinear \
+            "On a CPU adapter the window starts with a coarser automatic dye grid (at least 256 cells across), one step a frame, \
+             a default CFL limit of 2 instead of 1 (one sub-step a step where the default plume would take two), and draws the field at the dye grid's resolution (one pixel a dye cell, at least 256 across) before the window's bilinear \
              scaling, so the default scene stays smooth; a GPU gets the full automatic pick and a 512-pixel field image",
         );
     }
