@@ -1,13 +1,15 @@
-// Body forces on the edge velocities: Boussinesq buoyancy (seed 004: density is the deviation from
-// the ambient density, so a = (density / rho_ambient) g, heavy fluid falls along g) and momentum
-// damping (seed 001: momentum *= factor, here exp(-damping dt) so it is independent of dt).
-// Prescribed faces are left as they are.
+// Body forces on the edge velocities, after the splats' velocity (shaders/shared/splats.wgsl: the
+// sources pass, run just before, leaves the velocity to this one): Boussinesq buoyancy (seed 004:
+// density is the deviation from the ambient density, so a = (density / rho_ambient) g, heavy
+// fluid falls along g) and momentum damping (seed 001: momentum *= factor, here
+// exp(-damping dt) so it is independent of dt). Prescribed faces keep their value.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(1) var<storage, read_write> u: array<f32>;
 @group(0) @binding(2) var<storage, read_write> v: array<f32>;
 @group(0) @binding(6) var<storage, read> density: array<f32>;
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(13) var<uniform> splats: array<Splat, MAX_SPLATS>;
 
 // Density deviation at a free face: the mean of the cells on its two sides that lie in the
 // domain. A face between a cell and a solid is fixed, so those cells are fluid (no solid read).
@@ -30,18 +32,32 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
     let keep = exp(-params.damping * params.dt);
-    if i <= nx() && j < ny() && !u_face(i, j).fixed {
-        var l = i - 1;
-        var r = i;
-        if periodic_x() { l = wrap(l, nx()); r = wrap(r, nx()); }
-        let a = params.dt * face_density(vec2<i32>(l, j), vec2<i32>(r, j)) / params.rho * params.gravity_x;
-        u[u_idx(i, j)] = (u[u_idx(i, j)] + a) * keep;
+    // only faces the splats can reach run their loop (and a fixed face among them is set)
+    let reached = in_reach(i, j);
+    if i <= nx() && j < ny() {
+        let f = u_face(i, j);
+        var value = u[u_idx(i, j)];
+        if reached { value = sourced_u(i, j, f, value); }
+        if !f.fixed {
+            var l = i - 1;
+            var r = i;
+            if periodic_x() { l = wrap(l, nx()); r = wrap(r, nx()); }
+            let a = params.dt * face_density(vec2<i32>(l, j), vec2<i32>(r, j)) / params.rho * params.gravity_x;
+            value = (value + a) * keep;
+        }
+        if reached || !f.fixed { u[u_idx(i, j)] = value; }
     }
-    if i < nx() && j <= ny() && !v_face(i, j).fixed {
-        var b = j - 1;
-        var t = j;
-        if periodic_y() { b = wrap(b, ny()); t = wrap(t, ny()); }
-        let a = params.dt * face_density(vec2<i32>(i, b), vec2<i32>(i, t)) / params.rho * params.gravity_y;
-        v[v_idx(i, j)] = (v[v_idx(i, j)] + a) * keep;
+    if i < nx() && j <= ny() {
+        let f = v_face(i, j);
+        var value = v[v_idx(i, j)];
+        if reached { value = sourced_v(i, j, f, value); }
+        if !f.fixed {
+            var b = j - 1;
+            var t = j;
+            if periodic_y() { b = wrap(b, ny()); t = wrap(t, ny()); }
+            let a = params.dt * face_density(vec2<i32>(i, b), vec2<i32>(i, t)) / params.rho * params.gravity_y;
+            value = (value + a) * keep;
+        }
+        if reached || !f.fixed { v[v_idx(i, j)] = value; }
     }
 }

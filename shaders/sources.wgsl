@@ -1,7 +1,9 @@
 // Sources: brush strokes and emitters (splats) add velocity to the edges inside a disk with a
 // smooth falloff, and ink and density to the cells inside it (seed 002, step 8: the brush).
-// One thread of `main` per (i, j) covers u[j][i], v[j][i] and flow cell (i, j) where each exists;
-// one of `ink_main` covers dye cell (i, j).
+// A running flow takes the edges' share in the forces pass (forces.wgsl `main`, which reads the
+// density this pass left); `velocity` gives it to a frozen one. One thread of `velocity` per
+// (i, j) covers u[j][i] and v[j][i] where each exists; one of `ink_and_density` covers dye cell
+// (i, j), and flow cell (i / k, j / k) at its first dye cell.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(1) var<storage, read_write> u: array<f32>;
@@ -10,84 +12,29 @@
 @group(0) @binding(5) var<storage, read_write> ink: array<f32>;
 @group(0) @binding(6) var<storage, read_write> density: array<f32>;
 @group(0) @binding(7) var<storage, read_write> solid: array<f32>;
-// Uniform, not storage: every thread reads the same splat, which a uniform block gives in one
-// load where a CPU adapter (lavapipe) reads a storage word once per lane.
 @group(0) @binding(13) var<uniform> splats: array<Splat, MAX_SPLATS>;
 
-// Offset from a splat centre, with the nearest periodic image on wrap-around axes.
-fn splat_offset(pos: vec2<f32>, s: Splat) -> vec2<f32> {
-    var d = pos - vec2<f32>(s.x, s.y);
-    let size = vec2<f32>(f32(nx()), f32(ny())) * params.h;
-    if periodic_x() { d.x = d.x - round(d.x / size.x) * size.x; }
-    if periodic_y() { d.y = d.y - round(d.y / size.y) * size.y; }
-    return d;
-}
-
-const MODE_PAINT_SOLID: u32 = 2u;
-const MODE_ERASE_SOLID: u32 = 3u;
-
-// A brush dab adds its values times the falloff w, once. An emitter relaxes toward its values at
-// `rate` per second times w, so its strength does not depend on the time step.
-fn apply(value: f32, target_value: f32, w: f32, s: Splat) -> f32 {
-    if s.mode == 0u { return value + w * target_value; }
-    return mix(value, target_value, 1.0 - exp(-s.rate * params.dt * w));
-}
-
-// Only the threads this step's splats can reach run (src/sim/sources.rs `reach`): `main` from
-// flow thread params.extra.xy on, `ink_main` from dye thread params.extra.zw on.
+// Only the threads this step's splats can reach run (src/sim/sources.rs `reach`): `velocity` from
+// flow thread params.extra.xy on, `ink_and_density` from dye thread params.extra.zw on.
 fn reach_origin(at: vec2<f32>, id: vec3<u32>) -> vec2<i32> { return vec2<i32>(at) + vec2<i32>(id.xy); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+fn velocity(@builtin(global_invocation_id) id: vec3<u32>) {
     let ij = reach_origin(params.extra.xy, id);
     let i = ij.x;
     let j = ij.y;
-    let h = params.h;
     if i <= nx() && j < ny() {
-        let f = u_face(i, j);
-        var value = u[u_idx(i, j)];
-        // the last face of a periodic row is the first one: compute it there
-        var fi = i;
-        if periodic_x() && i == nx() { fi = 0; }
-        let pos = vec2<f32>(f32(fi) * h, (f32(j) + 0.5) * h);
-        for (var k = 0u; k < params.splat_count; k++) {
-            let s = splats[k];
-            let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vx, w, s); }
-        }
-        if f.fixed { value = f.value; }
-        u[u_idx(i, j)] = value;
+        u[u_idx(i, j)] = sourced_u(i, j, u_face(i, j), u[u_idx(i, j)]);
     }
     if i < nx() && j <= ny() {
-        let f = v_face(i, j);
-        var value = v[v_idx(i, j)];
-        var fj = j;
-        if periodic_y() && j == ny() { fj = 0; }
-        let pos = vec2<f32>((f32(i) + 0.5) * h, f32(fj) * h);
-        for (var k = 0u; k < params.splat_count; k++) {
-            let s = splats[k];
-            let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vy, w, s); }
-        }
-        if f.fixed { value = f.value; }
-        v[v_idx(i, j)] = value;
-    }
-    if i < nx() && j < ny() && !is_solid(i, j) {
-        let c = cell_idx(i, j);
-        let pos = vec2<f32>((f32(i) + 0.5) * h, (f32(j) + 0.5) * h);
-        var rho = density[c];
-        for (var k = 0u; k < params.splat_count; k++) {
-            let s = splats[k];
-            let w = falloff(length(splat_offset(pos, s)), s.radius);
-            if w > 0.0 && s.mode < MODE_PAINT_SOLID { rho = apply(rho, s.density, w, s); }
-        }
-        density[c] = rho;
+        v[v_idx(i, j)] = sourced_v(i, j, v_face(i, j), v[v_idx(i, j)]);
     }
 }
 
-// Ink on the dye grid: (i, j) is a dye cell here.
+// Ink on the dye grid, (i, j) a dye cell here, and density at the flow cell whose first dye cell
+// it is.
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn ink_main(@builtin(global_invocation_id) id: vec3<u32>) {
+fn ink_and_density(@builtin(global_invocation_id) id: vec3<u32>) {
     let ij = reach_origin(params.extra.zw, id);
     let i = ij.x;
     let j = ij.y;
@@ -105,9 +52,21 @@ fn ink_main(@builtin(global_invocation_id) id: vec3<u32>) {
         ink[3u * d] = rgb.x;
         ink[3u * d + 1u] = rgb.y;
         ink[3u * d + 2u] = rgb.z;
+        if i % dye_k() == 0 && j % dye_k() == 0 {
+            let ci = i / dye_k();
+            let cj = j / dye_k();
+            let c = cell_idx(ci, cj);
+            let at = vec2<f32>((f32(ci) + 0.5) * params.h, (f32(cj) + 0.5) * params.h);
+            var rho = density[c];
+            for (var k = 0u; k < params.splat_count; k++) {
+                let s = splats[k];
+                let w = falloff(length(splat_offset(at, s)), s.radius);
+                if w > 0.0 && s.mode < MODE_PAINT_SOLID { rho = apply(rho, s.density, w, s); }
+            }
+            density[c] = rho;
+        }
     }
 }
-
 // The obstacle brush, run before `main` so that `main` sees the new solids and zeroes the faces
 // touching them: cells whose centre is inside a paint (erase) disk become solid (fluid).
 //

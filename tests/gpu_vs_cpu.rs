@@ -169,6 +169,50 @@ fn sources_match_cpu() {
     }
 }
 
+/// The brush and an emitter with an obstacle-brush dab among them, which the fused passes below
+/// take: the sources pass's ink and density, then the forces pass's velocity, buoyancy and damping.
+fn fused_splats() -> [Splat; 3] {
+    [
+        Splat { x: 0.6, y: 0.7, radius: 0.3, mode: SPLAT_ADD, vx: 1.5, vy: -0.5, density: 0.3, ink_r: 1.0, ..Default::default() },
+        Splat { x: 0.05, y: 1.2, radius: 0.25, mode: SPLAT_BLEND, vy: 2.0, density: -0.4, ink_g: 0.9, rate: 80.0, ..Default::default() },
+        Splat { x: 1.0, y: 0.4, radius: 0.15, mode: SPLAT_PAINT_SOLID, ..Default::default() },
+    ]
+}
+
+/// Sources then forces as a running step records them (the edges' share of the splats in the
+/// forces dispatch, after the density the sources pass left) against the CPU's whole sources
+/// then forces; with confinement too.
+#[test]
+fn sources_and_forces_match_cpu() {
+    let gpu = gpu();
+    let splats = fused_splats();
+    for (label, f, mut p) in inputs() {
+        p.gravity_x = 1.5;
+        p.damping = 0.7;
+        for vorticity in [0.0, 2.0] {
+            p.vorticity = vorticity;
+            compare(&gpu, &format!("{label}, confinement {vorticity}"), &f, p, &splats, "sources_and_forces", |f, p| {
+                cpu::sources(f, p, &splats);
+                cpu::forces(f, p);
+                if p.vorticity != 0.0 {
+                    cpu::vorticity(f, p);
+                }
+            });
+        }
+    }
+}
+
+/// The forces dispatch alone with splats: their velocity, then buoyancy of the density as it is.
+#[test]
+fn forces_with_splats_match_cpu() {
+    let gpu = gpu();
+    let splats = fused_splats();
+    for (label, f, mut p) in inputs() {
+        p.gravity_y = -2.0;
+        compare(&gpu, &label, &f, p, &splats[..2], "forces", |f, p| cpu::forces::with_splats(f, p, &splats[..2]));
+    }
+}
+
 #[test]
 fn obstacle_brush_matches_cpu() {
     let gpu = gpu();
@@ -420,6 +464,11 @@ fn dye_grid_matches_cpu() {
     for k in [2, 3] {
         for (label, f, mut p) in dye_inputs(k) {
             compare(&gpu, &label, &f, p, &splats, "sources", |f, p| cpu::sources(f, p, &splats));
+            // density sourced by the dye grid's threads, then buoyancy reading it
+            compare(&gpu, &label, &f, p, &splats, "sources_and_forces", |f, p| {
+                cpu::sources(f, p, &splats);
+                cpu::forces(f, p);
+            });
             compare(&gpu, &label, &f, p, &[], "advect_ink", cpu::advect_ink);
             p.ink_dissipation = 0.3;
             for schemes in [

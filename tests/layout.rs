@@ -89,8 +89,8 @@ fn params_layout_matches_wgsl() {
         schemes,
         extra,
         dye_scale,
-        _pad0,
-        _pad1,
+        reach_w,
+        reach_h,
         _pad2
     );
     assert_eq!(size as usize, size_of::<Params>(), "Params size differs between Rust and WGSL");

@@ -37,8 +37,10 @@ struct Params {
     extra: vec4<f32>,
     // The dye (ink) grid is dye_scale times finer than the flow grid (DESIGN.md §1).
     dye_scale: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // Flow threads (faces and cells) this step's splats can reach, from extra.xy on
+    // (src/sim/sources.rs `reach`; shaders/shared/splats.wgsl `in_reach`).
+    reach_w: u32,
+    reach_h: u32,
     _pad2: u32,
 }
 

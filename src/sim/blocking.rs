@@ -57,7 +57,13 @@ impl Simulation {
         let s = &self.stages;
         let b = &self.buffers;
         match name {
-            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids, &self.reach),
+            // every source, velocity included (as the CPU's `sources`)
+            "sources" => s.sources.encode(&mut encoder, None, self.edits_solids, &self.reach, true),
+            // as a running step records them: the velocity's share in the forces pass
+            "sources_and_forces" => {
+                s.sources.encode(&mut encoder, None, self.edits_solids, &self.reach, false);
+                s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0);
+            }
             "forces" => s.encode_forces(&mut encoder, None, self.params.vorticity != 0.0),
             "vorticity" => timed_pass(&mut encoder, None, name, |pass| s.vorticity.encode(pass)),
             "advect" => s.advection.encode(&mut encoder, None, b, self.freeze_velocity, self.params.schemes),

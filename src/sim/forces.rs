@@ -1,5 +1,7 @@
-//! Forces: buoyancy and momentum damping on the edge velocities (shaders/forces.wgsl; CPU twin
-//! src/sim/cpu/forces.rs). Vorticity confinement, recorded in the same pass, is in vorticity.rs.
+//! Forces: the splats' velocity, buoyancy and momentum damping on the edge velocities, in one
+//! dispatch (shaders/forces.wgsl; CPU twin src/sim/cpu/forces.rs). The sources pass before it has
+//! sourced the density buoyancy reads. Vorticity confinement, recorded in the same pass, is in
+//! vorticity.rs.
 
 use super::kernel::Bound;
 use super::stage::Ctx;
@@ -15,7 +17,7 @@ impl Forces {
         Ok(Forces { kernel: ctx.bound("forces", "main")?, edges: ctx.edges() })
     }
 
-    /// Buoyancy and damping.
+    /// The splats' velocity, buoyancy and damping.
     pub fn encode(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.kernel.dispatch(pass, self.edges);
     }

@@ -94,6 +94,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("shared/solid", include_str!("../../shaders/shared/solid.wgsl")),
     ("shared/velocity", include_str!("../../shaders/shared/velocity.wgsl")),
     ("shared/velocity_blocks", include_str!("../../shaders/shared/velocity_blocks.wgsl")),
+    ("shared/splats", include_str!("../../shaders/shared/splats.wgsl")),
     ("multigrid_level", include_str!("../../shaders/multigrid_level.wgsl")),
     ("multigrid_common", include_str!("../../shaders/multigrid_common.wgsl")),
     ("multigrid_tile", include_str!("../../shaders/multigrid_tile.wgsl")),
@@ -115,6 +116,9 @@ macro_rules! part {
     (velocity_blocks) => {
         include_str!("../../shaders/shared/velocity_blocks.wgsl")
     };
+    (splats) => {
+        include_str!("../../shaders/shared/splats.wgsl")
+    };
 }
 
 /// A multigrid shader file (composed after the prelude, shared parts first).
@@ -127,8 +131,8 @@ macro_rules! mg {
 /// Every pass's WGSL, by file name (without `.wgsl`): the parts it takes, then its own file,
 /// which declares every binding the parts and the pass read or write.
 pub const SHADERS: &[(&str, &str)] = &[
-    ("sources", concat!(part!(solid), include_str!("../../shaders/sources.wgsl"))),
-    ("forces", concat!(part!(solid), include_str!("../../shaders/forces.wgsl"))),
+    ("sources", concat!(part!(solid), part!(splats), include_str!("../../shaders/sources.wgsl"))),
+    ("forces", concat!(part!(solid), part!(splats), include_str!("../../shaders/forces.wgsl"))),
     ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../shaders/divergence.wgsl"))),
     ("pressure", concat!(part!(solid), include_str!("../../shaders/pressure.wgsl"))),
     ("pressure_quad", include_str!("../../shaders/pressure_quad.wgsl")),

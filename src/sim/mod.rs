@@ -74,7 +74,8 @@ impl Stages {
         })
     }
 
-    /// Buoyancy and damping, then confinement when `vorticity` (ε ≠ 0), in one timed pass.
+    /// The splats' velocity, buoyancy and damping, then confinement when `vorticity` (ε ≠ 0), in
+    /// one timed pass.
     fn encode_forces(&self, encoder: &mut wgpu::CommandEncoder, profiler: Option<&wgpu_profiler::GpuProfiler>, vorticity: bool) {
         timed_pass(encoder, profiler, "forces", |pass| {
             self.forces.encode(pass);
@@ -280,6 +281,7 @@ impl Simulation {
         self.params.time = self.time as f32;
         self.reach = sources::reach(splats, &self.params);
         self.params.extra = self.reach.origins();
+        [self.params.reach_w, self.params.reach_h] = self.reach.flow.1;
         // one small buffer a step: the constants, then the splat list
         let head = std::mem::size_of::<Params>();
         let mut bytes = bytemuck::bytes_of(&self.params).to_vec();
@@ -354,7 +356,8 @@ impl Simulation {
         let b = &self.buffers;
         let freeze = self.freeze_velocity;
         if self.params.splat_count > 0 {
-            s.sources.encode(encoder, profiler, self.edits_solids, &self.reach);
+            // the forces pass gives a running flow the splats' velocity
+            s.sources.encode(encoder, profiler, self.edits_solids, &self.reach, freeze);
         }
         // a frozen flow stays as it is, but velocity painted into it is projected like any other
         let painted = freeze && substeps::speed_with_splats(0.0, splats) > 0.0;

@@ -55,11 +55,13 @@ pub struct Params {
     /// x: velocity scheme, y: ink scheme, z: density scheme, w: flags.
     pub schemes: [u32; 4],
     pub extra: [f32; 4],
-    /// The dye grid is `dye_scale` times finer than the flow grid (DESIGN.md §1, ink); the rest pads
-    /// the block to 16 bytes.
+    /// The dye grid is `dye_scale` times finer than the flow grid (DESIGN.md §1, ink).
     pub dye_scale: u32,
-    pub _pad0: u32,
-    pub _pad1: u32,
+    /// Flow threads (faces and cells) this step's splats can reach, from `extra`'s first two on
+    /// (`sources::reach`).
+    pub reach_w: u32,
+    pub reach_h: u32,
+    /// Pads the block to 16 bytes.
     pub _pad2: u32,
 }
 

@@ -1,5 +1,7 @@
 //! Sources stage (shaders/sources.wgsl): brush dabs and emitters as splats, dispatched only over
-//! the cells the splats can reach (`reach`).
+//! the cells the splats can reach (`reach`). Ink and density are sourced here; the edges'
+//! velocity in the forces pass that follows (src/sim/forces.rs), or here when no forces pass runs
+//! (a frozen flow).
 
 use super::kernel::Bound;
 use super::params::{Params, Splat};
@@ -7,8 +9,8 @@ use super::stage::{Ctx, timed_pass};
 use crate::error::Result;
 
 pub struct Sources {
-    kernel: Bound,
-    ink: Bound,
+    velocity: Bound,
+    ink_and_density: Bound,
     paint_solid: Bound,
     cells: [u32; 2],
 }
@@ -60,28 +62,32 @@ pub fn reach(splats: &[Splat], p: &Params) -> Reach {
 impl Sources {
     pub fn new(ctx: &Ctx) -> Result<Sources> {
         Ok(Sources {
-            kernel: ctx.bound("sources", "main")?,
-            ink: ctx.bound("sources", "ink_main")?,
+            velocity: ctx.bound("sources", "velocity")?,
+            ink_and_density: ctx.bound("sources", "ink_and_density")?,
             paint_solid: ctx.bound("sources", "paint_solid")?,
             cells: ctx.cells(),
         })
     }
 
     /// `edits_solids`: some splat of this step paints or erases obstacles. `reach` is the one
-    /// whose origins this step's constants carry.
+    /// whose origins this step's constants carry. `velocity`: the edges' velocity too, where no
+    /// forces pass follows to add it.
     pub fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         profiler: Option<&wgpu_profiler::GpuProfiler>,
         edits_solids: bool,
         reach: &Reach,
+        velocity: bool,
     ) {
         timed_pass(encoder, profiler, "sources", |pass| {
             if edits_solids {
                 self.paint_solid.dispatch(pass, self.cells);
             }
-            self.kernel.dispatch(pass, reach.flow.1);
-            self.ink.dispatch(pass, reach.dye.1);
+            if velocity {
+                self.velocity.dispatch(pass, reach.flow.1);
+            }
+            self.ink_and_density.dispatch(pass, reach.dye.1);
         });
     }
 }

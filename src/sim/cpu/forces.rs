@@ -1,8 +1,9 @@
-//! CPU reference of shaders/forces.wgsl: Boussinesq buoyancy and momentum damping.
+//! CPU reference of shaders/forces.wgsl: the splats' velocity (`with_splats`), Boussinesq buoyancy
+//! and momentum damping.
 
 use super::grid::{Grid, wrap};
 use crate::sim::fields::Fields;
-use crate::sim::params::Params;
+use crate::sim::params::{Params, Splat};
 
 fn face_density(g: &Grid, a: (i32, i32), b: (i32, i32)) -> f32 {
     let (mut sum, mut count) = (0.0f32, 0.0f32);
@@ -15,6 +16,14 @@ fn face_density(g: &Grid, a: (i32, i32), b: (i32, i32)) -> f32 {
     if count > 0.0 { sum / count } else { 0.0 }
 }
 
+/// The forces pass as a running step records it: the splats' velocity on the edges, then
+/// buoyancy and damping (the sources pass before it has sourced the density).
+pub fn with_splats(f: &mut Fields, p: &Params, splats: &[Splat]) {
+    super::sources::velocity(f, p, splats);
+    forces(f, p);
+}
+
+/// Buoyancy and damping.
 pub fn forces(f: &mut Fields, p: &Params) {
     let old = f.clone();
     let g = Grid::new(&old, p);

@@ -26,11 +26,24 @@ fn apply(value: f32, target: f32, w: f32, s: &Splat, dt: f32) -> f32 {
     }
 }
 
-/// The obstacle brush (`paint_solid` in sources.wgsl), then the velocity/ink sources.
+/// The obstacle brush (`paint_solid` in sources.wgsl), then the velocity, ink and density
+/// sources. (A running step on the GPU adds the velocity's share in the forces pass:
+/// `forces::with_splats`.)
 pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
     paint_solid(f, p, splats);
-    let splats: Vec<Splat> = splats.iter().copied().filter(|s| s.mode < SPLAT_PAINT_SOLID).collect();
-    let splats = &splats[..];
+    velocity(f, p, splats);
+    ink_and_density(f, p, splats);
+}
+
+/// The splats that add or blend (not the obstacle brush).
+fn flow_splats(splats: &[Splat]) -> Vec<Splat> {
+    splats.iter().copied().filter(|s| s.mode < SPLAT_PAINT_SOLID).collect()
+}
+
+/// The splats' velocity on the edges (`sourced_u`, `sourced_v` in shaders/shared/splats.wgsl): a
+/// fixed face takes its own value.
+pub fn velocity(f: &mut Fields, p: &Params, splats: &[Splat]) {
+    let splats = &flow_splats(splats)[..];
     let old = f.clone();
     let g = Grid::new(&old, p);
     let (nx, ny, h) = (g.nx(), g.ny(), p.h);
@@ -64,6 +77,15 @@ pub fn sources(f: &mut Fields, p: &Params, splats: &[Splat]) {
             f.v[g.vi(i, j)] = if face.fixed { face.value } else { value };
         }
     }
+}
+
+/// The splats' density on the fluid cells and ink on the fluid dye cells (`ink_and_density` in
+/// sources.wgsl).
+pub fn ink_and_density(f: &mut Fields, p: &Params, splats: &[Splat]) {
+    let splats = &flow_splats(splats)[..];
+    let old = f.clone();
+    let g = Grid::new(&old, p);
+    let (nx, ny, h) = (g.nx(), g.ny(), p.h);
     for j in 0..ny {
         for i in 0..nx {
             if g.is_solid(i, j) {
