@@ -16,6 +16,8 @@ pub struct Gpu {
     pub queue: wgpu::Queue,
     /// The device's first fault, when it was opened with [`OnFault::Record`].
     pub fault: FaultSlot,
+    /// In a browser, what it says of its adapter (wgpu's WebGPU back end names none).
+    pub browser: Option<crate::platform::BrowserAdapter>,
 }
 
 impl Gpu {
@@ -64,14 +66,16 @@ impl Gpu {
         device.set_device_lost_callback(move |reason, message| {
             slot.act(on_lost(on_fault, slot.is_set(), reason, &message));
         });
-        Ok(Gpu { instance, adapter, device, queue, fault })
+        let browser = crate::platform::browser_adapter().await;
+        Ok(Gpu { instance, adapter, device, queue, fault, browser })
     }
 
     /// A line that names the adapter, for logs and benchmark reports.
     pub fn describe(&self) -> String {
         let info = self.adapter.get_info();
-        // (a browser's WebGPU names no driver)
-        let name = if info.name.trim().is_empty() { "the browser's WebGPU adapter" } else { info.name.as_str() };
+        // (a browser's WebGPU names no driver; the browser itself may name the adapter)
+        let browser = self.browser.as_ref().map(|b| b.name.trim()).filter(|n| !n.is_empty());
+        let name = if !info.name.trim().is_empty() { info.name.as_str() } else { browser.unwrap_or("the browser's WebGPU adapter") };
         match info.driver_info.trim() {
             "" => format!("{name} ({:?})", info.backend),
             driver => format!("{name} ({:?}, {driver})", info.backend),
@@ -81,7 +85,8 @@ impl Gpu {
     /// Whether the adapter is a CPU rasteriser (lavapipe/llvmpipe, SwiftShader, WARP), where the
     /// window picks lighter defaults (`app::rebuild::for_adapter`).
     pub fn is_software(&self) -> bool {
-        is_software(&self.adapter.get_info())
+        let browser = self.browser.as_ref().is_some_and(|b| b.fallback || names_software(&b.name));
+        browser || is_software(&self.adapter.get_info())
     }
 
     /// Whether per-pass GPU timings can be measured.
@@ -326,6 +331,11 @@ pub fn limits_for(adapter: &wgpu::Limits) -> wgpu::Limits {
 /// Whether `info` names a CPU adapter. A browser reports SwiftShader as "other" unless it is the
 /// fallback adapter, so its name counts too.
 pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
-    let name = info.name.to_ascii_lowercase();
-    info.device_type == wgpu::DeviceType::Cpu || ["swiftshader", "llvmpipe", "lavapipe", "warp"].iter().any(|n| name.contains(n))
+    info.device_type == wgpu::DeviceType::Cpu || names_software(&info.name)
+}
+
+/// Whether an adapter's name is a CPU rasteriser's.
+fn names_software(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["swiftshader", "llvmpipe", "lavapipe", "warp"].iter().any(|n| name.contains(n))
 }

@@ -185,6 +185,15 @@ fn selftest_passes() {
         .map(|c| c.iter().filter(|c| c["ok"] != true).map(|c| format!("{}: {}", c["name"], c["errors"])).collect())
         .unwrap_or_default();
     assert!(result["ok"] == true, "the page's self-test failed: {result}\nfailed checks:\n{}", failed.join("\n"));
+    // SwiftShader is a CPU adapter: the browser's own words name it (wgpu's WebGPU back end names
+    // none), and the page opens with a software adapter's lighter defaults and says so
+    let adapter = result["adapter"].as_str().unwrap_or_default().to_lowercase();
+    assert!(adapter.contains("swiftshader"), "the page's adapter line does not name SwiftShader: {adapter:?}");
+    let note = result["for_adapter"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("software adapter") && note.contains("dye grid 256×256"),
+        "the page on SwiftShader did not take the software adapter's defaults: {note:?}"
+    );
     // then the page reloads itself (`?selftest=reload`) and checks what localStorage kept
     let reload = wait_for(&rx, "/reload", 120, &browser);
     println!("{}", serde_json::to_string_pretty(&reload).unwrap());

@@ -83,6 +83,8 @@ pub struct SelfTest {
     current: Option<Current>,
     results: Vec<Value>,
     first_frame_ms: Option<f64>,
+    /// What the page chose for its adapter when it opened (`rebuild::for_adapter`'s line).
+    for_adapter: Option<String>,
     saved: Option<Saved>,
     /// The second part, after the reload (`?selftest=reload`).
     after_reload: bool,
@@ -163,6 +165,7 @@ impl SelfTest {
         }
         if self.first_frame_ms.is_none() {
             self.first_frame_ms = Some(now_ms());
+            self.for_adapter = app.stats.for_adapter.clone();
             if !self.after_reload {
                 app.view = crate::ui::View::default();
             }
@@ -217,6 +220,7 @@ impl SelfTest {
             "ok": ok,
             "first_frame_ms": self.first_frame_ms,
             "adapter": app.stats.adapter,
+            "for_adapter": self.for_adapter,
             "checks": self.results,
             "downloads": platform::saved_files(),
         });

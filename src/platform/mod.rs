@@ -31,6 +31,15 @@ pub use web::*;
 
 pub mod zip;
 
+/// A browser's words for its WebGPU adapter (`browser_adapter`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BrowserAdapter {
+    /// Vendor, architecture, device and description, as many as it gives (e.g. "google swiftshader").
+    pub name: String,
+    /// The browser's fallback adapter: a CPU one.
+    pub fallback: bool,
+}
+
 /// The sentence the page shows where there is no WebGPU (no `navigator.gpu`, or no adapter).
 pub const NO_WEBGPU: &str = "smokebox needs WebGPU, which this browser did not provide: open the page in Chrome or Edge 113 or later (on Linux started with --enable-unsafe-webgpu --enable-features=Vulkan), Safari 26 or later, or Firefox 141 or later on Windows.";
 

@@ -63,6 +63,11 @@ pub fn save_folder(name: &str, files: Vec<(String, Vec<u8>)>, finish: impl FnOnc
     Ok(shown)
 }
 
+/// What a browser says of its WebGPU adapter: natively none (wgpu's adapter info says it all).
+pub async fn browser_adapter() -> Option<super::BrowserAdapter> {
+    None
+}
+
 /// Waits for a future (the desktop's entry points: GPU set-up, a probe before the window).
 pub fn block_on<T>(fut: impl Future<Output = T>) -> T {
     pollster::block_on(fut)

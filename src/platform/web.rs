@@ -403,6 +403,25 @@ pub fn canvas(size: Option<(u32, u32)>) -> Option<web_sys::HtmlCanvasElement> {
     Some(c)
 }
 
+/// The browser's own words for the adapter WebGPU gives the page (`GPUAdapter.info`: vendor,
+/// architecture, device, description), which wgpu's WebGPU back end leaves empty, and whether it
+/// is the fallback (CPU) adapter. Asks for a second adapter of the same kind; None without one.
+pub async fn browser_adapter() -> Option<super::BrowserAdapter> {
+    use js_sys::Reflect;
+    let gpu = Reflect::get(&window().navigator(), &"gpu".into()).ok().filter(|g| !g.is_undefined() && !g.is_null())?;
+    let request: js_sys::Function = Reflect::get(&gpu, &"requestAdapter".into()).ok()?.dyn_into().ok()?;
+    let promise: js_sys::Promise = request.call0(&gpu).ok()?.dyn_into().ok()?;
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok().filter(|a| !a.is_undefined() && !a.is_null())?;
+    let info = Reflect::get(&adapter, &"info".into()).ok().filter(|i| !i.is_undefined() && !i.is_null())?;
+    let word = |key: &str| Reflect::get(&info, &key.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let name: Vec<String> =
+        ["vendor", "architecture", "device", "description"].map(word).into_iter().filter(|w| !w.trim().is_empty()).collect();
+    // (newer browsers say it in `info`, older ones on the adapter)
+    let flag = |o: &JsValue| Reflect::get(o, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool());
+    let fallback = flag(&info).or_else(|| flag(&adapter)).unwrap_or(false);
+    Some(super::BrowserAdapter { name: name.join(" "), fallback })
+}
+
 /// The adapter's name for the panel (WebGPU tells little).
 pub fn user_agent() -> String {
     window().navigator().user_agent().unwrap_or_default()
