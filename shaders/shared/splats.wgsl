@@ -28,33 +28,30 @@ fn in_reach(i: i32, j: i32) -> bool {
     return d.x >= 0 && d.y >= 0 && u32(d.x) < params.reach_w && u32(d.y) < params.reach_h;
 }
 
-// u face (i, j) after the splats: `value` with each splat's x velocity, or a fixed face's own.
-fn sourced_u(i: i32, j: i32, f: Face, u_now: f32) -> f32 {
-    var value = u_now;
-    // the last face of a periodic row is the first one: compute it there
-    var fi = i;
-    if periodic_x() && i == nx() { fi = 0; }
-    let pos = vec2<f32>(f32(fi) * params.h, (f32(j) + 0.5) * params.h);
+// A face's velocity `now` at `pos` after the splats' component `axis` (0: x, 1: y), or a fixed
+// face's own value.
+fn sourced_face(pos: vec2<f32>, axis: u32, f: Face, now: f32) -> f32 {
+    var value = now;
     for (var k = 0u; k < params.splat_count; k++) {
         let s = splats[k];
         let w = falloff(length(splat_offset(pos, s)), s.radius);
-        if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vx, w, s); }
+        if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, select(s.vy, s.vx, axis == 0u), w, s); }
     }
     if f.fixed { value = f.value; }
     return value;
 }
 
+// u face (i, j) after the splats (the last face of a periodic row is the first one: computed
+// there).
+fn sourced_u(i: i32, j: i32, f: Face, u_now: f32) -> f32 {
+    var fi = i;
+    if periodic_x() && i == nx() { fi = 0; }
+    return sourced_face(vec2<f32>(f32(fi) * params.h, (f32(j) + 0.5) * params.h), 0u, f, u_now);
+}
+
 // v face (i, j) after the splats, as `sourced_u`.
 fn sourced_v(i: i32, j: i32, f: Face, v_now: f32) -> f32 {
-    var value = v_now;
     var fj = j;
     if periodic_y() && j == ny() { fj = 0; }
-    let pos = vec2<f32>((f32(i) + 0.5) * params.h, f32(fj) * params.h);
-    for (var k = 0u; k < params.splat_count; k++) {
-        let s = splats[k];
-        let w = falloff(length(splat_offset(pos, s)), s.radius);
-        if w > 0.0 && s.mode < MODE_PAINT_SOLID { value = apply(value, s.vy, w, s); }
-    }
-    if f.fixed { value = f.value; }
-    return value;
+    return sourced_face(vec2<f32>((f32(i) + 0.5) * params.h, f32(fj) * params.h), 1u, f, v_now);
 }
