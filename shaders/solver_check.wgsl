@@ -6,7 +6,7 @@
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
 //   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
 //   5 units per check   6 units the next gate counts   7 probe ratio (f32)
-//   8..72 partial maxima   72.. full args, then live args (3 words per slot)
+//   8..1032 partial maxima (GROUPS of them used)   1032.. full args, then live args (3 words per slot)
 //   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
 //   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks
 
@@ -22,16 +22,21 @@
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 
 
-const GROUPS: u32 = 64u;
+// Workgroups of a reduction (src/sim/kernel.rs `reduction_groups`): 64 on a CPU adapter, 1024 on a
+// GPU; the words after PARTIALS hold MAX_GROUPS of their maxima.
+override GROUPS: u32 = 64u;
+const MAX_GROUPS: u32 = 1024u;
+// Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments).
+const GATE_WG: u32 = 64u;
 // Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
 // adapter, where each invocation is a coroutine every barrier suspends); at most 256.
 override WG: u32 = 256u;
 const PARTIALS: u32 = 8u;
 const ARG_SLOTS: u32 = 33u;
-const FULL_ARGS: u32 = 72u;
-const LIVE_ARGS: u32 = 171u;
-const VERDICT: u32 = 270u;
-const TAIL: u32 = 273u;
+const FULL_ARGS: u32 = 1032u;
+const LIVE_ARGS: u32 = 1131u;
+const VERDICT: u32 = 1230u;
+const TAIL: u32 = 1233u;
 const MAX_BLOCK: u32 = 64u;
 
 // Non-finite (inf or NaN) by its bits: WGSL may assume floats are finite, so no comparison tells.
@@ -121,8 +126,10 @@ fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id)
 }
 
 fn partial_max(lid: u32) -> f32 {
-    red_max[lid] = bitcast<f32>(mg_control[PARTIALS + lid]);
-    for (var s = GROUPS / 2u; s > 0u; s = s / 2u) {
+    var m = 0.0;
+    for (var g = lid; g < GROUPS; g += GATE_WG) { m = max_nf(m, bitcast<f32>(mg_control[PARTIALS + g])); }
+    red_max[lid] = m;
+    for (var s = GATE_WG / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
         if lid < s { red_max[lid] = max_nf(red_max[lid], red_max[lid + s]); }
     }
@@ -133,14 +140,14 @@ fn partial_max(lid: u32) -> f32 {
 fn write_args(lid: u32) {
     workgroupBarrier();
     let done = done_now;
-    for (var k = lid; k < 3u * ARG_SLOTS; k += GROUPS) {
+    for (var k = lid; k < 3u * ARG_SLOTS; k += GATE_WG) {
         mg_control[LIVE_ARGS + k] = select(mg_control[FULL_ARGS + k], 0u, done != 0u);
     }
 }
 
 // Start of a gated solve: the rhs scale from reduce_rhs; a zero right-hand side is already solved.
 // The first gate counts the sweeps run before it (word 6, set by the CPU).
-@compute @workgroup_size(64)
+@compute @workgroup_size(GATE_WG)
 fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
     let b = partial_max(lid.x);
     if lid.x == 0u {
@@ -157,7 +164,7 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
 
 // After a run of sweeps or cycles: counts them if they ran, then stops the rest once the residual
 // is in.
-@compute @workgroup_size(64)
+@compute @workgroup_size(GATE_WG)
 fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
     let r = partial_max(lid.x);
     if lid.x == 0u {
@@ -187,7 +194,7 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
 }
 
 // Records the relative residual without gating (read back to lower the predicted count).
-@compute @workgroup_size(64)
+@compute @workgroup_size(GATE_WG)
 fn probe(@builtin(local_invocation_id) lid: vec3<u32>) {
     let r = partial_max(lid.x);
     if lid.x == 0u {

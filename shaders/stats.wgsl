@@ -21,8 +21,11 @@
 @group(0) @binding(14) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(15) var<storage, read_write> stats: array<f32>;
 
-// Keep in sync with STATS_GROUPS in src/sim/stats.rs.
-const GROUPS: u32 = 64u;
+// Workgroups of the first stage (src/sim/kernel.rs `reduction_groups`): 64 on a CPU adapter, 1024
+// on a GPU. `finish` folds their partials with FOLD invocations, each a run of GROUPS / FOLD in
+// order, then the first the FOLD subtotals in order: with FOLD 1 (a CPU adapter) one serial fold.
+override GROUPS: u32 = 64u;
+override FOLD: u32 = 1u;
 // Invocations a workgroup, a power of two up to 256: 256 on a GPU, 8 on a CPU adapter
 // (src/sim/stats.rs `reduction`).
 override WG: u32 = 256u;
@@ -130,27 +133,38 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     if lid.x == 0u { partials[7u * GROUPS + wid.x] = red[0]; }
 }
 
-@compute @workgroup_size(1)
-fn finish() {
-    var m0 = 0.0;
-    var m1 = 0.0;
-    var s2 = 0.0;
-    var s3 = 0.0;
-    var m4 = 0.0;
-    var m5 = 0.0;
-    for (var g = 0u; g < GROUPS; g++) {
-        m5 = max_or_nonfinite(m5, partials[7u * GROUPS + g]);
-        m4 = max_or_nonfinite(m4, partials[4u * GROUPS + g]);
-        m0 = max_or_nonfinite(m0, partials[g]);
-        m1 = max_or_nonfinite(m1, partials[GROUPS + g]);
-        s2 += partials[2u * GROUPS + g];
-        s3 += partials[3u * GROUPS + g];
+var<workgroup> folded: array<array<f32, 6>, 64>;
+
+@compute @workgroup_size(FOLD)
+fn finish(@builtin(local_invocation_id) lid: vec3<u32>) {
+    var f = array<f32, 6>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    let run = GROUPS / FOLD;
+    for (var g = lid.x * run; g < (lid.x + 1u) * run; g++) {
+        f[0] = max_or_nonfinite(f[0], partials[g]);
+        f[1] = max_or_nonfinite(f[1], partials[GROUPS + g]);
+        f[2] += partials[2u * GROUPS + g];
+        f[3] += partials[3u * GROUPS + g];
+        f[4] = max_or_nonfinite(f[4], partials[4u * GROUPS + g]);
+        f[5] = max_or_nonfinite(f[5], partials[7u * GROUPS + g]);
+    }
+    folded[lid.x] = f;
+    workgroupBarrier();
+    if lid.x != 0u { return; }
+    var t = array<f32, 6>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for (var k = 0u; k < FOLD; k++) {
+        let o = folded[k];
+        t[0] = max_or_nonfinite(t[0], o[0]);
+        t[1] = max_or_nonfinite(t[1], o[1]);
+        t[2] += o[2];
+        t[3] += o[3];
+        t[4] = max_or_nonfinite(t[4], o[4]);
+        t[5] = max_or_nonfinite(t[5], o[5]);
     }
     let h2 = params.h * params.h;
-    stats[0] = m0;
-    stats[1] = m1;
-    stats[2] = s2 * dye_h() * dye_h();
-    stats[3] = 0.5 * params.rho * h2 * s3;
-    stats[4] = m4;
-    stats[5] = m5;
+    stats[0] = t[0];
+    stats[1] = t[1];
+    stats[2] = t[2] * dye_h() * dye_h();
+    stats[3] = 0.5 * params.rho * h2 * t[3];
+    stats[4] = t[4];
+    stats[5] = t[5];
 }

@@ -8,7 +8,7 @@
 // is bounded by the error left over from the last plus the new forcing.
 // Composed after multigrid_level.wgsl (stencil_count). Partial sums go to `partials` after the
 // statistics' five blocks (stats.wgsl), which a step with statistics holds across the solve:
-// p·b at BASE + [0, GROUPS), p·Ap at BASE + [GROUPS, 2 GROUPS).
+// p·b at base() + [0, GROUPS), p·Ap at base() + [GROUPS, 2 GROUPS).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(3) var<storage, read_write> p: array<f32>;
@@ -18,8 +18,10 @@
 @group(0) @binding(18) var<storage, read> level: Level;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 
-const GROUPS: u32 = 64u;
-const BASE: u32 = 5u * GROUPS;
+// Workgroups of the sums and their fold, as in stats.wgsl (src/sim/kernel.rs `reduction_groups`).
+override GROUPS: u32 = 64u;
+override FOLD: u32 = 1u;
+fn base() -> u32 { return 5u * GROUPS; }
 // Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); at most 256.
 override WG: u32 = 256u;
 
@@ -67,8 +69,8 @@ fn finish_partials(lid: u32, wid: u32, t: vec2<f32>) {
     }
     workgroupBarrier();
     if lid == 0u {
-        partials[BASE + wid] = red_pb[0];
-        partials[BASE + GROUPS + wid] = red_pap[0];
+        partials[base() + wid] = red_pb[0];
+        partials[base() + GROUPS + wid] = red_pap[0];
     }
 }
 
@@ -88,15 +90,27 @@ fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partials(lid.x, wid.x, t);
 }
 
-// p *= β, each workgroup folding the partials itself (one dispatch, no second reduction stage).
+// p *= β, each workgroup folding the partials itself (one dispatch, no second reduction stage;
+// FOLD is at most the workgroup's size).
 @compute @workgroup_size(WG)
 fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    // the partials folded as stats.wgsl `finish` does: FOLD runs in order, then their subtotals
+    if lid.x < FOLD {
+        var t = vec2<f32>(0.0);
+        let run = GROUPS / FOLD;
+        for (var k = lid.x * run; k < (lid.x + 1u) * run; k++) {
+            t += vec2<f32>(partials[base() + k], partials[base() + GROUPS + k]);
+        }
+        red_pb[lid.x] = t.x;
+        red_pap[lid.x] = t.y;
+    }
+    workgroupBarrier();
     if lid.x == 0u {
         var pb = 0.0;
         var pap = 0.0;
-        for (var k = 0u; k < GROUPS; k++) {
-            pb += partials[BASE + k];
-            pap += partials[BASE + GROUPS + k];
+        for (var k = 0u; k < FOLD; k++) {
+            pb += red_pb[k];
+            pap += red_pap[k];
         }
         let r = pb / pap;
         // r > 0 is false for NaN too

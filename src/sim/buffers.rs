@@ -5,9 +5,6 @@ use super::fields::Fields;
 use super::kernel::slot;
 use super::params::{MAX_SPLATS, Params, Splat};
 
-/// Workgroups of each partial reduction of the stats pass. Keep in sync with GROUPS in
-/// shaders/stats.wgsl.
-pub const STATS_GROUPS: u32 = 64;
 /// Floats in the stats buffer.
 pub const STATS_LEN: usize = 6;
 
@@ -103,7 +100,7 @@ impl Buffers {
                 mapped_at_creation: false,
             }),
             // the statistics' five blocks, then the warm start's two (shaders/warm_start.wgsl)
-            partials: storage(device, "partials", 8 * STATS_GROUPS as usize),
+            partials: storage(device, "partials", 8 * super::kernel::MAX_REDUCTION_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),

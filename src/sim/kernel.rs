@@ -392,6 +392,27 @@ pub fn solver_workgroup(device: &wgpu::Device) -> f64 {
     if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 8.0 } else { 256.0 }
 }
 
+/// Most workgroups of a reduction's first stage (`reduction_groups`): the partial sums' blocks
+/// are sized for it.
+pub const MAX_REDUCTION_GROUPS: u32 = 1024;
+
+/// Workgroups of a reduction's first stage (statistics, the warm start's sums, the residual
+/// checks), each leaving one partial: on a CPU adapter a few per core, as each is a coroutine; on
+/// a GPU enough to fill it, where 64 of 256 left most of an H200 idle (the warm start's two
+/// dispatches took 2.55 ms a step at 4096²). Follows the solver workgroup, so tests that run a GPU's shape on lavapipe
+/// (`with_solver_workgroup`) run this one too.
+pub fn reduction_groups(device: &wgpu::Device) -> u32 {
+    if solver_workgroup(device) < 64.0 { 64 } else { MAX_REDUCTION_GROUPS }
+}
+
+/// Invocations that fold `groups` partials (stats.wgsl `finish`, warm_start.wgsl `scale`), each a
+/// run of them in order before the first adds the subtotals: one serial fold where they are few
+/// (a CPU adapter), 64 runs of 16 on a GPU, where one invocation's 1024 dependent loads would
+/// take tens of microseconds.
+pub fn fold_invocations(groups: u32) -> u32 {
+    if groups <= 64 { 1 } else { 64 }
+}
+
 thread_local! {
     static WORKGROUP_OVERRIDE: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
 }

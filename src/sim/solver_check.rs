@@ -4,14 +4,14 @@
 //! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
 //! reductions: src/sim/cpu/solver_check.rs.
 
-use super::kernel::{Kernel, Target, cell_block, count_dispatch, slot, solver_workgroup};
+use super::kernel::{Kernel, MAX_REDUCTION_GROUPS, Target, cell_block, count_dispatch, reduction_groups, slot, solver_workgroup};
 use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
 
 /// Word offsets in the control buffer. Keep in sync with shaders/solver_check.wgsl.
 pub mod ctl {
-    use super::MAX_LEVELS;
+    use super::{MAX_LEVELS, MAX_REDUCTION_GROUPS};
     pub const TOLERANCE: usize = 0;
     pub const RHS_MAX: usize = 1;
     pub const DONE: usize = 2;
@@ -22,10 +22,11 @@ pub mod ctl {
     pub const PENDING: usize = 6;
     /// Relative residual one unit before the predicted count (-1: not measured).
     pub const PROBE: usize = 7;
-    pub const GROUPS: u32 = 64;
+    /// The partial maxima of a reduction's workgroups (`kernel::reduction_groups`) from here.
+    pub const PARTIALS: usize = 8;
     /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse solve.
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
-    pub const FULL_ARGS: usize = 72;
+    pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
     pub const LIVE_ARGS: usize = FULL_ARGS + 3 * ARG_SLOTS;
     /// The verdict of the current step (`verdict`): its worst relative residual (f32), whether a
     /// solve of it stopped above the tolerance, and the steps that did since the last reset.
@@ -100,6 +101,8 @@ pub struct Check {
     probe: Kernel,
     verdict: Kernel,
     groups: [wgpu::BindGroup; 7],
+    /// Workgroups of a reduction (`kernel::reduction_groups`).
+    reduce_groups: u32,
 }
 
 /// What a residual check measures: the Jacobi pressure in `p` with its packed stencil, or
@@ -114,10 +117,14 @@ impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place).
     pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> Result<Check> {
         let device = target.device;
-        let wg = solver_workgroup(device);
+        let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(device));
         let k = |entry: &str| {
             // the reductions take the workgroup size of the device; the gates stay at 64
-            let constants: &[(&str, f64)] = if entry.starts_with("reduce") { &[("WG", wg)] } else { &[] };
+            let constants: &[(&str, f64)] = match entry {
+                e if e.starts_with("reduce") => &[("WG", wg), ("GROUPS", reduce_groups as f64)],
+                "gate_start" | "gate" | "probe" => &[("GROUPS", reduce_groups as f64)],
+                _ => &[],
+            };
             Kernel::with_options(target, "solver_check", entry, constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict) =
@@ -131,19 +138,19 @@ impl Check {
             probe.bind(device, table),
             verdict.bind(device, table),
         ];
-        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict, groups })
+        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict, groups, reduce_groups })
     }
 
     /// Start of a gated solve: measures max |rhs| and opens the gate.
     pub fn encode_start(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.reduce_rhs.dispatch_groups(pass, &self.groups[0], ctl::GROUPS);
+        self.reduce_rhs.dispatch_groups(pass, &self.groups[0], self.reduce_groups);
         self.gate_start.dispatch_groups(pass, &self.groups[3], 1);
     }
 
     fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
         match measure {
-            Measure::Jacobi => self.reduce_p.dispatch_groups(pass, &self.groups[2], ctl::GROUPS),
-            Measure::Level0 => self.reduce_mg.dispatch_groups(pass, &self.groups[1], ctl::GROUPS),
+            Measure::Jacobi => self.reduce_p.dispatch_groups(pass, &self.groups[2], self.reduce_groups),
+            Measure::Level0 => self.reduce_mg.dispatch_groups(pass, &self.groups[1], self.reduce_groups),
         }
     }
 

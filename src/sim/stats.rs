@@ -2,14 +2,14 @@
 //! reduced on the GPU by shaders/stats.wgsl and read back asynchronously through a ring of
 //! staging buffers, so the frame loop never waits for them.
 
-use super::kernel::{Bound, Kernel, solver_workgroup};
+use super::kernel::{Bound, Kernel, fold_invocations, reduction_groups, solver_workgroup};
 use super::stage::Ctx;
 use crate::error::Result;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The sizes of the reduction buffers are set where the buffers are made.
-pub use super::buffers::{STATS_GROUPS, STATS_LEN};
+pub use super::buffers::STATS_LEN;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct StepStats {
@@ -141,13 +141,19 @@ pub struct Stats {
     div_after: Bound,
     totals: Bound,
     finish: Bound,
+    /// Workgroups of the first stage (`kernel::reduction_groups`).
+    groups: u32,
 }
 
 /// A reduction kernel sized for the device (`WG`, src/sim/kernel.rs `solver_workgroup`): on a CPU
 /// adapter every barrier of a 256-wide tree suspends each invocation, which cost about 6 ms a step
 /// whatever the grid; one SIMD batch of 8 needs no switching.
+/// `GROUPS` of them, whose partials `finish` folds in `FOLD` runs (`fold_invocations`).
 fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
-    let kernel = Kernel::with_options(ctx.target(), "stats", entry, &[("WG", solver_workgroup(ctx.device))], false)?;
+    let groups = reduction_groups(ctx.device);
+    let constants = [("WG", solver_workgroup(ctx.device)), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
+    let constants = if entry == "finish" { &constants[1..] } else { &constants[..2] };
+    let kernel = Kernel::with_options(ctx.target(), "stats", entry, constants, false)?;
     let group = kernel.bind(ctx.device, &ctx.buffers.table());
     Ok(Bound { kernel, group })
 }
@@ -158,23 +164,24 @@ impl Stats {
             div_before: reduction(ctx, "div_before")?,
             div_after: reduction(ctx, "div_after")?,
             totals: reduction(ctx, "totals")?,
-            finish: ctx.bound("stats", "finish")?,
+            finish: reduction(ctx, "finish")?,
+            groups: reduction_groups(ctx.device),
         })
     }
 
     /// max |div| of the divergence buffer: "before" the solve.
     pub fn encode_div_before(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.div_before.dispatch_groups(pass, STATS_GROUPS);
+        self.div_before.dispatch_groups(pass, self.groups);
     }
 
     /// max |div| of the current velocity: "after" the correction.
     pub fn encode_div_after(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.div_after.dispatch_groups(pass, STATS_GROUPS);
+        self.div_after.dispatch_groups(pass, self.groups);
     }
 
     /// Total ink and kinetic energy, then the four figures into the stats buffer.
     pub fn encode_totals(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.totals.dispatch_groups(pass, STATS_GROUPS);
+        self.totals.dispatch_groups(pass, self.groups);
         self.finish.dispatch_groups(pass, 1);
     }
 }
