@@ -38,6 +38,9 @@ pub struct BenchArgs {
     /// Only these solvers (jacobi, sor, multigrid); default all.
     #[arg(long, value_delimiter = ',')]
     pub solvers: Vec<String>,
+    /// Also time each dispatch of one step (timestamps inside passes) and list the kernels by GPU time.
+    #[arg(long)]
+    pub dispatches: bool,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -60,6 +63,8 @@ pub struct BenchRow {
     /// Mean GPU ms per step of each profiler scope (timestamp queries), in step order; empty
     /// where the adapter has no timestamp queries.
     pub gpu_passes: Vec<(String, f64)>,
+    /// With `--dispatches`: each kernel's dispatches in one step and their GPU ms, most first.
+    pub gpu_kernels: Vec<(String, u32, f64)>,
 }
 
 /// Runs `steps` steps with a wgpu-profiler attached and returns the mean GPU ms per step of each
@@ -96,6 +101,27 @@ fn gpu_pass_times(gpu: &Gpu, sim: &mut Simulation, steps: usize) -> Vec<(String,
         p.1 /= frames.max(1) as f64;
     }
     passes
+}
+
+/// Each kernel's dispatches in one step and their summed GPU ms, most time first (empty where the
+/// device cannot time inside a pass).
+fn gpu_kernel_times(sim: &mut Simulation) -> Vec<(String, u32, f64)> {
+    let Some(probe) = crate::sim::dispatch_probe::DispatchProbe::new(&sim.device, 2048) else { return Vec::new() };
+    probe.install();
+    let mut encoder = sim.device.create_command_encoder(&Default::default());
+    sim.encode_step(&mut encoder, false, None);
+    let probe = crate::sim::dispatch_probe::DispatchProbe::uninstall().expect("installed");
+    probe.resolve(&mut encoder);
+    sim.queue.submit([encoder.finish()]);
+    let mut kernels: Vec<(String, u32, f64)> = Vec::new();
+    for (label, ms) in probe.read(&sim.device, &sim.queue) {
+        match kernels.iter_mut().find(|k| k.0 == label) {
+            Some(k) => (k.1, k.2) = (k.1 + 1, k.2 + ms),
+            None => kernels.push((label, 1, ms)),
+        }
+    }
+    kernels.sort_by(|a, b| b.2.total_cmp(&a.2));
+    kernels
 }
 
 /// The configurations: the seed's 40 Jacobi sweeps, SOR 40, multigrid with a fixed 4 V-cycles,
@@ -159,6 +185,10 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 let list: Vec<String> = row.gpu_passes.iter().map(|(n, ms)| format!("{n} {ms:.2}")).collect();
                 println!("{:>16} GPU ms/step: {}", "", list.join(", "));
             }
+            if !row.gpu_kernels.is_empty() {
+                let list: Vec<String> = row.gpu_kernels.iter().take(12).map(|(k, n, ms)| format!("{k} {n}x {ms:.3}")).collect();
+                println!("{:>16} GPU ms by kernel (one step): {}", "", list.join(", "));
+            }
             // price the gate: the same number of units, fixed
             if let Some(used) = row.iterations_used.filter(|&u| u > 0) {
                 queue.insert(k, (kind, used, 0.0));
@@ -220,6 +250,7 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
         None => iterations as f64 / unit,
     };
     let gpu_passes = gpu_pass_times(gpu, &mut sim, args.steps);
+    let gpu_kernels = if args.dispatches { gpu_kernel_times(&mut sim) } else { Vec::new() };
     let ms_step = median(step_ms);
     let bytes_per_step = step_bytes(&sim, kind, units);
     Ok(BenchRow {
@@ -236,5 +267,6 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
         bytes_per_step,
         gb_per_s: bytes_per_step as f64 / (ms_step * 1e6),
         gpu_passes,
+        gpu_kernels,
     })
 }

@@ -413,6 +413,12 @@ pub fn fold_invocations(groups: u32) -> u32 {
     if groups <= 64 { 1 } else { 64 }
 }
 
+/// Whether shaders keep the run-time checks naga adds (index clamping, loop bounds, integer
+/// division guards): always, unless `SMOKEBOX_SHADER_CHECKS=0` asks to time them without.
+fn shader_checks() -> bool {
+    std::env::var("SMOKEBOX_SHADER_CHECKS").as_deref() != Ok("0")
+}
+
 thread_local! {
     static WORKGROUP_OVERRIDE: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
 }
@@ -498,8 +504,14 @@ impl Kernel {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let module_gpu =
-            device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(&label), source: wgpu::ShaderSource::Wgsl(src.into()) });
+        let desc = wgpu::ShaderModuleDescriptor { label: Some(&label), source: wgpu::ShaderSource::Wgsl(src.into()) };
+        let module_gpu = if shader_checks() {
+            device.create_shader_module(desc)
+        } else {
+            // SAFETY: an experiment the variable asks for (bench on a GPU): without the checks an
+            // index out of bounds is undefined behaviour; every kernel passes its tests with them.
+            unsafe { device.create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked()) }
+        };
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&label),
             layout: Some(&pipeline_layout),
@@ -546,7 +558,8 @@ impl Kernel {
         count_dispatch();
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(size[0].div_ceil(self.workgroup_size[0]), size[1].div_ceil(self.workgroup_size[1]), 1);
+        let groups = [size[0].div_ceil(self.workgroup_size[0]), size[1].div_ceil(self.workgroup_size[1])];
+        super::dispatch_probe::timed(pass, &self.label, |pass| pass.dispatch_workgroups(groups[0], groups[1], 1));
     }
 
     /// Records a dispatch of an exact number of workgroups.
@@ -554,6 +567,6 @@ impl Kernel {
         count_dispatch();
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(groups, 1, 1);
+        super::dispatch_probe::timed(pass, &self.label, |pass| pass.dispatch_workgroups(groups, 1, 1));
     }
 }

@@ -5,6 +5,7 @@ pub mod advect;
 pub mod blocking;
 pub mod buffers;
 pub mod cpu;
+pub mod dispatch_probe;
 pub mod div_after;
 pub mod divergence;
 pub mod fields;

@@ -84,11 +84,13 @@ impl Launch<'_> {
         count_dispatch();
         pass.set_pipeline(&kernel.pipeline);
         pass.set_bind_group(0, group, &[]);
-        if self.gated {
-            pass.dispatch_workgroups_indirect(self.control, ((ctl::LIVE_ARGS + 3 * slot) * 4) as u64);
-        } else {
-            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
-        }
+        super::dispatch_probe::timed(pass, &kernel.label, |pass| {
+            if self.gated {
+                pass.dispatch_workgroups_indirect(self.control, ((ctl::LIVE_ARGS + 3 * slot) * 4) as u64);
+            } else {
+                pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+            }
+        });
     }
 }
 
