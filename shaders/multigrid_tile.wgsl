@@ -16,8 +16,9 @@ const TILE_CELLS: u32 = 1024u;
 override WG: u32 = 256u;
 
 var<workgroup> tx: array<f32, 1024>;
-// A half-sweep's updates, written to tx once all are computed.
-var<workgroup> tnext: array<f32, 1024>;
+// Each tile cell's colour (bits 0-1) and its distance in from the tile's border (bits 2 up), set
+// as it is loaded: the sweeps' tests, without their index arithmetic.
+var<workgroup> tkey: array<u32, 1024>;
 var<workgroup> tst: array<u32, 1024>;
 var<workgroup> trhs: array<f32, 1024>;
 
@@ -77,6 +78,10 @@ fn tile_load(wid: vec3<u32>, lid: u32, correct: bool) {
         tst[q] = s;
         trhs[q] = r;
         tx[q] = x;
+        let a = i32(q) % SPAN;
+        let b = i32(q) / SPAN;
+        let ring = min(min(a, b), min(SPAN - 1 - a, SPAN - 1 - b));
+        tkey[q] = u32(colour(g.x, g.y, lnx(), lny())) | (u32(ring) << 2u);
     }
     workgroupBarrier();
 }
@@ -87,23 +92,21 @@ fn tile_sweeps() -> i32 {
     return select(2, 1, sweep_colours(lnx(), lny()) == 4);
 }
 
-// `tile_sweeps()` sweeps over omega in the tile. Each colour's sub-sweep computes all its updates
-// before writing any.
+// `tile_sweeps()` sweeps over omega in the tile, each colour's sub-sweep in place: a cell reads
+// only neighbours of other colours (the colouring is proper on the level, seam included), which
+// that sub-sweep leaves alone, so the updates equal those computed before any is written, with
+// one barrier a sub-sweep and no second buffer.
 fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32) {
-    let origin = tile_origin(wid);
     let colours = sweep_colours(lnx(), lny());
     for (var k = 0; k < colours * tile_sweeps(); k++) {
-        let lo = k + 1;
-        let hi = SPAN - 1 - k;
         for (var q = lid; q < TILE_CELLS; q += WG) {
-            let a = i32(q) % SPAN;
-            let b = i32(q) / SPAN;
-            let g = tile_cell(origin, q);
-            if colour(g.x, g.y, lnx(), lny()) != k % colours || a < lo || a >= hi || b < lo || b >= hi { continue; }
+            // sub-sweep k: its colour's cells k + 1 or more in from the border (the halo's are stale)
+            let key = tkey[q];
+            if i32(key & 3u) != k % colours || i32(key >> 2u) <= k { continue; }
             let s = tst[q];
             let count = stencil_count(s);
             if count == 0.0 {
-                tnext[q] = 0.0;
+                tx[q] = 0.0;
                 continue;
             }
             let xc = tx[q];
@@ -114,14 +117,7 @@ fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32) {
             if (s & STENCIL_BOTTOM) != 0u { d += tx[q - u32(SPAN)] - xc; fluid += 1.0; }
             if (s & STENCIL_TOP) != 0u { d += tx[q + u32(SPAN)] - xc; fluid += 1.0; }
             let r = trhs[q] + (d - (count - fluid) * outflow_weight(level.index) * xc);
-            tnext[q] = xc + omega * r / (fluid + (count - fluid) * outflow_weight(level.index));
-        }
-        workgroupBarrier();
-        for (var q = lid; q < TILE_CELLS; q += WG) {
-            let a = i32(q) % SPAN;
-            let b = i32(q) / SPAN;
-            let g = tile_cell(origin, q);
-            if colour(g.x, g.y, lnx(), lny()) == k % colours && a >= lo && a < hi && b >= lo && b < hi { tx[q] = tnext[q]; }
+            tx[q] = xc + omega * r / (fluid + (count - fluid) * outflow_weight(level.index));
         }
         workgroupBarrier();
     }

@@ -65,6 +65,9 @@ pub struct BenchRow {
     pub gpu_passes: Vec<(String, f64)>,
     /// With `--dispatches`: each kernel's dispatches in one step and their GPU ms, most first.
     pub gpu_kernels: Vec<(String, u32, f64)>,
+    /// With `--dispatches`: GPU ms from the step's first dispatch to its last (the kernels' time
+    /// and the gaps between them).
+    pub gpu_dispatch_span: f64,
 }
 
 /// Runs `steps` steps with a wgpu-profiler attached and returns the mean GPU ms per step of each
@@ -105,8 +108,8 @@ fn gpu_pass_times(gpu: &Gpu, sim: &mut Simulation, steps: usize) -> Vec<(String,
 
 /// Each kernel's dispatches in one step and their summed GPU ms, most time first (empty where the
 /// device cannot time inside a pass).
-fn gpu_kernel_times(sim: &mut Simulation) -> Vec<(String, u32, f64)> {
-    let Some(probe) = crate::sim::dispatch_probe::DispatchProbe::new(&sim.device, 2048) else { return Vec::new() };
+fn gpu_kernel_times(sim: &mut Simulation) -> (Vec<(String, u32, f64)>, f64) {
+    let Some(probe) = crate::sim::dispatch_probe::DispatchProbe::new(&sim.device, 2048) else { return (Vec::new(), 0.0) };
     probe.install();
     let mut encoder = sim.device.create_command_encoder(&Default::default());
     sim.encode_step(&mut encoder, false, None);
@@ -114,14 +117,15 @@ fn gpu_kernel_times(sim: &mut Simulation) -> Vec<(String, u32, f64)> {
     probe.resolve(&mut encoder);
     sim.queue.submit([encoder.finish()]);
     let mut kernels: Vec<(String, u32, f64)> = Vec::new();
-    for (label, ms) in probe.read(&sim.device, &sim.queue) {
+    let (times, span) = probe.read(&sim.device, &sim.queue);
+    for (label, ms) in times {
         match kernels.iter_mut().find(|k| k.0 == label) {
             Some(k) => (k.1, k.2) = (k.1 + 1, k.2 + ms),
             None => kernels.push((label, 1, ms)),
         }
     }
     kernels.sort_by(|a, b| b.2.total_cmp(&a.2));
-    kernels
+    (kernels, span)
 }
 
 /// The configurations: the seed's 40 Jacobi sweeps, SOR 40, multigrid with a fixed 4 V-cycles,
@@ -187,7 +191,13 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
             }
             if !row.gpu_kernels.is_empty() {
                 let list: Vec<String> = row.gpu_kernels.iter().take(12).map(|(k, n, ms)| format!("{k} {n}x {ms:.3}")).collect();
-                println!("{:>16} GPU ms by kernel (one step): {}", "", list.join(", "));
+                let inside: f64 = row.gpu_kernels.iter().map(|k| k.2).sum();
+                println!(
+                    "{:>16} GPU ms by kernel (one step; {inside:.2} in dispatches of a {:.2} span): {}",
+                    "",
+                    row.gpu_dispatch_span,
+                    list.join(", ")
+                );
             }
             // price the gate: the same number of units, fixed
             if let Some(used) = row.iterations_used.filter(|&u| u > 0) {
@@ -250,7 +260,7 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
         None => iterations as f64 / unit,
     };
     let gpu_passes = gpu_pass_times(gpu, &mut sim, args.steps);
-    let gpu_kernels = if args.dispatches { gpu_kernel_times(&mut sim) } else { Vec::new() };
+    let (gpu_kernels, gpu_dispatch_span) = if args.dispatches { gpu_kernel_times(&mut sim) } else { (Vec::new(), 0.0) };
     let ms_step = median(step_ms);
     let bytes_per_step = step_bytes(&sim, kind, units);
     Ok(BenchRow {
@@ -268,5 +278,6 @@ fn bench_row(gpu: &Gpu, args: &BenchArgs, n: usize, kind: SolverKind, iterations
         gb_per_s: bytes_per_step as f64 / (ms_step * 1e6),
         gpu_passes,
         gpu_kernels,
+        gpu_dispatch_span,
     })
 }

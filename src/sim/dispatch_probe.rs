@@ -62,23 +62,26 @@ impl DispatchProbe {
         encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.readable, 0, count as u64 * 8);
     }
 
-    /// Each probed dispatch's kernel and GPU milliseconds, in recording order (blocking: the
-    /// benchmark only).
-    pub fn read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Vec<(String, f64)> {
+    /// Each probed dispatch's kernel and GPU milliseconds, in recording order, and the
+    /// milliseconds from the first one's start to the last one's end: what the step's dispatches
+    /// took with the gaps between them (barriers, a CPU adapter's per-dispatch work). Blocking:
+    /// the benchmark only.
+    pub fn read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> (Vec<(String, f64)>, f64) {
         let count = 2 * self.labels.len() as u64;
         if count == 0 {
-            return Vec::new();
+            return (Vec::new(), 0.0);
         }
         let slice = self.readable.slice(..count * 8);
         slice.map_async(wgpu::MapMode::Read, |_| {});
         if device.poll(wgpu::PollType::wait_indefinitely()).is_err() {
-            return Vec::new();
+            return (Vec::new(), 0.0);
         }
         let ticks: Vec<u64> = bytemuck::cast_slice(&slice.get_mapped_range().expect("mapped")).to_vec();
         self.readable.unmap();
         let ms_per_tick = queue.get_timestamp_period() as f64 * 1e-6;
         let span = |k: usize| ticks[2 * k + 1].saturating_sub(ticks[2 * k]) as f64 * ms_per_tick;
-        self.labels.iter().enumerate().map(|(k, l)| (l.clone(), span(k))).collect()
+        let whole = ticks[ticks.len() - 1].saturating_sub(ticks[0]) as f64 * ms_per_tick;
+        (self.labels.iter().enumerate().map(|(k, l)| (l.clone(), span(k))).collect(), whole)
     }
 }
 
