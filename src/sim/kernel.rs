@@ -397,12 +397,19 @@ pub fn solver_workgroup(device: &wgpu::Device) -> f64 {
 pub const MAX_REDUCTION_GROUPS: u32 = 1024;
 
 /// Workgroups of a reduction's first stage (statistics, the warm start's sums, the residual
-/// checks), each leaving one partial: on a CPU adapter a few per core, as each is a coroutine; on
-/// a GPU enough to fill it, where 64 of 256 left most of an H200 idle (the warm start's two
-/// dispatches took 2.55 ms a step at 4096²). Follows the solver workgroup, so tests that run a GPU's shape on lavapipe
+/// checks), each leaving one partial: on a CPU adapter 64, a few per core, as each is a
+/// coroutine; with a GPU's workgroups one for every 16 workgroups' worth of cells, 64 to 1024,
+/// where 64 of 256 left most of an H200 idle on large grids (the warm start's two dispatches took
+/// 2.55 ms a step at 4096²) and small grids keep 64 (a browser's software adapter takes a GPU's
+/// shapes). Follows the solver workgroup, so tests that run a GPU's shape on lavapipe
 /// (`with_solver_workgroup`) run this one too.
-pub fn reduction_groups(device: &wgpu::Device) -> u32 {
-    if solver_workgroup(device) < 64.0 { 64 } else { MAX_REDUCTION_GROUPS }
+pub fn reduction_groups(target: Target) -> u32 {
+    let wg = solver_workgroup(target.device);
+    if wg < 64.0 {
+        return 64;
+    }
+    let cells = target.grid.nx as u64 * target.grid.ny as u64;
+    (cells / (16 * wg as u64)).next_power_of_two().clamp(64, MAX_REDUCTION_GROUPS as u64) as u32
 }
 
 /// Invocations that fold `groups` partials (stats.wgsl `finish`, warm_start.wgsl `scale`), each a

@@ -119,7 +119,7 @@ impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place).
     pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> Result<Check> {
         let device = target.device;
-        let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(device));
+        let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
         let k = |entry: &str| {
             // the reductions take the workgroup size of the device; the gates stay at 64
             let constants: &[(&str, f64)] = match entry {

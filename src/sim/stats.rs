@@ -150,7 +150,7 @@ pub struct Stats {
 /// whatever the grid; one SIMD batch of 8 needs no switching.
 /// `GROUPS` of them, whose partials `finish` folds in `FOLD` runs (`fold_invocations`).
 fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
-    let groups = reduction_groups(ctx.device);
+    let groups = reduction_groups(ctx.target());
     let constants = [("WG", solver_workgroup(ctx.device)), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
     let constants = if entry == "finish" { &constants[1..] } else { &constants[..2] };
     let kernel = Kernel::with_options(ctx.target(), "stats", entry, constants, false)?;
@@ -165,7 +165,7 @@ impl Stats {
             div_after: reduction(ctx, "div_after")?,
             totals: reduction(ctx, "totals")?,
             finish: reduction(ctx, "finish")?,
-            groups: reduction_groups(ctx.device),
+            groups: reduction_groups(ctx.target()),
         })
     }
 

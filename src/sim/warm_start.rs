@@ -33,7 +33,7 @@ impl WarmStart {
     /// `table` is multigrid level 0's binding table (the level descriptor in place).
     pub fn new(target: Target, table: &super::kernel::Table, cells: usize) -> Result<WarmStart> {
         let device = target.device;
-        let (wg, sum_groups) = (solver_workgroup(device), reduction_groups(device));
+        let (wg, sum_groups) = (solver_workgroup(device), reduction_groups(target));
         let constants = [("WG", wg), ("GROUPS", sum_groups as f64), ("FOLD", fold_invocations(sum_groups) as f64)];
         let k = |entry: &str| {
             let constants = if entry == "scale" { &constants[..] } else { &constants[..2] };

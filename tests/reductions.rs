@@ -1,0 +1,60 @@
+//! Reductions sized per device (src/sim/kernel.rs `reduction_groups`): a GPU's workgroups on a
+//! large grid take more than 64 first-stage workgroups and fold their partials in 64 runs; the
+//! figures they give (statistics, the warm start's factor, the residual check) equal a CPU
+//! adapter's 64 serial ones to round-off. Run here on lavapipe with a GPU's workgroup size.
+
+mod common;
+use common::*;
+use smokebox::config::Scene;
+use smokebox::sim::kernel::{GridSize, Target, reduction_groups, with_solver_workgroup};
+use smokebox::sim::{Simulation, stats::StepStats};
+
+const N: u32 = 640;
+
+/// Three steps of the plume at N², Jacobi with a residual check every unit (never met: the checks
+/// and their gate run each time) and the warm start, on the current thread's workgroup size.
+fn three_steps(gpu: &smokebox::gpu::Gpu) -> (u32, Vec<StepStats>) {
+    let sets = [
+        format!("grid.nx={N}"),
+        format!("grid.ny={N}"),
+        format!("grid.cell_size={}", 1.0 / N as f64),
+        "solver.kind=\"jacobi\"".into(),
+        "solver.iterations=16".into(),
+        "solver.tolerance=1e-6".into(),
+        "grid.dye_scale=1".into(),
+    ];
+    let (scene, source) = Scene::load("plume", &sets).unwrap();
+    let groups = reduction_groups(Target { device: &gpu.device, grid: GridSize { nx: N, ny: N, dye_scale: 1 } });
+    let mut sim = Simulation::from_scene(gpu, &scene, &source).unwrap();
+    (groups, sim.run_blocking(3, true))
+}
+
+fn close(what: &str, a: f32, b: f32, rel: f32) {
+    assert!((a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-30), "{what}: {a} against {b}");
+}
+
+#[test]
+fn a_gpus_reductions_match_a_cpu_adapters() {
+    let gpu = gpu();
+    let (cpu_groups, cpu) = three_steps(&gpu);
+    let (gpu_groups, wide) = with_solver_workgroup(256, || three_steps(&gpu));
+    assert_eq!(cpu_groups, 64, "lavapipe's own workgroups keep 64");
+    assert_eq!(gpu_groups, 128, "{N}² with 256 invocations a workgroup: one per 16 workgroups' cells");
+    assert_eq!(cpu.len(), 3);
+    assert_eq!(wide.len(), 3);
+    // before any solve the maxima are exact whatever the order
+    assert_eq!(cpu[0].div_max_before, wide[0].div_max_before);
+    assert_eq!(cpu[0].max_density, wide[0].max_density);
+    for (a, b) in cpu.iter().zip(&wide) {
+        let step = a.step;
+        assert!(a.div_max_before > 0.0 && a.ink_total > 0.0 && a.kinetic_energy > 0.0, "step {step}: {a:?}");
+        close(&format!("step {step} max |div| before"), a.div_max_before, b.div_max_before, 1e-4);
+        close(&format!("step {step} max |div| after"), a.div_max_after, b.div_max_after, 1e-3);
+        close(&format!("step {step} ink"), a.ink_total, b.ink_total, 1e-5);
+        close(&format!("step {step} kinetic energy"), a.kinetic_energy, b.kinetic_energy, 1e-4);
+        close(&format!("step {step} max speed"), a.max_speed, b.max_speed, 1e-4);
+        close(&format!("step {step} residual"), a.residual, b.residual, 1e-3);
+        assert_eq!(a.converged, Some(false), "step {step}: 16 Jacobi sweeps do not reach 1e-6 at {N}²");
+        assert_eq!(b.converged, Some(false), "step {step}: the wide check agrees");
+    }
+}
