@@ -10,6 +10,7 @@
 //!   viscosity), with the decay rate within a few percent at 64²;
 //! - at walls: a profile carried into an inflow side and a shear carried toward a moving no-slip
 //!   lid, where MacCormack must beat semi-Lagrangian within two cells of the side and inside.
+//!
 //! Small grids (16² to 64², 128² for one case) keep each affordable on lavapipe. Run with
 //! `--nocapture` for the figures (recorded in docs/validation.md).
 
@@ -30,6 +31,7 @@ fn orders(errors: &[f64]) -> Vec<f64> {
 /// returns the L1 error (per cell) against `exact(x, y)` of the red channel. The ink lives on a
 /// dye grid `k` times finer than the n x n flow grid (1: the flow grid); Δt keeps the flow grid's
 /// Courant number `courant`.
+#[allow(clippy::too_many_arguments)] // one case of the table each, named at the call
 fn carried_ink_error(
     n: usize,
     k: usize,

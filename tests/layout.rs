@@ -151,7 +151,7 @@ fn solver_control_words_match_wgsl() {
     // the partial maxima fill the words from PARTIALS up to the argument slots
     assert_eq!(u32_constant(&module, "PARTIALS") + u32_constant(&module, "MAX_GROUPS"), ctl::FULL_ARGS as u32);
     assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::LIVE_ARGS, "full args then live args, 3 words a slot");
-    assert!(ctl::LIVE_ARGS + 3 * ctl::ARG_SLOTS <= ctl::WORDS);
+    const { assert!(ctl::LIVE_ARGS + 3 * ctl::ARG_SLOTS <= ctl::WORDS) };
     // the first words are indexed by number in the shader; its layout comment is the contract
     let body = kernel::SHADERS.iter().find(|(n, _)| *n == "solver_check").unwrap().1;
     for (word, what) in [

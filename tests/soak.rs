@@ -10,6 +10,7 @@
 //!   and BFECC clamp to the neighbours' range, the flux form limits each cell's outflow);
 //! - no upward memory trend: the last tenth's mean resident set within 2 MB of the first tenth's
 //!   (on lavapipe the GPU's buffers are process memory, so this covers CPU and GPU alike).
+//!
 //! CI runs 5 000 steps on a 32² walled `paint` box, and shorter runs of a 32² `plume` and a 32²
 //! `periodic` box (times in docs/validation.md). The documented long run:
 //! `SMOKEBOX_SOAK_STEPS=100000 cargo test --release --test soak -- --ignored --nocapture`.

@@ -138,7 +138,7 @@ fn tiled_solvers_match_cpu_at_a_gpus_workgroup_size() {
 fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
     for &(nx, ny, name, kinds) in cases {
         let (f, p) = random_state(nx, ny, kinds, 7, 0.2);
-        let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Multigrid, 1, 0.0)).unwrap();
+        let mut sim = Simulation::new(gpu, &f, p, settings(SolverKind::Multigrid, 1, 0.0)).unwrap();
         // set-up (stencils of every level) and level 0's rhs, through a real solve's set-up
         sim.run_pass("solve");
         let ctx = format!("{name} {nx}x{ny}");
@@ -231,7 +231,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         drop(steps);
         // SOR: one dispatch is two sweeps on level 0
         for tiled in [true, false] {
-            let mut sim2 = Simulation::new(&gpu, &f, p, settings(SolverKind::Sor, 2, 0.0)).unwrap();
+            let mut sim2 = Simulation::new(gpu, &f, p, settings(SolverKind::Sor, 2, 0.0)).unwrap();
             sim2.solver.warm_start = true;
             sim2.stages.solvers.mg.tiled = tiled;
             sim2.run_pass("solve");
@@ -252,7 +252,7 @@ fn check_fused_jacobi(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
     for &(nx, ny, name, kinds) in cases {
         let (f, p) = random_state(nx, ny, kinds, 9, 0.15);
         for (sweeps, tiled) in [(4, true), (40, true), (1, true), (7, true), (7, false)] {
-            let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Jacobi, sweeps, 0.0)).unwrap();
+            let mut sim = Simulation::new(gpu, &f, p, settings(SolverKind::Jacobi, sweeps, 0.0)).unwrap();
             sim.solver.warm_start = true;
             // four sweeps a dispatch through workgroup memory (GPUs), or one (CPU adapters)
             sim.stages.solvers.jacobi.tiled = tiled;
@@ -338,7 +338,7 @@ fn manufactured(nx: usize, ny: usize, kinds: [u32; 4]) -> (Fields, Params, Vec<f
         for i in 0..nx {
             let (x, y) = (i as f32 / nx as f32, j as f32 / ny as f32);
             if f.solid[j * nx + i] < 0.5 {
-                exact[j * nx + i] = (6.2831853 * x).sin() * (1.0 + y) + 0.5 * (3.0 * y).cos();
+                exact[j * nx + i] = (std::f32::consts::TAU * x).sin() * (1.0 + y) + 0.5 * (3.0 * y).cos();
             }
         }
     }

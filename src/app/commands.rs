@@ -359,7 +359,7 @@ impl App {
 
     /// A line for the user: on stderr and over the field.
     fn said(&mut self, line: String) {
-        crate::platform::say(&format!("{line}"));
+        crate::platform::say(&line);
         if let Some(r) = self.running.as_mut() {
             r.capture.status.last = line.rsplit(" to ").next().map(str::to_string);
         }

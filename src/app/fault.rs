@@ -111,7 +111,7 @@ impl App {
         if recording {
             line += " (the recording stopped there)";
         }
-        crate::platform::say(&format!("{line}"));
+        crate::platform::say(&line);
         self.panel.message = Some(line);
     }
 }

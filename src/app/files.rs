@@ -215,10 +215,13 @@ pub fn state_zip(fields: &Fields, meta: Meta, scene_text: String) -> Vec<u8> {
     crate::platform::zip::write(&state_loose(fields, meta, scene_text))
 }
 
+/// A scene opened from files, with the state saved beside it, if any.
+type Opened = (Scene, Source, Option<(Fields, Meta)>);
+
 /// What files picked or dropped on the page are: a scene `.toml`, the zip Save state wrote, or
 /// a state's loose `.npy` files with its `meta.json`. Returns the scene and the state, if any.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub fn open_files(picked: Vec<crate::platform::FileData>) -> Result<(Scene, Source, Option<(Fields, Meta)>)> {
+pub fn open_files(picked: Vec<crate::platform::FileData>) -> Result<Opened> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for f in picked {
         if f.name.ends_with(".zip") {

@@ -147,7 +147,8 @@ impl ApplicationHandler for App {
             }
             WindowEvent::RedrawRequested => {
                 // a hidden window takes no steps (unless the view asks to keep running)
-                if !self.hidden() && self.device_ok(event_loop) {
+                let draw = !self.hidden() && self.device_ok(event_loop);
+                if draw {
                     self.frame();
                 }
             }

@@ -455,8 +455,7 @@ mod tests {
 
     #[test]
     fn refine_keeps_the_domain_in_metres() {
-        let mut s = Scene::default();
-        s.grid = GridConfig { nx: 64, ny: 32, cell_size: 1.0 / 32.0, ..Default::default() };
+        let mut s = Scene { grid: GridConfig { nx: 64, ny: 32, cell_size: 1.0 / 32.0, ..Default::default() }, ..Default::default() };
         s.refine(Some(128), None);
         assert_eq!((s.grid.nx, s.grid.ny), (128, 64));
         assert_eq!(s.size(), (2.0, 1.0));

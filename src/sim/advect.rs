@@ -152,7 +152,7 @@ impl Advection {
                 for s in 1..self.ink_substeps {
                     self.transport_ink.dispatch(pass, &self.transport_ink_groups[s % 2], self.cells);
                 }
-                return self.ink_substeps % 2 == 0;
+                return self.ink_substeps.is_multiple_of(2);
             }
         }
         false

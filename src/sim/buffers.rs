@@ -196,7 +196,7 @@ pub fn read_buffers(device: &wgpu::Device, queue: &wgpu::Queue, buffers: &[&wgpu
     staging
         .iter()
         .map(|s| {
-            let data = bytemuck::cast_slice::<u8, f32>(&*s.slice(..).get_mapped_range().expect("mapped")).to_vec();
+            let data = bytemuck::cast_slice::<u8, f32>(&s.slice(..).get_mapped_range().expect("mapped")).to_vec();
             s.unmap();
             data
         })

@@ -73,8 +73,8 @@ impl Fields {
         for b in j * k..(j + 1) * k {
             for a in i * k..(i + 1) * k {
                 let d = self.dye_cell(a, b);
-                for ch in 0..3 {
-                    rgb[ch] += self.ink[3 * d + ch];
+                for (ch, c) in rgb.iter_mut().enumerate() {
+                    *c += self.ink[3 * d + ch];
                 }
             }
         }

@@ -37,7 +37,7 @@ fn available_memory() -> Option<u64> {
 /// The largest buffer is ink (3 floats a dye cell): it must fit the device's storage binding
 /// limit, and the dye grid its dispatch limit; the fields must fit the memory the system has.
 pub fn check_dye_fits(limits: &wgpu::Limits, nx: usize, ny: usize, k: usize) -> Result<()> {
-    let max_binding = (limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size);
+    let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
     let largest = 3 * 4 * (k * k) as u64 * nx as u64 * ny as u64;
     let groups = limits.max_compute_workgroups_per_dimension as u64 * 8;
     let state = super::buffers::bytes_for(nx, ny, k);

@@ -268,7 +268,7 @@ impl Multigrid {
     /// whole quads, and no odd seam (its cells have colours of their own).
     pub fn quad_sweeps(&self, l: usize) -> bool {
         let d = &self.levels[l];
-        self.quads && d.nx % 4 == 0 && d.off % 4 == 0 && d.x_off % 4 == 0 && !self.odd_seam(l)
+        self.quads && d.nx.is_multiple_of(4) && d.off.is_multiple_of(4) && d.x_off.is_multiple_of(4) && !self.odd_seam(l)
     }
 
     /// Whether the plain restriction of level `l` takes the quad kernel: pairs of quads a row, an

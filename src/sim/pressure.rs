@@ -39,7 +39,7 @@ impl Jacobi {
         let stencil_pack = Kernel::new(ctx.target(), "pressure", "stencil_pack")?;
         let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", solver_workgroup(d))], false)?;
         let one = Kernel::new(ctx.target(), "pressure", "sweep")?;
-        let quad = if ctx.nx % 4 == 0 {
+        let quad = if ctx.nx.is_multiple_of(4) {
             let k = Kernel::new(ctx.target(), "pressure_quad", "sweep")?;
             let groups = [k.bind(d, &t), k.bind(d, &swapped)];
             Some((k, groups))

@@ -375,7 +375,7 @@ impl Solvers {
             if s.state != SlotState::Mapping || !s.mapped.load(Ordering::Acquire) {
                 continue;
             }
-            let words: Vec<f32> = bytemuck::cast_slice(&*s.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
+            let words: Vec<f32> = bytemuck::cast_slice(&s.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
             s.buffer.unmap();
             s.mapped.store(false, Ordering::Release);
             s.state = SlotState::Free;

@@ -115,7 +115,7 @@ impl StatsReadback {
         for slot in &mut self.slots {
             if slot.mapped.load(Ordering::Acquire) {
                 let (step, time) = slot.pending.take().expect("a mapped slot has a step");
-                let raw: Vec<f32> = bytemuck::cast_slice(&*slot.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
+                let raw: Vec<f32> = bytemuck::cast_slice(&slot.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
                 slot.buffer.unmap();
                 slot.mapped.store(false, Ordering::Release);
                 slot.map_requested = false;

@@ -28,7 +28,8 @@ pub fn jacobi_bound(p: &Params) -> f64 {
 /// (0 when ν = 0). About ½√(8a)·ln(2/tol): 7 sweeps at a = 0.1, 22 at a = 1, 124 at a = 52.
 pub fn sweeps(p: &Params, max: u32) -> u32 {
     let rho = jacobi_bound(p);
-    if !(rho > 0.0) {
+    // also when rho is NaN
+    if rho.is_nan() || rho <= 0.0 {
         return 0;
     }
     let k = (1.0 / TOLERANCE).acosh() / (1.0 / rho).acosh();

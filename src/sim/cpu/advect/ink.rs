@@ -29,8 +29,8 @@ pub fn advect_ink(f: &mut Fields, p: &Params) {
                         let (x, y) = g.clamp_to_domain(bx, by);
                         for &(na, nb, w) in &g.dye_stencil(x, y) {
                             let n = g.dye_idx(na, nb);
-                            for k in 0..3 {
-                                rgb[k] += w * old.ink[3 * n + k];
+                            for (k, c) in rgb.iter_mut().enumerate() {
+                                *c += w * old.ink[3 * n + k];
                             }
                         }
                     }
