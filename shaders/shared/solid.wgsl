@@ -1,8 +1,13 @@
 // Solid cells and the faces they fix: the part of the prelude that reads `solid`. A pass that
 // takes this part declares `solid` (slot 7, `read`) itself.
 
+// Whether some cell may be solid. A simulation with none runs a variant built with false, which
+// reads nothing here (src/sim/kernel.rs `SolidSwitch`): on a CPU adapter these reads were a third
+// of ink transport's cost, and a branch on a uniform value does not skip them there.
+override SOLIDS: bool = true;
+
 // Solid test for a cell that lies inside the domain.
-fn is_solid(i: i32, j: i32) -> bool { return solid[cell_idx(i, j)] > 0.5; }
+fn is_solid(i: i32, j: i32) -> bool { return SOLIDS && solid[cell_idx(i, j)] > 0.5; }
 
 fn neighbour(i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
     let n = across(i + di, j + dj, nx(), ny());

@@ -174,11 +174,35 @@ impl GridSize {
     pub const NOMINAL: GridSize = GridSize { nx: 64, ny: 64, dye_scale: 1 };
 }
 
-/// What a kernel is built for: the device and the flow grid.
+/// What a kernel is built for: the device and the flow grid, and the switch that says whether a
+/// cell may be solid (None: always read `solid`).
 #[derive(Clone, Copy)]
 pub struct Target<'a> {
     pub device: &'a wgpu::Device,
     pub grid: GridSize,
+    pub solids: Option<&'a SolidSwitch>,
+}
+
+/// Whether some cell of a simulation may be solid, shared by its kernels. A kernel that reads
+/// `solid` (shaders/shared/solid.wgsl, override `SOLIDS`) dispatches a variant without those reads
+/// while the switch is off, built when first needed. Most scenes have no obstacle, and a CPU
+/// adapter pays for every read lane by lane (ink transport about a third less with none). The
+/// owner keeps it a superset of the truth: a solid cell with the switch off would be fluid.
+#[derive(Clone, Debug, Default)]
+pub struct SolidSwitch(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl SolidSwitch {
+    pub fn new(on: bool) -> SolidSwitch {
+        SolidSwitch(std::sync::Arc::new(on.into()))
+    }
+
+    pub fn set(&self, on: bool) {
+        self.0.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn get(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The full source of a pass: the prelude, then the pass, with a GPU's cell block, on the
@@ -368,13 +392,53 @@ impl Bound {
 /// One compute entry point, ready to dispatch.
 pub struct Kernel {
     pub label: String,
-    pub pipeline: wgpu::ComputePipeline,
+    /// The pipeline for the solid switch's state at creation (or the only one).
+    pipeline: wgpu::ComputePipeline,
+    /// A kernel that reads `solid`: its switch, and the variant for the other state.
+    solids: Option<SolidVariant>,
     pub layout: wgpu::BindGroupLayout,
     /// Binding numbers the entry point uses, in increasing order.
     pub bindings: Vec<u32>,
     /// Whether each of `bindings` is bound writable.
     pub writable: Vec<bool>,
     pub workgroup_size: [u32; 3],
+}
+
+/// What a kernel that reads `solid` needs to build its other variant when the switch flips.
+struct SolidVariant {
+    switch: SolidSwitch,
+    /// `SOLIDS` of `Kernel::pipeline`.
+    built: bool,
+    other: std::sync::OnceLock<wgpu::ComputePipeline>,
+    device: wgpu::Device,
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    entry: String,
+    constants: Vec<(String, f64)>,
+    zero_workgroup_memory: bool,
+}
+
+/// The override that says whether some cell may be solid (shaders/shared/solid.wgsl).
+const SOLIDS: &str = "SOLIDS";
+
+/// A compute pipeline of `module`'s `entry` with these override values.
+fn build_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+    constants: &[(&str, f64)],
+    zero_workgroup_memory: bool,
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: wgpu::PipelineCompilationOptions { constants, zero_initialize_workgroup_memory: zero_workgroup_memory },
+        cache: None,
+    })
 }
 
 /// Invocations per workgroup for the workgroup-memory solver kernels (override `WG`): on a CPU
@@ -519,18 +583,30 @@ impl Kernel {
             // index out of bounds is undefined behaviour; every kernel passes its tests with them.
             unsafe { device.create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked()) }
         };
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(&label),
-            layout: Some(&pipeline_layout),
-            module: &module_gpu,
-            entry_point: Some(entry),
-            compilation_options: wgpu::PipelineCompilationOptions { constants, zero_initialize_workgroup_memory: zero_workgroup_memory },
-            cache: None,
+        // a kernel that reads `solid` gets the switch's state as its SOLIDS (always on without one)
+        let reads_solid = module.overrides.iter().any(|(_, o)| o.name.as_deref() == Some(SOLIDS));
+        let built = target.solids.is_none_or(SolidSwitch::get);
+        let mut all: Vec<(&str, f64)> = constants.to_vec();
+        if reads_solid {
+            all.push((SOLIDS, f64::from(u8::from(built))));
+        }
+        let pipeline = build_pipeline(device, &label, &pipeline_layout, &module_gpu, entry, &all, zero_workgroup_memory);
+        let solids = target.solids.filter(|_| reads_solid).map(|switch| SolidVariant {
+            switch: switch.clone(),
+            built,
+            other: std::sync::OnceLock::new(),
+            device: device.clone(),
+            module: module_gpu.clone(),
+            layout: pipeline_layout.clone(),
+            entry: entry.to_string(),
+            constants: constants.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+            zero_workgroup_memory,
         });
         let workgroup_size = module.entry_points[index].workgroup_size;
         Ok(Kernel {
             label,
             pipeline,
+            solids,
             layout,
             bindings,
             writable: used.iter().map(|b| b.access == Access::ReadWrite).collect(),
@@ -560,10 +636,25 @@ impl Kernel {
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&self.label), layout: &self.layout, entries: &entries })
     }
 
+    /// The pipeline for the solid switch's state now: the other variant is built the first time
+    /// it is needed (a first obstacle painted into a scene without one).
+    pub fn pipeline(&self) -> &wgpu::ComputePipeline {
+        let Some(v) = &self.solids else { return &self.pipeline };
+        let on = v.switch.get();
+        if on == v.built {
+            return &self.pipeline;
+        }
+        v.other.get_or_init(|| {
+            let mut constants: Vec<(&str, f64)> = v.constants.iter().map(|(k, x)| (k.as_str(), *x)).collect();
+            constants.push((SOLIDS, f64::from(u8::from(on))));
+            build_pipeline(&v.device, &self.label, &v.layout, &v.module, &v.entry, &constants, v.zero_workgroup_memory)
+        })
+    }
+
     /// Records one dispatch covering `size` threads (rounded up to whole workgroups).
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, size: [u32; 2]) {
         count_dispatch();
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(self.pipeline());
         pass.set_bind_group(0, bind_group, &[]);
         let groups = [size[0].div_ceil(self.workgroup_size[0]), size[1].div_ceil(self.workgroup_size[1])];
         super::dispatch_probe::timed(pass, &self.label, |pass| pass.dispatch_workgroups(groups[0], groups[1], 1));
@@ -572,7 +663,7 @@ impl Kernel {
     /// Records a dispatch of an exact number of workgroups.
     pub fn dispatch_groups(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, groups: u32) {
         count_dispatch();
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(self.pipeline());
         pass.set_bind_group(0, bind_group, &[]);
         super::dispatch_probe::timed(pass, &self.label, |pass| pass.dispatch_workgroups(groups, 1, 1));
     }

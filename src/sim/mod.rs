@@ -37,6 +37,7 @@ use buffers::Buffers;
 use divergence::Divergence;
 use fields::Fields;
 use forces::Forces;
+use kernel::SolidSwitch;
 use params::{MAX_SPLATS, Params, Splat};
 use project::Project;
 use solver::Solvers;
@@ -116,6 +117,9 @@ pub struct Simulation {
     reach: sources::Reach,
     pub buffers: Buffers,
     pub stages: Stages,
+    /// Whether some cell may be solid: the kernels' variant (`SolidSwitch`). Set from the fields
+    /// at every upload and by any obstacle dab; erasing never clears it.
+    solids: SolidSwitch,
     pub readback: StatsReadback,
     /// Divergence right after the correction, when the overlay asks (`enable_div_after`).
     pub div_after: Option<div_after::DivergenceAfter>,
@@ -140,6 +144,11 @@ pub struct Simulation {
     warned: bool,
 }
 
+/// Whether some cell of `fields` is solid.
+fn any_solid(fields: &Fields) -> bool {
+    fields.solid.iter().any(|&s| s > 0.5)
+}
+
 impl Simulation {
     /// A scene's simulation at time zero: its initial fields, constants, solver and emitters.
     pub fn from_scene(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
@@ -156,7 +165,8 @@ impl Simulation {
         let device = gpu.device.clone();
         let queue = gpu.queue.clone();
         let buffers = Buffers::new(&device, fields.nx, fields.ny, k);
-        let stages = Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny, dye_scale: k })?;
+        let solids = SolidSwitch::new(any_solid(fields));
+        let stages = Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny, dye_scale: k, solids: &solids })?;
         buffers.upload(&queue, fields);
         let readback = StatsReadback::new(&device, 8);
         let mut params = params;
@@ -182,6 +192,7 @@ impl Simulation {
             reach: sources::reach(&[], &params),
             buffers,
             stages,
+            solids,
             readback,
             div_after: None,
             max_cfl: 0.0,
@@ -245,6 +256,7 @@ impl Simulation {
 
     pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
+        self.solids.set(any_solid(fields));
         self.stages.solvers.mark_dirty();
         self.max_speed = cpu::stats::max_speed(fields) as f32;
         self.max_density = cpu::stats::max_density(fields) as f32;
@@ -278,6 +290,10 @@ impl Simulation {
     fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, splats: &[Splat]) {
         use wgpu::util::DeviceExt;
         self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
+        // a painted obstacle may make the first solid cell; erasing never clears the switch
+        if splats.iter().any(|s| s.mode == params::SPLAT_PAINT_SOLID) {
+            self.solids.set(true);
+        }
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         self.reach = sources::reach(splats, &self.params);
@@ -434,7 +450,14 @@ impl Simulation {
     /// From now on each step also keeps the divergence right after the correction.
     pub fn enable_div_after(&mut self) -> Result<()> {
         if self.div_after.is_none() {
-            let ctx = Ctx { device: &self.device, buffers: &self.buffers, nx: self.nx, ny: self.ny, dye_scale: self.dye_scale };
+            let ctx = Ctx {
+                device: &self.device,
+                buffers: &self.buffers,
+                nx: self.nx,
+                ny: self.ny,
+                dye_scale: self.dye_scale,
+                solids: &self.solids,
+            };
             self.div_after = Some(div_after::DivergenceAfter::new(&ctx)?);
         }
         Ok(())

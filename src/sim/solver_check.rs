@@ -82,7 +82,7 @@ impl Launch<'_> {
     /// One dispatch of `kernel`: `groups` workgroups, or argument slot `slot` when gated.
     pub fn go(&self, pass: &mut wgpu::ComputePass<'_>, kernel: &Kernel, group: &wgpu::BindGroup, groups: [u32; 3], slot: usize) {
         count_dispatch();
-        pass.set_pipeline(&kernel.pipeline);
+        pass.set_pipeline(kernel.pipeline());
         pass.set_bind_group(0, group, &[]);
         super::dispatch_probe::timed(pass, &kernel.label, |pass| {
             if self.gated {
