@@ -87,7 +87,8 @@ fn a_buffer_bound_twice_where_one_binding_writes_is_refused() {
     let gpu = Gpu::headless().unwrap();
     let device = &gpu.device;
     // prolongation's plain kernel adds the coarse x (mg_xc, read) into this level's x (mg_x, written)
-    let kernel = Kernel::new(kernel::Target { device, grid: kernel::GridSize::NOMINAL, solids: None }, "multigrid_prolong", "add").unwrap();
+    let kernel =
+        Kernel::new(kernel::Target { device, grid: kernel::GridSize::NOMINAL, switches: None }, "multigrid_prolong", "add").unwrap();
     let buffers: Vec<wgpu::Buffer> = (0..slot::COUNT).map(|s| storage(device, slot::NAMES[s])).collect();
     let params = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,

@@ -238,15 +238,18 @@ fn obstacle_brush_matches_cpu() {
     }
 }
 
-/// A simulation opened without solids runs kernels that never read `solid` (the solid switch,
-/// src/sim/kernel.rs). Fields with obstacles uploaded into it (a load, a restart) must switch them
-/// back: the forces, divergence and advection passes then agree with the CPU, which always reads.
+/// A simulation opened without solids or periodic sides runs kernels built without them (the
+/// switches, src/sim/kernel.rs). Fields with obstacles uploaded into it (a load, a restart), or
+/// periodic sides set (the panel's boundaries), must switch the kernels back: the forces,
+/// divergence and advection passes then agree with the CPU, which always checks.
 #[test]
-fn solids_uploaded_after_a_solid_free_start_match_cpu() {
+fn switched_kernels_follow_uploads_and_boundaries() {
     let gpu = gpu();
     let inputs = inputs();
-    let (_, clear, p) = inputs.iter().find(|(label, f, _)| label.starts_with("walls") && f.solid.iter().all(|&s| s == 0.0)).unwrap();
-    let (label, solid, _) = inputs.iter().find(|(label, f, _)| label.starts_with("walls") && f.solid.iter().any(|&s| s > 0.5)).unwrap();
+    let find = |case: &str, solid: bool| {
+        inputs.iter().find(|(label, f, _)| label.starts_with(case) && f.solid.iter().any(|&s| s > 0.5) == solid).unwrap()
+    };
+    let (_, clear, walls) = find("walls", false);
     type Twin = fn(&mut Fields, &Params);
     let passes: [(&str, Twin); 4] = [
         ("forces", cpu::forces),
@@ -254,19 +257,24 @@ fn solids_uploaded_after_a_solid_free_start_match_cpu() {
         ("advect_velocity", cpu::advect_velocity),
         ("advect_ink", cpu::advect_ink),
     ];
-    for (pass, twin) in passes {
-        let mut sim = Simulation::new(&gpu, clear, *p, SolverConfig::jacobi(40)).unwrap();
-        sim.run_pass(pass);
-        sim.upload(solid);
-        sim.run_pass(pass);
-        let got = sim.download();
-        let mut want = solid.clone();
-        twin(&mut want, &sim.params);
-        let ctx = format!("{pass} after an upload [{label}]");
-        assert_close(&format!("{ctx} u"), &got.u, &want.u, REL);
-        assert_close(&format!("{ctx} v"), &got.v, &want.v, REL);
-        assert_close(&format!("{ctx} divergence"), &got.divergence, &want.divergence, REL);
-        assert_close(&format!("{ctx} ink"), &got.ink, &want.ink, REL);
+    // (what changes, the fields and constants after it)
+    for case in ["walls", "periodic"] {
+        let (label, after, p) = find(case, true);
+        for (pass, twin) in passes {
+            let mut sim = Simulation::new(&gpu, clear, *walls, SolverConfig::jacobi(40)).unwrap();
+            sim.run_pass(pass);
+            sim.upload(after);
+            sim.params = *p;
+            sim.run_pass(pass);
+            let got = sim.download();
+            let mut want = after.clone();
+            twin(&mut want, &sim.params);
+            let ctx = format!("{pass} after a solid-free start with walls [{label}]");
+            assert_close(&format!("{ctx} u"), &got.u, &want.u, REL);
+            assert_close(&format!("{ctx} v"), &got.v, &want.v, REL);
+            assert_close(&format!("{ctx} divergence"), &got.divergence, &want.divergence, REL);
+            assert_close(&format!("{ctx} ink"), &got.ink, &want.ink, REL);
+        }
     }
 }
 

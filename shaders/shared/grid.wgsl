@@ -107,8 +107,13 @@ fn nx() -> i32 { return GRID_NX; }
 fn ny() -> i32 { return GRID_NY; }
 // Cells of the flow grid.
 fn cell_count() -> u32 { return u32(nx() * ny()); }
-fn periodic_x() -> bool { return params.bc_kind.x == BC_PERIODIC; }
-fn periodic_y() -> bool { return params.bc_kind.z == BC_PERIODIC; }
+// Whether an axis may be periodic: a simulation without runs variants built with false
+// (src/sim/kernel.rs `Switches`), which leave the wrapped paths out. A CPU adapter runs both sides
+// of a branch on a uniform value.
+override PERIODIC_X: bool = true;
+override PERIODIC_Y: bool = true;
+fn periodic_x() -> bool { return PERIODIC_X && params.bc_kind.x == BC_PERIODIC; }
+fn periodic_y() -> bool { return PERIODIC_Y && params.bc_kind.z == BC_PERIODIC; }
 
 fn cell_idx(i: i32, j: i32) -> u32 { return u32(j * nx() + i); }
 fn u_idx(i: i32, j: i32) -> u32 { return u32(j * (nx() + 1) + i); }

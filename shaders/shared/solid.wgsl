@@ -2,8 +2,8 @@
 // takes this part declares `solid` (slot 7, `read`) itself.
 
 // Whether some cell may be solid. A simulation with none runs a variant built with false, which
-// reads nothing here (src/sim/kernel.rs `SolidSwitch`): on a CPU adapter these reads were a third
-// of ink transport's cost, and a branch on a uniform value does not skip them there.
+// reads nothing here (src/sim/kernel.rs `Switches`): on a CPU adapter these reads were a third of
+// ink transport's cost, and a branch on a uniform value does not skip them there.
 override SOLIDS: bool = true;
 
 // Solid test for a cell that lies inside the domain.

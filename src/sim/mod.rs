@@ -37,7 +37,7 @@ use buffers::Buffers;
 use divergence::Divergence;
 use fields::Fields;
 use forces::Forces;
-use kernel::SolidSwitch;
+use kernel::Switches;
 use params::{MAX_SPLATS, Params, Splat};
 use project::Project;
 use solver::Solvers;
@@ -117,9 +117,10 @@ pub struct Simulation {
     reach: sources::Reach,
     pub buffers: Buffers,
     pub stages: Stages,
-    /// Whether some cell may be solid: the kernels' variant (`SolidSwitch`). Set from the fields
-    /// at every upload and by any obstacle dab; erasing never clears it.
-    solids: SolidSwitch,
+    /// What the state may hold, which picks the kernels' variants (`Switches`): solids, set from
+    /// the fields at every upload and by any obstacle dab (erasing never clears it); periodic
+    /// axes, from the constants before every step.
+    switches: Switches,
     pub readback: StatsReadback,
     /// Divergence right after the correction, when the overlay asks (`enable_div_after`).
     pub div_after: Option<div_after::DivergenceAfter>,
@@ -149,6 +150,11 @@ fn any_solid(fields: &Fields) -> bool {
     fields.solid.iter().any(|&s| s > 0.5)
 }
 
+/// Whether the x and y axes are periodic (as shaders/shared/grid.wgsl `periodic_x`, `periodic_y`).
+fn periodic(p: &Params) -> [bool; 2] {
+    [p.bc_kind[0] == params::BC_PERIODIC, p.bc_kind[2] == params::BC_PERIODIC]
+}
+
 impl Simulation {
     /// A scene's simulation at time zero: its initial fields, constants, solver and emitters.
     pub fn from_scene(gpu: &Gpu, scene: &Scene, source: &Source) -> Result<Simulation> {
@@ -165,8 +171,9 @@ impl Simulation {
         let device = gpu.device.clone();
         let queue = gpu.queue.clone();
         let buffers = Buffers::new(&device, fields.nx, fields.ny, k);
-        let solids = SolidSwitch::new(any_solid(fields));
-        let stages = Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny, dye_scale: k, solids: &solids })?;
+        let switches = Switches::new(any_solid(fields), periodic(&params));
+        let stages =
+            Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny, dye_scale: k, switches: &switches })?;
         buffers.upload(&queue, fields);
         let readback = StatsReadback::new(&device, 8);
         let mut params = params;
@@ -192,7 +199,7 @@ impl Simulation {
             reach: sources::reach(&[], &params),
             buffers,
             stages,
-            solids,
+            switches,
             readback,
             div_after: None,
             max_cfl: 0.0,
@@ -228,6 +235,7 @@ impl Simulation {
             );
         }
         self.params = Params::from_scene(scene);
+        self.switches.set_periodic(periodic(&self.params));
         self.solver = scene.solver.clone();
         self.freeze_velocity = scene.advection.freeze_velocity;
         self.viscosity_iterations = scene.fluid.viscosity_iterations as u32;
@@ -256,7 +264,7 @@ impl Simulation {
 
     pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
-        self.solids.set(any_solid(fields));
+        self.switches.set_solids(any_solid(fields));
         self.stages.solvers.mark_dirty();
         self.max_speed = cpu::stats::max_speed(fields) as f32;
         self.max_density = cpu::stats::max_density(fields) as f32;
@@ -292,8 +300,9 @@ impl Simulation {
         self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
         // a painted obstacle may make the first solid cell; erasing never clears the switch
         if splats.iter().any(|s| s.mode == params::SPLAT_PAINT_SOLID) {
-            self.solids.set(true);
+            self.switches.set_solids(true);
         }
+        self.switches.set_periodic(periodic(&self.params));
         self.params.splat_count = splats.len() as u32;
         self.params.time = self.time as f32;
         self.reach = sources::reach(splats, &self.params);
@@ -456,7 +465,7 @@ impl Simulation {
                 nx: self.nx,
                 ny: self.ny,
                 dye_scale: self.dye_scale,
-                solids: &self.solids,
+                switches: &self.switches,
             };
             self.div_after = Some(div_after::DivergenceAfter::new(&ctx)?);
         }

@@ -2,7 +2,7 @@
 //! compute pass that the profiler can time.
 
 use super::buffers::Buffers;
-use super::kernel::{Bound, GridSize, SolidSwitch, Target};
+use super::kernel::{Bound, GridSize, Switches, Target};
 use crate::error::Result;
 
 /// Borrowed context for building a stage's kernels and bind groups.
@@ -13,8 +13,8 @@ pub struct Ctx<'a> {
     pub ny: usize,
     /// The dye grid's scale k.
     pub dye_scale: usize,
-    /// Whether some cell may be solid (the kernels' variant).
-    pub solids: &'a SolidSwitch,
+    /// What the state may hold (the kernels' variants).
+    pub switches: &'a Switches,
 }
 
 impl Ctx<'_> {
@@ -28,7 +28,7 @@ impl Ctx<'_> {
         Target {
             device: self.device,
             grid: GridSize { nx: self.nx as u32, ny: self.ny as u32, dye_scale: self.dye_scale as u32 },
-            solids: Some(self.solids),
+            switches: Some(self.switches),
         }
     }
 
