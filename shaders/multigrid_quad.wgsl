@@ -185,21 +185,50 @@ fn coarse_cell(ci: i32, cj: i32) -> CoarseCell {
     return CoarseCell(xc_at(c), sc_at(c));
 }
 
+// `coarse_cell` of a cell outside the level where no axis can be periodic (the switches,
+// shaders/shared/grid.wgsl): a ghost, x = 0, whose stencil only the side's kind decides (fluid
+// beyond an outflow, solid beyond a wall or inflow), with no read.
+fn ghost_stencil(ci: i32, cj: i32) -> u32 {
+    let side = side_outside(ci, cj, i32(level.coarse_nx), i32(level.coarse_ny));
+    return select(0u, 1u << 4u, params.bc_kind[side] == BC_OUTFLOW);
+}
+
+// `coarse_cell` of a cell outside the level: a ghost where no axis can be periodic.
+fn outside_cell(ci: i32, cj: i32) -> CoarseCell {
+    if PERIODIC_X || PERIODIC_Y { return coarse_cell(ci, cj); }
+    return CoarseCell(0.0, ghost_stencil(ci, cj));
+}
+
+// A span's lanes beyond the row's ends (lane 0 of quad 0, lane 3 of the last) set to their
+// ghosts, where no axis can be periodic: by select, as the threads at the level's edges lie in
+// every other vector of a row on a CPU adapter, which runs a branch for the whole vector (the
+// general path there was most of the prolongation's time).
+fn with_ghosts(row: CoarseRow, q: i32, cj: i32) -> CoarseRow {
+    var r = row;
+    let first = q == 0;
+    let last = q == row_quads() - 1;
+    r.x.x = select(r.x.x, 0.0, first);
+    r.s.x = select(r.s.x, ghost_stencil(-1, cj), first);
+    r.x.w = select(r.x.w, 0.0, last);
+    r.s.w = select(r.s.w, ghost_stencil(i32(level.coarse_nx), cj), last);
+    return r;
+}
+
 // `coarse_span` of a row outside the level, cell by cell.
 fn edge_span(q: i32, cj: i32) -> CoarseRow {
     var row: CoarseRow;
     for (var k = 0; k < 4; k++) {
-        let c = coarse_cell(2 * q - 1 + k, cj);
+        let c = outside_cell(2 * q - 1 + k, cj);
         row.x[k] = c.x;
         row.s[k] = c.s;
     }
     return row;
 }
 
-// A span's lane k set to coarse cell (ci, cj).
+// A span's lane k set to coarse cell (ci, cj), which lies outside the level.
 fn with_cell(row: CoarseRow, k: i32, ci: i32, cj: i32) -> CoarseRow {
     var r = row;
-    let c = coarse_cell(ci, cj);
+    let c = outside_cell(ci, cj);
     r.x[k] = c.x;
     r.s[k] = c.s;
     return r;
@@ -230,13 +259,18 @@ fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     // the lane beyond either end of the row: only the threads there (a CPU adapter runs a branch
     // for every lane of its vector when one lane takes it, so it stays small)
-    if q == 0 {
-        r0 = with_cell(r0, 0, -1, pj);
-        r1 = with_cell(r1, 0, -1, cj);
-    }
-    if q == w - 1 {
-        r0 = with_cell(r0, 3, 2 * q + 2, pj);
-        r1 = with_cell(r1, 3, 2 * q + 2, cj);
+    if PERIODIC_X || PERIODIC_Y {
+        if q == 0 {
+            r0 = with_cell(r0, 0, -1, pj);
+            r1 = with_cell(r1, 0, -1, cj);
+        }
+        if q == w - 1 {
+            r0 = with_cell(r0, 3, 2 * q + 2, pj);
+            r1 = with_cell(r1, 3, 2 * q + 2, cj);
+        }
+    } else {
+        r0 = with_ghosts(r0, q, pj);
+        r1 = with_ghosts(r1, q, cj);
     }
     // lanes: cells 4q .. 4q + 3; parents 2q, 2q, 2q + 1, 2q + 1 (span lanes 1, 1, 2, 2); the
     // neighbour beside 2q - 1, 2q + 1, 2q, 2q + 2 (span lanes 0, 2, 1, 3)
