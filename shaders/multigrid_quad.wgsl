@@ -43,6 +43,26 @@ fn row_quads() -> i32 { return lnx() / 4; }
 fn x_row(j: i32) -> i32 { return i32(level.x_off / 4u) + j * row_quads(); }
 fn l_row(j: i32) -> i32 { return i32(level.off / 4u) + j * row_quads(); }
 
+// Quad q of row j: its stencils, values and residuals (`quad_residual`, neighbours wrapped).
+struct Quad {
+    s: vec4<u32>,
+    xc: vec4<f32>,
+    r: vec4<f32>,
+}
+
+fn quad_at(q: i32, j: i32) -> Quad {
+    let w = row_quads();
+    let h = lny();
+    let row = x_row(j);
+    let s = mg_stencil[l_row(j) + q];
+    let xc = mg_x[row + q];
+    let left = mg_x[row + select(q - 1, w - 1, q == 0)].w;
+    let right = mg_x[row + select(q + 1, 0, q == w - 1)].x;
+    let below = mg_x[x_row(select(j - 1, h - 1, j == 0)) + q];
+    let above = mg_x[x_row(select(j + 1, 0, j == h - 1)) + q];
+    return Quad(s, xc, quad_residual(s, xc, left, right, below, above, mg_rhs[l_row(j) + q]));
+}
+
 // multigrid_smooth `half_sweep` four cells a thread: thread (q, j) computes quad q of row j and
 // keeps the update on the cells of colour `parity`. The other two lanes are written back as read:
 // they are the neighbours other threads read, and no thread changes them in this dispatch.
@@ -52,15 +72,11 @@ fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
     let w = row_quads();
     let h = lny();
     if q >= w || j >= h { return; }
-    let row = x_row(j);
-    let c = row + q;
-    let s = mg_stencil[l_row(j) + q];
-    let xc = mg_x[c];
-    let left = mg_x[row + select(q - 1, w - 1, q == 0)].w;
-    let right = mg_x[row + select(q + 1, 0, q == w - 1)].x;
-    let below = mg_x[x_row(select(j - 1, h - 1, j == 0)) + q];
-    let above = mg_x[x_row(select(j + 1, 0, j == h - 1)) + q];
-    let r = quad_residual(s, xc, left, right, below, above, mg_rhs[l_row(j) + q]);
+    let c = x_row(j) + q;
+    let quad = quad_at(q, j);
+    let s = quad.s;
+    let xc = quad.xc;
+    let r = quad.r;
     let fluid = vec4<f32>(countOneBits(s & vec4<u32>(15u)));
     let diagonal = fluid + (counts(s) - fluid) * outflow_weight(level.index);
     let relaxed = select(xc + omega * r / diagonal, vec4<f32>(0.0), counts(s) == vec4<f32>(0.0));

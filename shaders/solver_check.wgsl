@@ -22,16 +22,11 @@
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 
 
-// Workgroups of a reduction (src/sim/kernel.rs `reduction_groups`): 64 on a CPU adapter, 1024 on a
-// GPU; the words after PARTIALS hold MAX_GROUPS of their maxima.
-override GROUPS: u32 = 64u;
+// Workgroups of a reduction's first stage are GROUPS (shaders/solver_reduce.wgsl); the words after
+// PARTIALS hold MAX_GROUPS of their maxima.
 const MAX_GROUPS: u32 = 1024u;
 // Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments).
 const GATE_WG: u32 = 64u;
-// Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
-// adapter, where each invocation is a coroutine every barrier suspends); at most 256.
-override WG: u32 = 256u;
-const PARTIALS: u32 = 8u;
 const ARG_SLOTS: u32 = 33u;
 const FULL_ARGS: u32 = 1032u;
 const LIVE_ARGS: u32 = 1131u;
@@ -39,38 +34,7 @@ const VERDICT: u32 = 1230u;
 const TAIL: u32 = 1233u;
 const MAX_BLOCK: u32 = 64u;
 
-// Non-finite (inf or NaN) by its bits: WGSL may assume floats are finite, so no comparison tells.
-fn finite(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;
-}
-
-var<workgroup> red_max: array<f32, 256>;
 var<workgroup> done_now: u32;
-var<workgroup> closed: u32;
-
-// Whether the gate is closed already: a check after it has nothing to measure (uniform over the
-// workgroup, so the reduction's barriers stay in uniform control flow).
-fn gate_closed(lid: u32) -> bool {
-    if lid == 0u { closed = mg_control[2]; }
-    return workgroupUniformLoad(&closed) != 0u;
-}
-
-// The larger of a and b, or whichever is not finite: a blown-up state never reads as solved.
-fn max_nf(a: f32, b: f32) -> f32 {
-    if !finite(a) { return a; }
-    if !finite(b) { return b; }
-    return max(a, b);
-}
-
-fn finish_partial(lid: u32, wid: u32, m: f32) {
-    red_max[lid] = m;
-    for (var s = WG / 2u; s > 0u; s = s / 2u) {
-        workgroupBarrier();
-        if lid < s { red_max[lid] = max_nf(red_max[lid], red_max[lid + s]); }
-    }
-    workgroupBarrier();
-    if lid == 0u { mg_control[PARTIALS + wid] = bitcast<u32>(red_max[0]); }
-}
 
 // max |rho h^2 div / dt|: the right-hand side's scale.
 @compute @workgroup_size(WG)

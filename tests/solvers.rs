@@ -12,9 +12,9 @@ use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::multigrid::Mg;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::init::enforce_faces;
-use smokebox::sim::kernel::{GPU_CELL_BLOCK, with_cell_block, with_solver_workgroup};
+use smokebox::sim::kernel::{GPU_CELL_BLOCK, MAX_REDUCTION_GROUPS, with_cell_block, with_solver_workgroup};
 use smokebox::sim::params::*;
-use smokebox::sim::solver_check::{Launch, Measure, SolveReport};
+use smokebox::sim::solver_check::{Launch, Measure, SolveReport, ctl};
 use smokebox::sim::{Simulation, cpu};
 
 const REL: f32 = 2e-5;
@@ -159,6 +159,22 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         for v in state.x.iter_mut().chain(state.rhs.iter_mut()) {
             *v = rng.signed();
         }
+        // the level-0 residual reduction (four cells a thread where the rows are whole quads), its
+        // maximum planted at the last fluid cell of a row (a quad's last lane at a row's end)
+        let mut spiked = state.clone();
+        let row = ny / 2 * nx;
+        let last = (row..row + nx).rev().find(|&c| (spiked.stencil[c] >> 4) & 7 > 0).unwrap();
+        spiked.rhs[last] = 100.0;
+        upload_mg(&sim, &spiked);
+        run(&sim, |pass| {
+            s.check.encode_start(pass);
+            s.check.encode_gate(pass, Measure::Level0);
+        });
+        let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
+        let partials = &words[ctl::PARTIALS..ctl::PARTIALS + MAX_REDUCTION_GROUPS as usize];
+        let gpu_max = partials.iter().fold(0.0f32, |m, &v| m.max(v));
+        let twin = cpu::solver_check::reduce_mg(&spiked);
+        assert!(twin > 50.0 && (gpu_max - twin).abs() <= REL * twin, "{ctx}: reduce_mg {gpu_max:e}, CPU twin {twin:e}");
         let launch = Launch { control: &s.control, gated: false };
         let p = sim.params;
         type Step<'a> = (String, Box<dyn Fn(&mut wgpu::ComputePass<'_>) + 'a>, Box<dyn Fn(&mut Mg)>);

@@ -104,6 +104,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("multigrid_prolong", include_str!("../../shaders/multigrid_prolong.wgsl")),
     ("multigrid_coarse", include_str!("../../shaders/multigrid_coarse.wgsl")),
     ("multigrid_quad", include_str!("../../shaders/multigrid_quad.wgsl")),
+    ("solver_reduce", include_str!("../../shaders/solver_reduce.wgsl")),
 ];
 
 macro_rules! part {
@@ -125,6 +126,13 @@ macro_rules! part {
 macro_rules! mg {
     ($name:literal) => {
         include_str!(concat!("../../shaders/multigrid_", $name, ".wgsl"))
+    };
+}
+
+/// The first stage of the solver checks' reductions.
+macro_rules! reduce {
+    () => {
+        include_str!("../../shaders/solver_reduce.wgsl")
     };
 }
 
@@ -150,7 +158,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
     ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
     ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
-    ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), include_str!("../../shaders/solver_check.wgsl"))),
+    ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), reduce!(), include_str!("../../shaders/solver_check.wgsl"))),
+    ("solver_check_quad", concat!(mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl"))),
     ("warm_start", concat!(mg!("level"), include_str!("../../shaders/warm_start.wgsl"))),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/viscosity.wgsl"))),
 ];

@@ -68,6 +68,12 @@ fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffe
     })
 }
 
+/// Whether a level's rows are whole quads at offsets of whole quads (the quad kernels read it as
+/// vec4s: shaders/multigrid_quad.wgsl, shaders/solver_check_quad.wgsl).
+pub fn quad_rows(d: &LevelDesc) -> bool {
+    d.nx.is_multiple_of(4) && d.off.is_multiple_of(4) && d.x_off.is_multiple_of(4)
+}
+
 /// Workgroups of a plain half-sweep (one colour: half the columns). Gated, it takes the level's
 /// full counts; the surplus threads return.
 fn colour_groups(l: &LevelDesc, block: [u32; 2]) -> [u32; 3] {
@@ -267,8 +273,7 @@ impl Multigrid {
     /// Whether level `l`'s plain sweeps take the quad kernels: rows of whole quads at offsets of
     /// whole quads, and no odd seam (its cells have colours of their own).
     pub fn quad_sweeps(&self, l: usize) -> bool {
-        let d = &self.levels[l];
-        self.quads && d.nx.is_multiple_of(4) && d.off.is_multiple_of(4) && d.x_off.is_multiple_of(4) && !self.odd_seam(l)
+        self.quads && quad_rows(&self.levels[l]) && !self.odd_seam(l)
     }
 
     /// Whether the plain restriction of level `l` takes the quad kernel: pairs of quads a row, an

@@ -228,7 +228,7 @@ impl Solvers {
         let control = super::solver_check::control_buffer(d, &levels);
         let (mut check, mut warm) = (None, None);
         let mg = Multigrid::new(ctx, &control, |tables| {
-            check = Some(Check::new(ctx.target(), &tables[0])?);
+            check = Some(Check::new(ctx.target(), &tables[0], super::multigrid::quad_rows(&levels[0]))?);
             warm = Some(WarmStart::new(ctx.target(), &tables[0], ctx.nx * ctx.ny)?);
             Ok(())
         })?;

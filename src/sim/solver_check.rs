@@ -116,8 +116,10 @@ pub enum Measure {
 }
 
 impl Check {
-    /// `table` is multigrid level 0's binding table (x = p, the control buffer in place).
-    pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT]) -> Result<Check> {
+    /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
+    /// level 0's rows are whole quads, and its residual is measured four cells a thread
+    /// (shaders/solver_check_quad.wgsl).
+    pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT], quads: bool) -> Result<Check> {
         let device = target.device;
         let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
         let k = |entry: &str| {
@@ -127,7 +129,8 @@ impl Check {
                 "gate_start" | "gate" | "probe" => &[("GROUPS", reduce_groups as f64)],
                 _ => &[],
             };
-            Kernel::with_options(target, "solver_check", entry, constants, false)
+            let shader = if quads && entry == "reduce_mg" { "solver_check_quad" } else { "solver_check" };
+            Kernel::with_options(target, shader, entry, constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict) =
             (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?, k("verdict")?);

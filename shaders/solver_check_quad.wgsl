@@ -1,0 +1,25 @@
+// `reduce_mg` of solver_check.wgsl four cells a thread, where level 0's rows are whole quads
+// (src/sim/solver_check.rs `Check::new`): the residual by multigrid_quad.wgsl `quad_at`,
+// bit for bit multigrid_common `local_residual`'s, and the same maximum. Why: lavapipe reads
+// storage one lane at a time but every word of a vector in one pass over the lanes, and a cell's
+// residual reads 7 words (multigrid_quad.wgsl).
+
+// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid_quad.wgsl declares the level's.
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+
+// max |residual| of multigrid level 0 (x = p, rhs from `load`), computed on the fly.
+@compute @workgroup_size(WG)
+fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    if gate_closed(lid.x) { return; }
+    let w = u32(row_quads());
+    var m = 0.0;
+    for (var c = wid.x * WG + lid.x; c < w * u32(lny()); c += GROUPS * WG) {
+        let quad = quad_at(i32(c % w), i32(c / w));
+        let r = abs(quad.r);
+        let fluid = counts(quad.s) > vec4<f32>(0.0);
+        for (var k = 0; k < 4; k++) {
+            if fluid[k] { m = max_nf(m, r[k]); }
+        }
+    }
+    finish_partial(lid.x, wid.x, m);
+}
