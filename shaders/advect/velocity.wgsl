@@ -49,13 +49,17 @@ fn fill_blocks(@builtin(global_invocation_id) id: vec3<u32>) {
     if a < nx() && b <= ny() && !(periodic_y() && j0 < 0) {
         let i1 = select(a + 1, wrap(a + 1, nx()), periodic_x());
         let j1 = select(j0 + 1, wrap(j0 + 1, ny()), periodic_y());
-        vel_blocks[u_block(a, j0)] = vec4<f32>(u_row_ghosted(a, j0), u_row_ghosted(i1, j0), u_row_ghosted(a, j1), u_row_ghosted(i1, j1));
+        let g0 = u_row_ghost(j0);
+        let g1 = u_row_ghost(j1);
+        vel_blocks[u_block(a, j0)] = vec4<f32>(u_row_ghosted(a, j0, g0), u_row_ghosted(i1, j0, g0), u_row_ghosted(a, j1, g1), u_row_ghosted(i1, j1, g1));
     }
     // v block (a - 1, b); a periodic x axis has no column -1
     let i0 = a - 1;
     if a <= nx() && b < ny() && !(periodic_x() && i0 < 0) {
         let i1 = select(i0 + 1, wrap(i0 + 1, nx()), periodic_x());
         let j1 = select(b + 1, wrap(b + 1, ny()), periodic_y());
-        vel_blocks[v_block(i0, b)] = vec4<f32>(v_col_ghosted(i0, b), v_col_ghosted(i1, b), v_col_ghosted(i0, j1), v_col_ghosted(i1, j1));
+        let g0 = v_col_ghost(i0);
+        let g1 = v_col_ghost(i1);
+        vel_blocks[v_block(i0, b)] = vec4<f32>(v_col_ghosted(i0, b, g0), v_col_ghosted(i1, b, g1), v_col_ghosted(i0, j1, g0), v_col_ghosted(i1, j1, g1));
     }
 }

@@ -15,19 +15,32 @@ fn v_at(i: i32, j: i32) -> f32 {
     return v[v_idx(i, b)];
 }
 
-// u at face column i (already wrapped or clamped), row j, where j may be a ghost row -1 or ny.
-fn u_row_ghosted(i: i32, j: i32) -> f32 {
+// The ghost map (value * g.x + g.y) of u's row j: the identity inside, the bottom or top side's
+// ghost at row -1 or ny. A row's samples share it: a CPU adapter runs every branch of
+// `ghost_coeffs` at each call.
+fn u_row_ghost(j: i32) -> vec2<f32> {
     var g = vec2<f32>(1.0, 0.0);
     g = select(g, ghost_coeffs(SIDE_BOTTOM, params.inflow_u[SIDE_BOTTOM]), j < 0);
     g = select(g, ghost_coeffs(SIDE_TOP, params.inflow_u[SIDE_TOP]), j >= ny());
-    return u[u_idx(i, clamp(j, 0, ny() - 1))] * g.x + g.y;
+    return g;
 }
 
-// v at column i, which may be a ghost column -1 or nx, face row j.
-fn v_col_ghosted(i: i32, j: i32) -> f32 {
+// The same for v's column i: the left or right side's ghost at column -1 or nx.
+fn v_col_ghost(i: i32) -> vec2<f32> {
     var g = vec2<f32>(1.0, 0.0);
     g = select(g, ghost_coeffs(SIDE_LEFT, params.inflow_v[SIDE_LEFT]), i < 0);
     g = select(g, ghost_coeffs(SIDE_RIGHT, params.inflow_v[SIDE_RIGHT]), i >= nx());
+    return g;
+}
+
+// u at face column i (already wrapped or clamped), row j, where j may be a ghost row -1 or ny,
+// whose ghost map is g (`u_row_ghost(j)`).
+fn u_row_ghosted(i: i32, j: i32, g: vec2<f32>) -> f32 {
+    return u[u_idx(i, clamp(j, 0, ny() - 1))] * g.x + g.y;
+}
+
+// v at column i, which may be a ghost column -1 or nx, face row j; g is `v_col_ghost(i)`.
+fn v_col_ghosted(i: i32, j: i32, g: vec2<f32>) -> f32 {
     return v[v_idx(clamp(i, 0, nx() - 1), j)] * g.x + g.y;
 }
 
@@ -36,8 +49,10 @@ fn v_col_ghosted(i: i32, j: i32) -> f32 {
 // it blends with the ghost row, so a no-slip wall reads its own speed at the wall.
 fn sample_u(pos: vec2<f32>) -> f32 {
     let l = u_spans(pos);
-    let a = mix(u_row_ghosted(l.x.i0, l.y.i0), u_row_ghosted(l.x.i1, l.y.i0), l.x.t);
-    let b = mix(u_row_ghosted(l.x.i0, l.y.i1), u_row_ghosted(l.x.i1, l.y.i1), l.x.t);
+    let g0 = u_row_ghost(l.y.i0);
+    let g1 = u_row_ghost(l.y.i1);
+    let a = mix(u_row_ghosted(l.x.i0, l.y.i0, g0), u_row_ghosted(l.x.i1, l.y.i0, g0), l.x.t);
+    let b = mix(u_row_ghosted(l.x.i0, l.y.i1, g1), u_row_ghosted(l.x.i1, l.y.i1, g1), l.x.t);
     return mix(a, b, l.y.t);
 }
 
@@ -73,8 +88,10 @@ fn v_spans(pos: vec2<f32>) -> Spans {
 // and right sides.
 fn sample_v(pos: vec2<f32>) -> f32 {
     let l = v_spans(pos);
-    let a = mix(v_col_ghosted(l.x.i0, l.y.i0), v_col_ghosted(l.x.i1, l.y.i0), l.x.t);
-    let b = mix(v_col_ghosted(l.x.i0, l.y.i1), v_col_ghosted(l.x.i1, l.y.i1), l.x.t);
+    let g0 = v_col_ghost(l.x.i0);
+    let g1 = v_col_ghost(l.x.i1);
+    let a = mix(v_col_ghosted(l.x.i0, l.y.i0, g0), v_col_ghosted(l.x.i1, l.y.i0, g1), l.x.t);
+    let b = mix(v_col_ghosted(l.x.i0, l.y.i1, g0), v_col_ghosted(l.x.i1, l.y.i1, g1), l.x.t);
     return mix(a, b, l.y.t);
 }
 
