@@ -7,6 +7,7 @@
 struct RenderParams {
     nx: u32,
     ny: u32,
+    // the overlays' bits, which the pipeline is built for (FLAGS below); the shader reads FLAGS
     flags: u32,
     // bit per wall side: 1 left, 2 right, 4 bottom, 8 top
     walls: u32,
@@ -22,6 +23,13 @@ struct RenderParams {
 
 // The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
 // ARROWS_CENTRE, GRID_LINES, SHADING, ARROW_SPEED_COLOUR) and ARROW_CAP are put in front of this file at load from src/render/mod.rs `flags`.
+
+// The overlays shown, compiled in: one pipeline per combination (src/render/mod.rs `Renderer`).
+// A CPU adapter runs both sides of a branch on a uniform value under a mask, so with the bits in
+// the uniform every pixel paid for every overlay and for the shading's four extra ink samples:
+// the default plume's 256 x 256 field image took about 14 ms on lavapipe, 3.5 ms built this way.
+override FLAGS: u32 = 0u;
+fn shown(bit: u32) -> bool { return (FLAGS & bit) != 0u; }
 
 @group(0) @binding(0) var<uniform> rp: RenderParams;
 @group(0) @binding(1) var<storage, read> u: array<f32>;
@@ -204,17 +212,17 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     let px = 1.0 / max(rp.view.x, 1e-3); // one screen pixel in cell units
     let bg = rp.background.rgb;
     var col = bg;
-    if (rp.flags & SHOW_INK) != 0u { col = ink_colour(g, bg, (rp.flags & SHADING) != 0u); }
+    if shown(SHOW_INK) { col = ink_colour(g, bg, shown(SHADING)); }
     // tints go over the ink at the chosen opacity, so the ink still shows through
     let opacity = clamp(rp.view.w, 0.0, 1.0);
-    if (rp.flags & SHOW_PRESSURE) != 0u {
+    if shown(SHOW_PRESSURE) {
         // blue (low) or red (high) with an opacity growing with |p|: zero pressure shows the ink
         let t = clamp(p[cell(i, j)] / max(rp.ranges.y, 1e-20), -1.0, 1.0);
         col = mix(col, diverging(sign(t)), tint_weight(t) * opacity);
     }
-    if (rp.flags & SHOW_DIVERGENCE) != 0u {
+    if shown(SHOW_DIVERGENCE) {
         var d = divergence[cell(i, j)];
-        if (rp.flags & DIVERGENCE_AFTER) != 0u { d = divergence_now(i, j); }
+        if shown(DIVERGENCE_AFTER) { d = divergence_now(i, j); }
         let t = tint_weight(d / max(rp.ranges.x, 1e-20));
         var tint = vec3<f32>(0.95, 0.35, 0.1);
         if d < 0.0 { tint = vec3<f32>(0.1, 0.55, 0.95); }
@@ -223,7 +231,7 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     let solid_here = solid[cell(i, j)] > 0.5;
     if solid_here { col = vec3<f32>(0.35, 0.37, 0.41); }
     // src/render offers grid lines only at GRID_MIN_PIXELS or more a cell
-    if (rp.flags & GRID_LINES) != 0u {
+    if shown(GRID_LINES) {
         let e = min(fract(g), 1.0 - fract(g)) / px;
         if min(e.x, e.y) < 0.75 { col = mix(col, vec3<f32>(0.5, 0.5, 0.55), 0.35); }
     }
@@ -231,16 +239,16 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     // cell arrows at the centres of s × s tiles, s the screen spacing in cells (at least 1, where
     // they sit at the cell centres); the velocity interpolated there
     let s = max(rp.ranges.z, 1.0);
-    if (rp.flags & ARROWS_CENTRE) != 0u && !solid_here {
+    if shown(ARROWS_CENTRE) && !solid_here {
         let c = (floor(g / s) + 0.5) * s;
         if c.x < f32(rp.nx) && c.y < f32(rp.ny) {
             let d = arrow_vector(velocity_at(c), ARROW_CAP * s);
             var colour = vec3<f32>(1.0, 0.92, 0.3);
-            if (rp.flags & ARROW_SPEED_COLOUR) != 0u { colour = speed_colour(length(d) / (ARROW_CAP * s)); }
+            if shown(ARROW_SPEED_COLOUR) { colour = speed_colour(length(d) / (ARROW_CAP * s)); }
             col = over_arrow(col, arrow_dist(g, c, d, px), width, colour);
         }
     }
-    if (rp.flags & ARROWS_MAC) != 0u {
+    if shown(ARROWS_MAC) {
         // one arrow per edge (src/render turns this off where cells are too small): u on the
         // vertical edges left and right of this cell, v on the horizontal edges below and above
         var dist_u = 1e9;

@@ -88,7 +88,7 @@ impl CachedField {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let blit = super::fullscreen_pipeline(device, &pipeline_layout, &module, "blit", surface_format);
+        let blit = super::fullscreen_pipeline(device, &pipeline_layout, &module, "blit", surface_format, Default::default());
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("blit"),
             mag_filter: wgpu::FilterMode::Linear,

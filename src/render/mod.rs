@@ -124,8 +124,16 @@ impl Viewport {
 }
 
 /// The display pipeline. `attach` binds a simulation's buffers (again after a reset or resize).
+/// The overlays shown are compiled into the shader (render_field.wgsl `FLAGS`): `prepare` picks
+/// the pipeline for this frame's, built the first time they are asked for.
 pub struct Renderer {
+    device: wgpu::Device,
+    module: wgpu::ShaderModule,
     output: Output,
+    /// The pipelines built so far, by their flags.
+    variants: Vec<(u32, Pipeline)>,
+    /// The flags `prepare` chose.
+    flags: u32,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
@@ -136,11 +144,16 @@ pub struct Renderer {
 
 /// What a renderer writes with.
 enum Output {
-    /// A render pipeline (`fs_main`) drawing into a viewport of a pass's target.
-    Draw(wgpu::RenderPipeline),
+    /// A render pipeline (`fs_main`) drawing into a viewport of a pass's target of this format.
+    Draw { format: wgpu::TextureFormat, layout: wgpu::PipelineLayout },
     /// shaders/render_field.wgsl `cs_main`, the same colours by a compute pass into a storage
     /// image, and the layout of that image (group 1): the window's field image.
-    Image { pipeline: wgpu::ComputePipeline, layout: wgpu::BindGroupLayout },
+    Image { layout: wgpu::PipelineLayout, image: wgpu::BindGroupLayout },
+}
+
+enum Pipeline {
+    Draw(wgpu::RenderPipeline),
+    Image(wgpu::ComputePipeline),
 }
 
 /// Pixels a side of a workgroup of `cs_main`.
@@ -189,14 +202,14 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let output = if let Some(format) = format {
-            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("render"),
                 bind_group_layouts: &[Some(&layout)],
                 immediate_size: 0,
             });
-            Output::Draw(fullscreen_pipeline(device, &pipeline_layout, &module, "render_field", format))
+            Output::Draw { format, layout }
         } else {
-            let image_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            let image = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("field image"),
                 entries: &[wgpu::BindGroupLayoutEntry {
                     binding: 0,
@@ -209,22 +222,43 @@ impl Renderer {
                     count: None,
                 }],
             });
-            let compute_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("field image"),
-                bind_group_layouts: &[Some(&layout), Some(&image_layout)],
+                bind_group_layouts: &[Some(&layout), Some(&image)],
                 immediate_size: 0,
             });
-            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("field image"),
-                layout: Some(&compute_layout),
-                module: &module,
-                entry_point: Some("cs_main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-            Output::Image { pipeline, layout: image_layout }
+            Output::Image { layout, image }
         };
-        Renderer { output, layout, uniform, group: None, after_group: None, use_after: false }
+        let (device, variants) = (device.clone(), Vec::new());
+        Renderer { device, module, output, variants, flags: 0, layout, uniform, group: None, after_group: None, use_after: false }
+    }
+
+    /// The pipeline for `flags`, built now if it is the first time they are asked for.
+    fn variant(&mut self, flags: u32) {
+        if self.variants.iter().any(|(f, _)| *f == flags) {
+            return;
+        }
+        let constants = [("FLAGS", flags as f64)];
+        let options = wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
+        let pipeline = match &self.output {
+            Output::Draw { format, layout } => {
+                Pipeline::Draw(fullscreen_pipeline(&self.device, layout, &self.module, "render_field", *format, options))
+            }
+            Output::Image { layout, .. } => Pipeline::Image(self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("field image"),
+                layout: Some(layout),
+                module: &self.module,
+                entry_point: Some("cs_main"),
+                compilation_options: options,
+                cache: None,
+            })),
+        };
+        self.variants.push((flags, pipeline));
+    }
+
+    /// The pipeline `prepare` chose.
+    fn pipeline(&self) -> Option<&Pipeline> {
+        self.variants.iter().find(|(f, _)| *f == self.flags).map(|(_, p)| p)
     }
 
     /// Binds the state buffers of `sim`; call after every new simulation (and after
@@ -253,6 +287,8 @@ impl Renderer {
         if self.use_after {
             params.flags &= !DIVERGENCE_AFTER;
         }
+        self.variant(params.flags);
+        self.flags = params.flags;
         queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
     }
 
@@ -263,7 +299,7 @@ impl Renderer {
 
     /// Draws the field into `viewport` of the pass's target (a renderer made by `new`).
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
-        let (Some(group), Output::Draw(pipeline)) = (self.state(), &self.output) else { return };
+        let (Some(group), Some(Pipeline::Draw(pipeline))) = (self.state(), self.pipeline()) else { return };
         if viewport.w < 1.0 || viewport.h < 1.0 {
             return;
         }
@@ -276,10 +312,10 @@ impl Renderer {
     /// What `compute` writes: `view` of a `HEADLESS_FORMAT` texture with storage use (a renderer
     /// made by `for_image`).
     pub fn image_group(&self, device: &wgpu::Device, view: &wgpu::TextureView) -> wgpu::BindGroup {
-        let Output::Image { layout, .. } = &self.output else { panic!("a renderer made by for_image writes images") };
+        let Output::Image { image, .. } = &self.output else { panic!("a renderer made by for_image writes images") };
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("field image"),
-            layout,
+            layout: image,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(view) }],
         })
     }
@@ -287,7 +323,7 @@ impl Renderer {
     /// Writes the field into the whole `size` image bound in `image` (`image_group`), as `draw`
     /// would draw it into a viewport of that size.
     pub fn compute(&self, pass: &mut wgpu::ComputePass<'_>, image: &wgpu::BindGroup, size: [u32; 2]) {
-        let (Some(group), Output::Image { pipeline, .. }) = (self.state(), &self.output) else { return };
+        let (Some(group), Some(Pipeline::Image(pipeline))) = (self.state(), self.pipeline()) else { return };
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.set_bind_group(1, image, &[]);
@@ -313,13 +349,15 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
     image.rows()
 }
 
-/// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` of `module`) into `format`.
+/// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` of `module`, built with
+/// `options`) into `format`.
 pub(crate) fn fullscreen_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     label: &str,
     format: wgpu::TextureFormat,
+    options: wgpu::PipelineCompilationOptions<'_>,
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
@@ -328,7 +366,7 @@ pub(crate) fn fullscreen_pipeline(
         fragment: Some(wgpu::FragmentState {
             module,
             entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
+            compilation_options: options,
             targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
         }),
         primitive: wgpu::PrimitiveState::default(),
