@@ -374,7 +374,9 @@ impl Running {
             let paint = self.egui_state.egui_ctx().tessellate(picture.shapes.clone(), ppp);
             lap(log, "tessellate");
             user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
-            let mut pass = render::begin_clear_pass(&mut encoder, &kept.view, render::CLEAR).forget_lifetime();
+            // the side panel's colour under it (its own fill is left out: src/ui side_panel)
+            let fill = self.egui_state.egui_ctx().global_style().visuals.panel_fill;
+            let mut pass = render::begin_clear_pass(&mut encoder, &kept.view, gamma_colour(fill)).forget_lifetime();
             self.field.draw(&mut pass, d.viewport);
             pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, &screen);
@@ -436,4 +438,11 @@ impl Running {
         }
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
     }
+}
+
+/// An egui colour as a clear colour of the window's surface, whose format takes gamma-encoded
+/// values as they are (`crate::gpu::surface_format` prefers a non-sRGB one).
+fn gamma_colour(c: egui::Color32) -> wgpu::Color {
+    let [r, g, b, _] = c.to_array().map(|x| x as f64 / 255.0);
+    wgpu::Color { r, g, b, a: 1.0 }
 }
