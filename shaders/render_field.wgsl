@@ -22,7 +22,8 @@ struct RenderParams {
 }
 
 // The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
-// ARROWS_CENTRE, GRID_LINES, SHADING, ARROW_SPEED_COLOUR) and ARROW_CAP are put in front of this file at load from src/render/mod.rs `flags`.
+// ARROWS_CENTRE, GRID_LINES, SHADING, ARROW_SPEED_COLOUR), DYE_PIXELS (an image of one pixel a dye
+// cell) and ARROW_CAP are put in front of this file at load from src/render/mod.rs `flags`.
 
 // The overlays shown, compiled in: one pipeline per combination (src/render/mod.rs `Renderer`).
 // A CPU adapter runs both sides of a branch on a uniform value under a mask, so with the bits in
@@ -170,7 +171,15 @@ fn diverging(t: f32) -> vec3<f32> {
 // The ink's optical depth at g; with shading, lit from the upper left by its gradient, as if the
 // dye were a thin relief (display only).
 fn ink_colour(g: vec2<f32>, bg: vec3<f32>, shaded: bool) -> vec3<f32> {
-    let k = max(ink_bilinear(g), vec3<f32>(0.0));
+    var k: vec3<f32>;
+    if shown(DYE_PIXELS) {
+        // g is a dye cell's centre, where the blend's weights are 1 and 0: that cell alone
+        let d = floor(g * f32(dye_k()));
+        k = ink_at(i32(d.x), i32(d.y));
+    } else {
+        k = ink_bilinear(g);
+    }
+    k = max(k, vec3<f32>(0.0));
     // ink as optical depth: saturates smoothly instead of clipping
     var col = bg + (vec3<f32>(1.0) - bg) * (vec3<f32>(1.0) - exp(-k));
     if shaded {

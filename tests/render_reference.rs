@@ -114,6 +114,57 @@ fn overlays_match_reference_images() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The window's field image (a compute pass: src/render/cached.rs) shows what the headless draw (a
+/// fragment pass) shows, overlay by overlay, where each pixel of the draw covers one of the image.
+#[test]
+fn the_window_field_image_is_the_draw() {
+    use smokebox::render::{RenderParams, image_rgba};
+    let sim = teaching_state(32);
+    let p = sim.download().p;
+    let max_p = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
+    let s = 8;
+    let size = [sim.nx as u32 * s, sim.ny as u32 * s];
+    let background = [0.02, 0.02, 0.03];
+    for (case, overlays) in cases(max_p) {
+        let drawn = render_rgba(&sim, &overlays, background, size[0], size[1]);
+        let params = RenderParams::new(&sim, &overlays, background, s as f32, overlays.pressure_range);
+        let image = image_rgba(&sim, &params, size);
+        // (an arrow's or a line's edge may fall on a pixel's centre, where the two round apart)
+        let (mean, bad) = compare(&image, &drawn);
+        assert!(mean < 0.1 && bad < 0.002, "{case}: the image and the draw differ: mean {mean:.3}, {:.2}% pixels", bad * 100.0);
+    }
+}
+
+/// With one pixel a dye cell (a software adapter's field image), the ink read at each pixel's own
+/// dye cell (`DYE_PIXELS`) gives the image the four-cell blend gives, on a grid whose sides are not
+/// powers of two.
+#[test]
+fn one_pixel_a_dye_cell_reads_that_cell() {
+    use smokebox::render::cached::one_pixel_a_dye_cell;
+    use smokebox::render::{RenderParams, flags::DYE_PIXELS, image_rgba};
+    use smokebox::sim::fields::Fields;
+    let gpu = common::gpu();
+    let (nx, ny, k) = (20, 13, 3);
+    let f = common::random_fields(nx, ny, 5, 0.0);
+    let ink = (0..3 * k * k * nx * ny).map(|n| ((n * 7919) % 1000) as f32 / 400.0).collect();
+    let fields = Fields { dye_scale: k, ink, solid: vec![0.0; nx * ny], ..f };
+    let sim = Simulation::new(&gpu, &fields, common::box_params(nx, ny, 0.1, 0.01), Default::default()).unwrap();
+    let size = [(nx * k) as u32, (ny * k) as u32];
+    for overlays in [Overlays::default(), Overlays { shading: true, ..Overlays::default() }] {
+        let params = RenderParams::new(&sim, &overlays, [0.02, 0.02, 0.03], 6.0, 1.0);
+        assert!(one_pixel_a_dye_cell(size, &params));
+        let blended = image_rgba(&sim, &params, size);
+        let read = image_rgba(&sim, &RenderParams { flags: params.flags | DYE_PIXELS, ..params }, size);
+        let worst = blended.iter().zip(&read).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
+        assert!(worst <= 1, "shading {}: the images differ by up to {worst}", overlays.shading);
+        // the ink differs from cell to cell, so reading a neighbour's would show
+        let w = size[0] as usize * 4;
+        let (shifted, _) = compare(&read[4..], &blended[..blended.len() - 4]);
+        let (up, _) = compare(&read[w..], &blended[..blended.len() - w]);
+        assert!(shifted > 10.0 && up > 10.0, "the ink is too even to tell cells apart: {shifted:.1}, {up:.1}");
+    }
+}
+
 /// Overlays say whether they can be drawn at a zoom, and why not.
 #[test]
 fn overlays_report_what_they_cannot_draw() {

@@ -6,7 +6,7 @@
 //! colours): on lavapipe the fragment shader, which reads the state's storage buffers, cost about
 //! 15 ms a draw whatever the image's size.
 
-use super::{HEADLESS_FORMAT, RenderParams, Renderer, Viewport};
+use super::{RenderParams, Renderer, Viewport};
 
 pub const BLIT_SHADER: &str = include_str!("../../shaders/blit.wgsl");
 
@@ -32,6 +32,13 @@ pub fn internal_size(w: f32, h: f32, ppc: f32, longest: f32) -> [u32; 2] {
 /// field shader does; a GPU draws at 512.
 pub fn longest_side(software: bool, dye_cells: f32) -> f32 {
     if software { dye_cells.clamp(SOFTWARE_INTERNAL_MIN, INTERNAL_MAX) } else { INTERNAL_MAX }
+}
+
+/// Whether an image of `size` pixels over the grid of `params` has one pixel a dye cell, the
+/// software adapter's default (`longest_side`).
+pub fn one_pixel_a_dye_cell(size: [u32; 2], params: &RenderParams) -> bool {
+    let k = params.view[2].max(1.0) as u32;
+    size == [params.nx * k, params.ny * k]
 }
 
 struct Target {
@@ -121,16 +128,7 @@ impl CachedField {
         let dye_cells = params.nx.max(params.ny) as f32 * params.view[2].max(1.0);
         let size = internal_size(viewport.w, viewport.h, params.view[0], longest_side(self.software, dye_cells));
         if self.target.as_ref().is_none_or(|t| t.size != size) {
-            let texture = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("field image"),
-                size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: HEADLESS_FORMAT,
-                usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            });
+            let texture = super::field_image(device, size, wgpu::TextureUsages::TEXTURE_BINDING);
             let view = texture.create_view(&Default::default());
             let group = self.bind(device, &view);
             let image = self.field.image_group(device, &view);
@@ -140,6 +138,10 @@ impl CachedField {
         // pixels per cell as drawn into the internal image (arrow widths, grid lines)
         let mut params = *params;
         params.view[0] *= size[0] as f32 / viewport.w;
+        if one_pixel_a_dye_cell(size, &params) {
+            // 3 ink reads a pixel instead of the blend's 12
+            params.flags |= super::flags::DYE_PIXELS;
+        }
         if !changed && self.last == Some(params) {
             return false;
         }
@@ -196,6 +198,16 @@ mod tests {
         assert_eq!(internal_size(300.0, 200.0, 2.0, INTERNAL_MAX), [300, 200]);
         // a software adapter: the default plume's 256² dye grid, one pixel a dye cell
         assert_eq!(internal_size(740.0, 740.0, 740.0 / 128.0, longest_side(true, 256.0)), [256, 256]);
+    }
+
+    #[test]
+    fn one_pixel_a_dye_cell_only_at_the_dye_grids_size() {
+        let params = |nx, ny, k| RenderParams { nx, ny, view: [6.0, 0.1, k, 1.0], ..Default::default() };
+        assert!(one_pixel_a_dye_cell([256, 256], &params(128, 128, 2.0)));
+        assert!(one_pixel_a_dye_cell([60, 39], &params(20, 13, 3.0)));
+        assert!(one_pixel_a_dye_cell([20, 13], &params(20, 13, 1.0)));
+        assert!(!one_pixel_a_dye_cell([256, 255], &params(128, 128, 2.0)));
+        assert!(!one_pixel_a_dye_cell([512, 512], &params(128, 128, 2.0)));
     }
 
     #[test]

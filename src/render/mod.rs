@@ -349,6 +349,41 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
     image.rows()
 }
 
+/// A texture of `size` that the compute pass writes the field image into, also usable as `usage`.
+pub fn field_image(device: &wgpu::Device, size: [u32; 2], usage: wgpu::TextureUsages) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("field image"),
+        size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: HEADLESS_FORMAT,
+        usage: wgpu::TextureUsages::STORAGE_BINDING | usage,
+        view_formats: &[],
+    })
+}
+
+/// The window's field image (src/render/cached.rs) of `sim` as `params` describe it, `size`
+/// pixels, written by the compute pass: its RGBA rows, top first. Blocking: for tests.
+pub fn image_rgba(sim: &Simulation, params: &RenderParams, size: [u32; 2]) -> Vec<u8> {
+    let device = &sim.device;
+    let mut renderer = Renderer::for_image(device);
+    renderer.attach(sim);
+    renderer.prepare(&sim.queue, params);
+    let texture = field_image(device, size, wgpu::TextureUsages::COPY_SRC);
+    let group = renderer.image_group(device, &texture.create_view(&Default::default()));
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("field image") });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("field image"), timestamp_writes: None });
+        renderer.compute(&mut pass, &group, size);
+    }
+    let image = Offscreen::copy(device, &mut encoder, &texture, size);
+    sim.queue.submit([encoder.finish()]);
+    image.staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping the field image"));
+    device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+    image.rows()
+}
+
 /// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` of `module`, built with
 /// `options`) into `format`.
 pub(crate) fn fullscreen_pipeline(

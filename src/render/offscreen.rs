@@ -36,6 +36,12 @@ impl Offscreen {
             let mut pass = begin_clear_pass(encoder, &view, CLEAR);
             renderer.draw(&mut pass, viewport);
         }
+        Offscreen::copy(device, encoder, &texture, size)
+    }
+
+    /// Records the copy of `texture` (`HEADLESS_FORMAT`, `size`) into a fresh staging buffer.
+    pub fn copy(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, size: [u32; 2]) -> Offscreen {
+        let extent = wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 };
         let row = (size[0] * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("offscreen staging"),

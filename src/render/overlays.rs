@@ -257,8 +257,11 @@ pub mod flags {
     pub const GRID_LINES: u32 = 64;
     pub const SHADING: u32 = 128;
     pub const ARROW_SPEED_COLOUR: u32 = 256;
+    /// Not an overlay: the image has one pixel a dye cell, each at its cell's centre
+    /// (src/render/cached.rs), so the ink is read there instead of blended from four cells.
+    pub const DYE_PIXELS: u32 = 512;
     /// Every flag by its WGSL name.
-    pub const ALL: [(&str, u32); 9] = [
+    pub const ALL: [(&str, u32); 10] = [
         ("SHOW_INK", SHOW_INK),
         ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
         ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
@@ -268,6 +271,7 @@ pub mod flags {
         ("GRID_LINES", GRID_LINES),
         ("SHADING", SHADING),
         ("ARROW_SPEED_COLOUR", ARROW_SPEED_COLOUR),
+        ("DYE_PIXELS", DYE_PIXELS),
     ];
 }
 
