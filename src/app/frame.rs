@@ -7,7 +7,8 @@
 //! drawn over a copy of it. When nothing else changed (the same field image, the same egui
 //! shapes), the kept picture is reused: moving the mouse over a paused field then costs a copy
 //! and two small boxes instead of the whole panel rastered again (on a software renderer, most
-//! of a frame).
+//! of a frame). When only some of the panel's shapes changed (its figures, twice a second while
+//! running), only that region is drawn again (src/ui/region.rs).
 
 use super::capture::Capture;
 use super::numbers;
@@ -64,6 +65,19 @@ struct Picture {
     viewport: Viewport,
     pixels_per_point: f32,
     shapes: Vec<egui::epaint::ClippedShape>,
+}
+
+impl Picture {
+    /// Where `next` differs from this picture, when only some of its egui shapes differ and not
+    /// over the field (`ui::region::changed`), in points.
+    fn changed_region(&self, next: &Picture) -> Option<egui::Rect> {
+        if (self.size, self.viewport, self.pixels_per_point) != (next.size, next.viewport, next.pixels_per_point) {
+            return None;
+        }
+        let v = self.viewport;
+        let field = egui::Rect::from_min_size(egui::pos2(v.x, v.y), egui::vec2(v.w, v.h));
+        ui::region::changed(&self.shapes, &next.shapes, self.pixels_per_point, self.size, field)
+    }
 }
 
 impl KeptFrame {
@@ -366,18 +380,29 @@ impl Running {
         // a running field under the same panel: only the field is drawn again into the picture
         // (everything written over it is in the layer above; no egui window lies over it)
         let reuse = same && (!field_redrawn || !ui.floating);
+        // only some of the panel changed (its figures, a widget under the mouse): that region alone
+        let region =
+            if reuse || !atlas_only_grew || ui.floating { None } else { kept.drawn.as_ref().and_then(|k| k.changed_region(&picture)) };
+        let fill = self.egui_state.egui_ctx().global_style().visuals.panel_fill;
         let mut user_buffers = Vec::new();
         if reuse && field_redrawn {
             let mut pass = render::begin_load_pass(&mut encoder, &kept.view).forget_lifetime();
             self.field.draw(&mut pass, d.viewport);
         } else if !reuse {
-            let paint = self.egui_state.egui_ctx().tessellate(picture.shapes.clone(), ppp);
+            // the whole picture, or only the region that changed
+            let shapes = region.map_or_else(|| picture.shapes.clone(), |r| ui::region::clipped_to(&picture.shapes, r, fill));
+            let paint = self.egui_state.egui_ctx().tessellate(shapes, ppp);
             lap(log, "tessellate");
             user_buffers = self.egui_renderer.update_buffers(&device, &queue, &mut encoder, &paint, &screen);
-            // the side panel's colour under it (its own fill is left out: src/ui side_panel)
-            let fill = self.egui_state.egui_ctx().global_style().visuals.panel_fill;
-            let mut pass = render::begin_clear_pass(&mut encoder, &kept.view, gamma_colour(fill)).forget_lifetime();
-            self.field.draw(&mut pass, d.viewport);
+            let mut pass = match region {
+                Some(_) => render::begin_load_pass(&mut encoder, &kept.view),
+                // the side panel's colour under it (its own fill is left out: src/ui side_panel)
+                None => render::begin_clear_pass(&mut encoder, &kept.view, gamma_colour(fill)),
+            }
+            .forget_lifetime();
+            if region.is_none() || field_redrawn {
+                self.field.draw(&mut pass, d.viewport);
+            }
             pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, &screen);
         }
@@ -396,7 +421,7 @@ impl Running {
             self.egui_renderer.free_texture(id);
         }
         if let Some(l) = log {
-            l.picture(reuse);
+            l.picture(reuse, region.is_some());
         }
         lap(log, "submit");
         self.window.pre_present_notify();

@@ -99,6 +99,11 @@ pub struct FrameLog {
     since: Option<Instant>,
     /// Of the current 60 frames, those that reused the kept picture (drew only the hover layer).
     kept: u32,
+    /// Of the current 60 frames, those that drew the panel again only where it changed.
+    in_part: u32,
+    /// The longest of the current 60 frames (from the end of one to the end of the next), ms.
+    slowest: f64,
+    last_end: Option<Instant>,
 }
 
 impl FrameLog {
@@ -121,24 +126,33 @@ impl FrameLog {
         }
     }
 
-    /// Notes whether the frame reused the kept picture or drew it again.
-    pub fn picture(&mut self, kept: bool) {
+    /// Notes whether the frame reused the kept picture or drew it again, and whether only where
+    /// the panel changed.
+    pub fn picture(&mut self, kept: bool, in_part: bool) {
         self.kept += u32::from(kept);
+        self.in_part += u32::from(in_part);
     }
 
     /// Ends a frame that ran `steps` steps, the simulation now at step `step`.
     pub fn end_frame(&mut self, steps: u32, step: u64) {
         self.frames += 1;
-        let since = *self.since.get_or_insert_with(Instant::now);
+        let now = Instant::now();
+        if let Some(last) = self.last_end.replace(now) {
+            self.slowest = self.slowest.max(now.duration_since(last).as_secs_f64() * 1e3);
+        }
+        let since = *self.since.get_or_insert(now);
         if self.frames == 60 {
             let parts: Vec<String> = self.parts.iter().map(|(n, ms)| format!("{n} {:.2}", ms / 60.0)).collect();
-            let fps = 60.0 / Instant::now().duration_since(since).as_secs_f64().max(1e-9);
-            let kept = self.kept;
-            eprintln!("frame ms (cpu, mean of 60): {} | steps {steps} | {fps:.1} fps | kept {kept} | at step {step}", parts.join(", "));
+            let fps = 60.0 / now.duration_since(since).as_secs_f64().max(1e-9);
+            let (kept, in_part, slowest) = (self.kept, self.in_part, self.slowest);
+            eprintln!(
+                "frame ms (cpu, mean of 60): {} | steps {steps} | {fps:.1} fps | slowest {slowest:.1} ms | kept {kept} | in part {in_part} | at step {step}",
+                parts.join(", ")
+            );
             self.parts.clear();
-            self.kept = 0;
+            (self.kept, self.in_part, self.slowest) = (0, 0, 0.0);
             self.frames = 0;
-            self.since = Some(Instant::now());
+            self.since = Some(now);
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod field;
 pub mod fonts;
 pub mod help;
 pub mod panel;
+pub mod region;
 pub mod scene_settings;
 pub mod view;
 mod widgets;
