@@ -15,6 +15,7 @@ use super::numbers;
 use super::profile::{FrameLog, lap};
 use crate::error::{Error, Result};
 use crate::gpu::{Fault, Gpu, NO_ADAPTER_HELP, OnFault, instance_descriptor};
+use crate::platform::{Duration, Instant};
 use crate::render::readback::{CellProbe, FieldReadback};
 use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::sim::Simulation;
@@ -232,6 +233,46 @@ pub struct UiFrame {
     pub floating: bool,
     /// When egui wants its next frame (an animation, a tooltip delay), if at all.
     pub repaint_after: Option<std::time::Duration>,
+}
+
+/// The last egui pass's output, for frames that do without one (`LastUi::again`).
+pub struct LastUi {
+    shapes: Vec<egui::epaint::ClippedShape>,
+    pixels_per_point: f32,
+    central: egui::Rect,
+    hover: Vec<egui::epaint::ClippedShape>,
+    floating: bool,
+    repaint_after: Option<std::time::Duration>,
+    at: Instant,
+}
+
+impl LastUi {
+    pub fn of(ui: &UiFrame, at: Instant) -> LastUi {
+        LastUi {
+            shapes: ui.full.shapes.clone(),
+            pixels_per_point: ui.full.pixels_per_point,
+            central: ui.central,
+            hover: ui.hover.clone(),
+            floating: ui.floating,
+            repaint_after: ui.repaint_after,
+            at,
+        }
+    }
+
+    /// Whether a frame at `now` may show this output again: less than `every` old, at the same
+    /// scale, and before the frame egui asked for.
+    pub fn fresh(&self, now: Instant, every: Duration, pixels_per_point: f32) -> bool {
+        let age = now.duration_since(self.at);
+        age < every && self.pixels_per_point == pixels_per_point && self.repaint_after.is_none_or(|d| age < d)
+    }
+
+    /// The same output for a frame at `now`: no commands, no texture changes, egui's next frame
+    /// still when it asked for it.
+    pub fn again(&self, now: Instant) -> UiFrame {
+        let full = egui::FullOutput { shapes: self.shapes.clone(), pixels_per_point: self.pixels_per_point, ..Default::default() };
+        let repaint_after = self.repaint_after.map(|d| d.saturating_sub(now.duration_since(self.at)));
+        UiFrame { full, central: self.central, commands: Vec::new(), hover: self.hover.clone(), floating: self.floating, repaint_after }
+    }
 }
 
 /// Everything the egui pass reads or edits besides the window.
@@ -470,4 +511,42 @@ impl Running {
 fn gamma_colour(c: egui::Color32) -> wgpu::Color {
     let [r, g, b, _] = c.to_array().map(|x| x as f64 / 255.0);
     wgpu::Color { r, g, b, a: 1.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ui_frame(repaint_after: Option<Duration>) -> UiFrame {
+        let text = egui::Shape::rect_filled(egui::Rect::from_min_size(egui::pos2(1.0, 2.0), egui::vec2(3.0, 4.0)), 0.0, egui::Color32::RED);
+        let shape = |s: &egui::Shape| egui::epaint::ClippedShape {
+            clip_rect: egui::Rect::EVERYTHING,
+            shape: s.clone(),
+            transform_after_tessellation: Default::default(),
+        };
+        let mut full = egui::FullOutput { shapes: vec![shape(&text)], pixels_per_point: 1.5, ..Default::default() };
+        full.textures_delta.free.insert(egui::TextureId::Managed(7));
+        let central = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
+        UiFrame { full, central, commands: vec![Command::Step], hover: vec![shape(&text)], floating: false, repaint_after }
+    }
+
+    #[test]
+    fn the_last_egui_output_is_shown_again_without_its_commands_only_while_fresh() {
+        let t0 = Instant::now();
+        let every = Duration::from_millis(100);
+        let last = LastUi::of(&ui_frame(None), t0);
+        assert!(last.fresh(t0 + Duration::from_millis(99), every, 1.5));
+        assert!(!last.fresh(t0 + every, every, 1.5), "older than `every`");
+        assert!(!last.fresh(t0, every, 2.0), "another scale");
+        let again = last.again(t0 + Duration::from_millis(40));
+        let first = ui_frame(None);
+        assert_eq!((again.full.shapes, again.hover, again.central), (first.full.shapes, first.hover, first.central));
+        assert!(again.commands.is_empty(), "a command is applied once");
+        assert!(again.full.textures_delta.free.is_empty() && again.full.textures_delta.set.is_empty(), "textures change once");
+        // egui's next frame stays where it asked for it
+        let soon = LastUi::of(&ui_frame(Some(Duration::from_millis(50))), t0);
+        assert!(soon.fresh(t0 + Duration::from_millis(49), every, 1.5));
+        assert!(!soon.fresh(t0 + Duration::from_millis(50), every, 1.5), "egui asked for a frame of its own");
+        assert_eq!(soon.again(t0 + Duration::from_millis(30)).repaint_after, Some(Duration::from_millis(20)));
+    }
 }

@@ -59,6 +59,11 @@ const OVERLAY_NOTE_FOR: Duration = Duration::from_secs(6);
 /// the panel is the same picture, which the window keeps instead of rastering it again (most of
 /// a frame on a software renderer).
 const PANEL_FIGURES_EVERY: Duration = Duration::from_millis(500);
+/// While the flow runs and no input reaches egui, the panel and what is written on the field are
+/// built again at this pace, not every frame: the frames between reuse the last egui output (on
+/// a CPU adapter egui's pass is about 2 ms of the app's thread, whose work does not overlap the
+/// GPU's). Badges, the readout and the figures lag by at most this.
+const UI_EVERY: Duration = Duration::from_millis(100);
 
 /// The note for an overlay just switched on (from `before` to `now`) that cannot draw with cells
 /// `ppc` pixels wide: which key, why, and what to do.
@@ -177,6 +182,10 @@ pub struct App {
     settle_frames: u32,
     /// When egui asked for its next frame.
     repaint_at: Option<Instant>,
+    /// Input reached egui (or a command was applied) since its last pass.
+    ui_input: bool,
+    /// The last egui pass's output, which running frames without input reuse (`UI_EVERY`).
+    last_ui: Option<frame::LastUi>,
     /// The window is covered (winit's `Occluded`): nothing is drawn or stepped.
     occluded: bool,
     /// The window is unmapped (hidden, minimised), as the platform watches it: the same.
@@ -261,6 +270,8 @@ impl App {
             quit: false,
             settle_frames: SETTLE_FRAMES,
             repaint_at: None,
+            ui_input: true,
+            last_ui: None,
             occluded: false,
             unmapped: Arc::default(),
             building: None,
@@ -373,8 +384,18 @@ impl App {
             *due = Instant::now() + PANEL_FIGURES_EVERY;
         }
         let shown = Shown { scene: &self.scene, label: &label, stats: panel_stats, paused: self.stepper.paused(), capture: &capture };
-        let mut ui_frame =
-            frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, text, field });
+        let now = Instant::now();
+        let reused = self.last_ui.as_ref().filter(|l| !self.ui_input && self.stepper.has_work() && l.fresh(now, UI_EVERY, ppp));
+        let mut ui_frame = match reused {
+            Some(last) => last.again(now),
+            None => {
+                let ui_frame =
+                    frame::run_ui(r, UiInputs { shown, view: &mut self.view, panel: &mut self.panel, outline, numbers, text, field });
+                self.last_ui = Some(frame::LastUi::of(&ui_frame, now));
+                self.ui_input = false;
+                ui_frame
+            }
+        };
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
         self.viewport = Viewport::fit(
@@ -395,6 +416,8 @@ impl App {
         let commands = std::mem::take(&mut ui_frame.commands);
         if !commands.is_empty() {
             self.settle_frames = SETTLE_FRAMES;
+            // the panel shows what they did in the next frame
+            self.ui_input = true;
         }
         for c in commands {
             self.apply(c);

@@ -124,6 +124,7 @@ impl ApplicationHandler for App {
         // (egui answers "repaint" to a redraw itself: only input asks for another frame)
         // (X11's XInput2 also reports every mouse move as raw AxisMotion, which shows nothing)
         let input = !matches!(event, WindowEvent::RedrawRequested | WindowEvent::AxisMotion { .. });
+        self.ui_input |= input;
         // the cursor moving over a still field changes only the readout and the brush outline:
         // those frames are spaced out (`HOVER_FRAME_GAP`) instead of one a move
         let hover_only = matches!(event, WindowEvent::CursorMoved { .. })
@@ -244,6 +245,7 @@ impl ApplicationHandler for App {
     }
 
     fn user_event(&mut self, event_loop: &ActiveEventLoop, _event: ()) {
+        self.ui_input = true;
         self.take_started(event_loop);
         self.take_dialog_answer();
         if let Some(r) = &self.running {
