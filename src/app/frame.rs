@@ -515,7 +515,7 @@ fn gamma_colour(c: egui::Color32) -> wgpu::Color {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::frame::*;
 
     fn ui_frame(repaint_after: Option<Duration>) -> UiFrame {
         let text = egui::Shape::rect_filled(egui::Rect::from_min_size(egui::pos2(1.0, 2.0), egui::vec2(3.0, 4.0)), 0.0, egui::Color32::RED);
