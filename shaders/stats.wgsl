@@ -6,8 +6,9 @@
 //   partials[2G .. 3G)    sum of ink over cells and channels
 //   partials[3G .. 4G)    sum of u^2 over distinct u faces plus v^2 over distinct v faces
 //   partials[4G .. 5G)    max |u| and |v| over all faces: the speed the CFL limit sizes sub-steps by
-//   partials[5G .. 7G)    the warm start's sums (warm_start.wgsl), between div before and after
+//   partials[5G .. 7G)    free
 //   partials[7G .. 8G)    max |density| over cells: what buoyancy can add to the speed (sub-steps)
+//   partials[8G .. 13G)   the warm start's five sums (warm_start.wgsl), between div before and after
 //   stats[0..6]           the six totals (ink times the dye cell area, energy times rho h^2 / 2,
 //                         max speed, max |density|)
 

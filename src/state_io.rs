@@ -99,15 +99,30 @@ pub fn npy_parse(name: &str, bytes: &[u8], expected: &[usize]) -> Result<Vec<f32
 }
 
 /// The files of a state and their shapes, the ink on a dye grid k times finer.
-pub fn field_shapes(nx: usize, ny: usize, k: usize) -> [(&'static str, Vec<usize>); 6] {
+pub fn field_shapes(nx: usize, ny: usize, k: usize) -> [(&'static str, Vec<usize>); 7] {
     [
         ("u.npy", vec![ny, nx + 1]),
         ("v.npy", vec![ny + 1, nx]),
         ("p.npy", vec![ny, nx]),
+        (PREVIOUS_PRESSURE, vec![ny, nx]),
         ("ink.npy", vec![k * ny, k * nx, 3]),
         ("density.npy", vec![ny, nx]),
         ("solid.npy", vec![ny, nx]),
     ]
+}
+
+/// The pressure of the step before, for the warm start's extrapolation: written with every state,
+/// optional when one is read (DESIGN.md §3; without it a run starts its next solve from p alone).
+pub const PREVIOUS_PRESSURE: &str = "p_prev.npy";
+
+/// Each file of a state with its shape and values.
+pub fn state_arrays(fields: &Fields) -> Vec<(&'static str, Vec<usize>, &[f32])> {
+    let values = [&fields.u, &fields.v, &fields.p, &fields.p_prev, &fields.ink, &fields.density, &fields.solid];
+    field_shapes(fields.nx, fields.ny, fields.dye_scale)
+        .into_iter()
+        .zip(values)
+        .map(|((file, shape), v)| (file, shape, v.as_slice()))
+        .collect()
 }
 
 /// Writes a state to `dir` (replacing its state files) via a temporary sibling folder.
@@ -119,9 +134,8 @@ pub fn dump(dir: &Path, fields: &Fields, meta: &Meta) -> Result<()> {
     let result = (|| -> Result<()> {
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| crate::error!("cannot create {}: {e}", tmp.display()))?;
-        let data: [&[f32]; 6] = [&fields.u, &fields.v, &fields.p, &fields.ink, &fields.density, &fields.solid];
-        for ((file, shape), values) in field_shapes(fields.nx, fields.ny, fields.dye_scale).iter().zip(data) {
-            write_file(&tmp.join(file), &npy_bytes(shape, values))?;
+        for (file, shape, values) in state_arrays(fields) {
+            write_file(&tmp.join(file), &npy_bytes(&shape, values))?;
         }
         let json = serde_json::to_string_pretty(meta).expect("meta serialises");
         write_file(&tmp.join("meta.json"), json.as_bytes())?;
@@ -196,26 +210,31 @@ fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
 
 /// Reads every field of a state folder, checking each file's shape against meta.json.
 pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
-    fields_from(meta, |file, shape| {
+    fields_from(meta, |file, shape, required| {
         let path = dir.join(file);
+        if !required && !path.exists() {
+            return Ok(None);
+        }
         let want = format!("{shape:?}").replace('[', "(").replace(']', ")");
         let bytes = read_at_most(&path, npy_limit(shape))
             .map_err(|e| crate::error!("{}: cannot read ({e}); expected float32 of shape {want}", path.display()))?
             .ok_or_else(|| crate::error!("{}: larger than any .npy of float32 of shape {want}", path.display()))?;
-        npy_parse(&path.display().to_string(), &bytes, shape)
+        npy_parse(&path.display().to_string(), &bytes, shape).map(Some)
     })
 }
 
-/// A state's fields, each file's values from `read(file name, shape)` (a folder's files, or the
-/// files picked or dropped on the web page).
-pub fn fields_from(meta: &Meta, mut read: impl FnMut(&str, &[usize]) -> Result<Vec<f32>>) -> Result<Fields> {
+/// A state's fields, each file's values from `read(file name, shape, required)` (a folder's
+/// files, or the files picked or dropped on the web page): None for an optional file that is not
+/// there (its field stays zero).
+pub fn fields_from(meta: &Meta, mut read: impl FnMut(&str, &[usize], bool) -> Result<Option<Vec<f32>>>) -> Result<Fields> {
     let mut f = Fields::zeros_dye(meta.nx, meta.ny, meta.dye_scale);
     for (file, shape) in field_shapes(meta.nx, meta.ny, meta.dye_scale) {
-        let data = read(file, &shape)?;
+        let Some(data) = read(file, &shape, file != PREVIOUS_PRESSURE)? else { continue };
         let dst = match file {
             "u.npy" => &mut f.u,
             "v.npy" => &mut f.v,
             "p.npy" => &mut f.p,
+            PREVIOUS_PRESSURE => &mut f.p_prev,
             "ink.npy" => &mut f.ink,
             "density.npy" => &mut f.density,
             _ => &mut f.solid,

@@ -390,7 +390,7 @@ fn stats_match_cpu() {
         let before = cpu::stats::max_divergence(&want, &sim.params);
         cpu::divergence(&mut want, &sim.params);
         assert!(sim.solver.warm_start);
-        cpu::warm_start(&mut want, &sim.params);
+        cpu::warm_start(&mut want, &sim.params, false);
         for _ in 0..5 {
             cpu::pressure(&mut want, &sim.params);
         }

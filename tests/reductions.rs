@@ -42,9 +42,12 @@ fn a_gpus_reductions_match_a_cpu_adapters() {
     assert_eq!(gpu_groups, 128, "{N}² with 256 invocations a workgroup: one per 16 workgroups' cells");
     assert_eq!(cpu.len(), 3);
     assert_eq!(wide.len(), 3);
-    // before any solve the maxima are exact whatever the order
-    assert_eq!(cpu[0].div_max_before, wide[0].div_max_before);
-    assert_eq!(cpu[0].max_density, wide[0].max_density);
+    // the first step's maxima: its four sub-steps solve three times before its last divergence,
+    // and the warm start's mix of the pressures comes from sums in the reductions' order, so they
+    // agree to round-off, not bit for bit
+    close("step 1 max |div| before", cpu[0].div_max_before, wide[0].div_max_before, 1e-5);
+    close("step 1 max density", cpu[0].max_density, wide[0].max_density, 1e-5);
+    assert_eq!(cpu[0].substeps, 4, "the premise above: the plume's first step at {N}² takes four sub-steps");
     for (a, b) in cpu.iter().zip(&wide) {
         let step = a.step;
         assert!(a.div_max_before > 0.0 && a.ink_total > 0.0 && a.kinetic_energy > 0.0, "step {step}: {a:?}");

@@ -108,6 +108,8 @@ fn the_prediction_grows_at_once() {
     use smokebox::sim::solver_check::SolveReport;
     let plan = Plan::new(Some(0), 500, 0);
     assert_eq!((plan.direct, plan.gated), (FLOOR_UNITS, 2));
+    assert!(!plan.probe, "no probe at the floor: one unit fewer could not be planned");
+    assert!(Plan::new(Some(FLOOR_UNITS + 1), 500, 0).probe, "a probe above the floor");
     // 3 units reached 1e-2: the rate 10^(-2/3) a unit needs ~6 units for 0.9e-4
     let short = SolveReport { ratio: 1e-2, iterations: 3, converged: false, probe: None };
     assert_eq!(plan.next(&short, 1e-4, 500), 7);

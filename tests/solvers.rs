@@ -252,7 +252,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
             sim2.stages.solvers.mg.tiled = tiled;
             sim2.run_pass("solve");
             let mut want = f.clone();
-            cpu::warm_start(&mut want, &sim2.params);
+            cpu::warm_start(&mut want, &sim2.params, false);
             cpu::pressure_sor::pressure_sor(&mut want, &sim2.params);
             assert_close(&format!("{ctx} sor dispatch, tiled {tiled}"), &sim2.download().p, &want.p, REL);
         }
@@ -274,7 +274,7 @@ fn check_fused_jacobi(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
             sim.stages.solvers.jacobi.tiled = tiled;
             sim.run_pass("solve");
             let mut want = f.clone();
-            cpu::warm_start(&mut want, &sim.params);
+            cpu::warm_start(&mut want, &sim.params, false);
             for _ in 0..sweeps {
                 cpu::pressure(&mut want, &sim.params);
             }

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use smokebox::config::{SolverConfig, SolverKind};
 use smokebox::sim::cpu::grid::{Grid, Neighbour};
-use smokebox::sim::cpu::warm_start::warm_factor;
+use smokebox::sim::cpu::warm_start::{warm_factor, warm_weights};
 use smokebox::sim::fields::Fields;
 use smokebox::sim::init::enforce_faces;
 use smokebox::sim::params::*;
@@ -56,6 +56,40 @@ fn with_rhs(kinds: [u32; 4], seed: u64, k: f32, noise: f32) -> (Fields, Params) 
     (f, p)
 }
 
+/// A state with a random pressure p1 and one of the step before, p0, whose right-hand side is
+/// A (k1 p1 + k2 (p1 - p0)) (plus `noise` of white noise): a start in their span can be exact.
+fn with_pair(kinds: [u32; 4], seed: u64, k1: f32, k2: f32, noise: f32) -> (Fields, Params) {
+    let (mut f, p) = with_rhs(kinds, seed, 0.0, 0.0);
+    let mut rng = Rng::new(seed + 2);
+    f.p_prev.iter_mut().for_each(|x| *x = rng.signed());
+    let answer: Vec<f32> = f.p.iter().zip(&f.p_prev).map(|(p1, p0)| k1 * p1 + k2 * (p1 - p0)).collect();
+    let ap = apply_a(&Fields { p: answer, ..f.clone() }, &p);
+    for (c, d) in f.divergence.iter_mut().enumerate() {
+        let b = ap[c] + noise * rng.signed();
+        *d = -b * p.dt / (p.rho * p.h * p.h);
+    }
+    (f, p)
+}
+
+#[test]
+fn the_start_is_the_answer_where_that_lies_in_the_span_of_the_last_two() {
+    for (name, kinds) in boundary_cases() {
+        for (k1, k2) in [(1.0, 1.0), (0.8, -0.5), (1.3, 2.0), (0.0, 0.7)] {
+            let (f, p) = with_pair(kinds, 5, k1, k2, 0.0);
+            let [a, c] = warm_weights(&f, &p);
+            assert!((a - k1).abs() < 1e-3 && (c - k2).abs() < 1e-3, "{name}: weights ({a}, {c}), want ({k1}, {k2})");
+        }
+        // no change since the step before (p0 = p1), or no step before (p0 = 0, so d = p1):
+        // nothing to extrapolate along, and the start is β p1
+        let (mut f, p) = with_rhs(kinds, 3, 0.5, 0.0);
+        for p0 in [f.p.clone(), vec![0.0; f.p.len()]] {
+            f.p_prev = p0;
+            let [a, c] = warm_weights(&f, &p);
+            assert!((a - 0.5).abs() < 1e-4 && c == 0.0, "{name}: weights ({a}, {c}) without a change to follow, want (0.5, 0)");
+        }
+    }
+}
+
 #[test]
 fn beta_is_the_best_multiple_of_the_last_pressure() {
     for (name, kinds) in boundary_cases() {
@@ -84,10 +118,36 @@ fn warm_start_matches_cpu() {
             sim.upload(&f);
             sim.run_pass("warm_start");
             let mut want = f.clone();
-            cpu::warm_start(&mut want, &p);
+            cpu::warm_start(&mut want, &p, false);
             let beta = warm_factor(&f, &p);
             assert!(beta > 0.2 && beta < 0.4, "{name}: β {beta} (b = 0.3 A p + noise)");
             assert_close(&format!("{name}, {kind:?}: p"), &sim.download().p, &want.p, 1e-4);
+        }
+        // with the pressure of the step before: a solve to a tolerance starts from the pair's
+        // mix, one of a fixed count from β p1 all the same; p_prev becomes the last p either way
+        for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
+            for tolerance in [1e-4, 0.0] {
+                let (f, p) = with_pair(kinds, 9, 0.9, 0.6, 0.05);
+                let solver = SolverConfig { kind, iterations: 1, tolerance, warm_start: true, ..Default::default() };
+                let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
+                sim.run_pass("solve");
+                sim.upload(&f);
+                sim.run_pass("warm_start");
+                let pair = tolerance > 0.0;
+                let mut want = f.clone();
+                cpu::warm_start(&mut want, &p, pair);
+                let [a, c] = warm_weights(&f, &p);
+                assert!((a - 0.9).abs() < 0.05 && (c - 0.6).abs() < 0.05, "{name}: weights ({a}, {c}), want about (0.9, 0.6)");
+                let got = sim.download();
+                let ctx = format!("{name}, {kind:?}, tolerance {tolerance}");
+                assert_close(&format!("{ctx}: p"), &got.p, &want.p, 1e-4);
+                if !pair {
+                    let beta = warm_factor(&f, &p);
+                    let scaled: Vec<f32> = f.p.iter().map(|x| beta * x).collect();
+                    assert_eq!(want.p, scaled, "{ctx}: a fixed count starts from β p1");
+                }
+                assert_eq!(got.p_prev, f.p, "{ctx}: p_prev is the last pressure after the start");
+            }
         }
     }
 }

@@ -92,11 +92,9 @@ pub fn save_scene(path: &Path, scene: &Scene, source: &Source) -> Result<()> {
 
 /// The files of a saved state: the `.npy` fields (as --dump writes them) and `scene.toml`.
 fn state_files(fields: &Fields, scene_text: String) -> Vec<(String, Vec<u8>)> {
-    let data: [&[f32]; 6] = [&fields.u, &fields.v, &fields.p, &fields.ink, &fields.density, &fields.solid];
-    let mut files: Vec<(String, Vec<u8>)> = state_io::field_shapes(fields.nx, fields.ny, fields.dye_scale)
-        .iter()
-        .zip(data)
-        .map(|((file, shape), values)| (file.to_string(), state_io::npy_bytes(shape, values)))
+    let mut files: Vec<(String, Vec<u8>)> = state_io::state_arrays(fields)
+        .into_iter()
+        .map(|(file, shape, values)| (file.to_string(), state_io::npy_bytes(&shape, values)))
         .collect();
     files.push((STATE_SCENE.to_string(), scene_text.into_bytes()));
     files
@@ -114,8 +112,7 @@ pub struct FieldsRead {
 impl FieldsRead {
     /// Copies the simulation's fields (submitted at once) and asks for their maps.
     pub fn start(sim: &crate::sim::Simulation) -> FieldsRead {
-        let b = &sim.buffers;
-        let sources = [&b.u, &b.v, &b.p, &b.divergence, &b.ink, &b.density, &b.solid];
+        let sources = sim.buffers.field_buffers();
         let mut encoder = sim.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read state") });
         let staging: Vec<wgpu::Buffer> = sources
             .iter()
@@ -155,9 +152,7 @@ impl FieldsRead {
             return None;
         }
         let mut fields = self.fields.take()?;
-        let f = &mut fields;
-        let dst = [&mut f.u, &mut f.v, &mut f.p, &mut f.divergence, &mut f.ink, &mut f.density, &mut f.solid];
-        for (d, s) in dst.into_iter().zip(&self.staging) {
+        for (d, s) in fields.arrays_mut().into_iter().zip(&self.staging) {
             if let Ok(view) = s.slice(..).get_mapped_range() {
                 *d = bytemuck::cast_slice::<u8, f32>(&view).to_vec();
             }
@@ -243,9 +238,10 @@ pub fn open_files(picked: Vec<crate::platform::FileData>) -> Result<Opened> {
         (scene.grid.nx, scene.grid.ny, scene.grid.cell_size) = (meta.nx as i64, meta.ny as i64, meta.cell_size);
         scene.grid.dye_scale = crate::config::DyeScale::Scale(meta.dye_scale as i64);
         scene.validate(&source)?;
-        let fields = state_io::fields_from(&meta, |file, shape| {
-            let bytes = find(file).ok_or_else(|| crate::error!("{file} is missing: pick every .npy of the state with its meta.json"))?;
-            state_io::npy_parse(file, bytes, shape)
+        let fields = state_io::fields_from(&meta, |file, shape, required| match find(file) {
+            Some(bytes) => state_io::npy_parse(file, bytes, shape).map(Some),
+            None if required => crate::fail!("{file} is missing: pick every .npy of the state with its meta.json"),
+            None => Ok(None),
         })?;
         return Ok((scene, source, Some((fields, meta))));
     }

@@ -78,9 +78,9 @@ impl Simulation {
             // the whole solve with the current settings, on the divergence as it is
             "solve" => s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
             // the warm start's scaling of p alone (its stencil set up by an earlier solve)
-            "warm_start" => {
-                timed_pass(&mut encoder, None, name, |pass| s.solvers.warm.encode(pass, solver::Solvers::measure(self.solver.kind)))
-            }
+            "warm_start" => timed_pass(&mut encoder, None, name, |pass| {
+                s.solvers.warm.encode(pass, solver::Solvers::measure(self.solver.kind), self.solve_spec().gated())
+            }),
             // divergence, solve and correction
             "projection" => {
                 timed_pass(&mut encoder, None, "divergence", |pass| s.divergence.encode(pass));

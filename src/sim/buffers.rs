@@ -13,6 +13,8 @@ pub struct Buffers {
     pub u: wgpu::Buffer,
     pub v: wgpu::Buffer,
     pub p: wgpu::Buffer,
+    /// The pressure of the step before `p`'s (shaders/warm_start.wgsl).
+    pub p_prev: wgpu::Buffer,
     pub divergence: wgpu::Buffer,
     pub ink: wgpu::Buffer,
     pub density: wgpu::Buffer,
@@ -55,7 +57,7 @@ pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let cells = nx * ny;
     let dye = cells * k * k;
     let floats = 2 * (ny * (nx + 1) + (ny + 1) * nx) // u, v and their outputs
-        + 2 * cells // p, p_out
+        + 3 * cells // p, p_prev, p_out
         + cells // divergence
         + 3 * 3 * dye // ink, ink_out, and ink's part of transport_tmp
         + 2 * cells // density, density_out
@@ -83,6 +85,7 @@ impl Buffers {
             u: storage(device, "u", nu),
             v: storage(device, "v", nv),
             p: storage(device, "p", cells),
+            p_prev: storage(device, "p_prev", cells),
             divergence: storage(device, "divergence", cells),
             ink: storage(device, "ink", 3 * dye),
             density: storage(device, "density", cells),
@@ -99,8 +102,8 @@ impl Buffers {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
-            // the statistics' five blocks, then the warm start's two (shaders/warm_start.wgsl)
-            partials: storage(device, "partials", 8 * super::kernel::MAX_REDUCTION_GROUPS as usize),
+            // the statistics' eight blocks (two free), then the warm start's five (shaders/stats.wgsl)
+            partials: storage(device, "partials", 13 * super::kernel::MAX_REDUCTION_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),
@@ -139,11 +142,12 @@ impl Buffers {
         t[slot::TRANSPORT_TMP as usize] = Some(&self.transport_tmp);
         t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
         t[slot::VEL_BLOCKS as usize] = Some(&self.vel_blocks);
+        t[slot::P_PREV as usize] = Some(&self.p_prev);
         t
     }
 
     pub fn upload(&self, queue: &wgpu::Queue, f: &Fields) {
-        for (buffer, data) in self.field_buffers().into_iter().zip(field_slices(f)) {
+        for (buffer, data) in self.field_buffers().into_iter().zip(f.arrays()) {
             queue.write_buffer(buffer, 0, bytemuck::cast_slice(data));
         }
     }
@@ -153,23 +157,16 @@ impl Buffers {
         let mut f = Fields::zeros_dye(nx, ny, k);
         let buffers = self.field_buffers();
         let data = read_buffers(device, queue, &buffers);
-        for (dst, src) in field_slices_mut(&mut f).into_iter().zip(data) {
+        for (dst, src) in f.arrays_mut().into_iter().zip(data) {
             dst.copy_from_slice(&src);
         }
         f
     }
 
-    fn field_buffers(&self) -> [&wgpu::Buffer; 7] {
-        [&self.u, &self.v, &self.p, &self.divergence, &self.ink, &self.density, &self.solid]
+    /// The buffers of the fields, in the order of `Fields::arrays`.
+    pub fn field_buffers(&self) -> [&wgpu::Buffer; 8] {
+        [&self.u, &self.v, &self.p, &self.p_prev, &self.divergence, &self.ink, &self.density, &self.solid]
     }
-}
-
-fn field_slices(f: &Fields) -> [&[f32]; 7] {
-    [&f.u, &f.v, &f.p, &f.divergence, &f.ink, &f.density, &f.solid]
-}
-
-fn field_slices_mut(f: &mut Fields) -> [&mut Vec<f32>; 7] {
-    [&mut f.u, &mut f.v, &mut f.p, &mut f.divergence, &mut f.ink, &mut f.density, &mut f.solid]
 }
 
 /// Copies buffers into staging buffers and waits for them: a blocking read for tests and dumps.

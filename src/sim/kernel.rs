@@ -46,7 +46,9 @@ pub mod slot {
     pub const VEL_TMP: u32 = 31;
     // 32 implicit viscosity's Chebyshev sweep state
     pub const VISC_STATE: u32 = 32;
-    pub const COUNT: usize = 33;
+    /// The pressure of the step before the last (the warm start's extrapolation).
+    pub const P_PREV: u32 = 33;
+    pub const COUNT: usize = 34;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -83,6 +85,7 @@ pub mod slot {
         "vel_blocks",
         "vel_tmp",
         "visc_state",
+        "p_prev",
     ];
 }
 

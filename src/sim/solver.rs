@@ -77,7 +77,8 @@ pub enum Start {
 }
 
 impl SolveSpec {
-    fn gated(&self) -> bool {
+    /// A solve to a tolerance (its units gated by residual checks).
+    pub fn gated(&self) -> bool {
         self.tolerance > 0.0 && self.iterations > 0
     }
     /// Most units with a tolerance.
@@ -127,7 +128,7 @@ pub struct Plan {
     pub direct: u32,
     /// Gated units after them, each followed by a check.
     pub gated: u32,
-    /// Whether a probe measures the residual before the last direct unit.
+    /// Whether a probe measures the residual before the last direct unit (only above the floor).
     pub probe: bool,
     /// Gated units checked one by one before the checks space out (`tail_block`).
     pub fine: u32,
@@ -146,7 +147,8 @@ impl Plan {
             Some(n) => {
                 let direct = n.max(FLOOR_UNITS).min(max_units).min(MAX_DIRECT);
                 let gated = EXTRA_UNITS.max(reach.saturating_sub(direct)).min(max_units - direct).min(MAX_COUNT);
-                Plan { direct, gated, probe: direct >= 1, fine: EXTRA_UNITS }
+                // at the floor one unit fewer is no plan: no probe
+                Plan { direct, gated, probe: direct > FLOOR_UNITS, fine: EXTRA_UNITS }
             }
         }
     }
@@ -468,7 +470,7 @@ impl Solvers {
                 self.mg.encode_load(pass, direct);
             }
             if spec.start == Start::Warm {
-                self.warm.encode(pass, measure);
+                self.warm.encode(pass, measure, gated);
             }
             if gated {
                 self.check.encode_start(pass);

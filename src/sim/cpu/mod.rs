@@ -57,7 +57,8 @@ pub fn step_viscous(
         }
         divergence(f, p);
         if warm_start {
-            self::warm_start(f, p);
+            // a fixed count of sweeps: β p1 (shaders/warm_start.wgsl)
+            self::warm_start(f, p, false);
         } else {
             f.p.fill(0.0);
         }
