@@ -37,10 +37,11 @@ impl Simulation {
                     let spec = self.solve_spec();
                     // no solve (a frozen flow, nothing painted): nothing converged or failed
                     let verdict = (spec.tolerance > 0.0 && spec.iterations > 0 && self.last_step_solved)
-                        .then(|| self.stages.solvers.verdict_now(&self.device, &self.queue));
+                        .then(|| self.stages.solvers.verdict_now(&self.device, &self.queue, spec.kind));
                     for s in &mut got {
                         s.substeps = self.last_plan.substeps;
-                        s.converged = verdict.map(|v| !v.failed);
+                        s.converged = verdict.map(|(v, _)| !v.failed);
+                        s.solver_iterations = verdict.map(|(_, r)| r.iterations);
                     }
                     out.extend(got);
                 }

@@ -300,11 +300,14 @@ impl Solvers {
         }
     }
 
-    /// The verdict of the last step submitted (blocking; the command line and tests, after the
-    /// step's submission was waited for).
-    pub fn verdict_now(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Verdict {
+    /// The verdict of the last step submitted and the report of its last solve, in V-cycles or
+    /// sweeps of `kind` (blocking; the command line and tests, after the step's submission was
+    /// waited for).
+    pub fn verdict_now(&self, device: &wgpu::Device, queue: &wgpu::Queue, kind: SolverKind) -> (Verdict, SolveReport) {
         let words = &super::buffers::read_buffers(device, queue, &[&self.control])[0];
-        Verdict::from_words(&words[ctl::VERDICT..ctl::VERDICT + 3])
+        let mut report = SolveReport::from_words(words);
+        report.iterations *= unit_sweeps(kind);
+        (Verdict::from_words(&words[ctl::VERDICT..ctl::VERDICT + 3]), report)
     }
 
     /// Steps that stopped above the tolerance, as far as the read-backs have told (non-blocking).
@@ -525,10 +528,7 @@ impl Solvers {
     /// Reads the control words now (blocking; tests and the benchmark). Iterations are in sweeps
     /// or cycles.
     pub fn report(&self, device: &wgpu::Device, queue: &wgpu::Queue, kind: SolverKind) -> SolveReport {
-        let words = &super::buffers::read_buffers(device, queue, &[&self.control])[0];
-        let mut r = SolveReport::from_words(words);
-        r.iterations *= unit_sweeps(kind);
-        r
+        self.verdict_now(device, queue, kind).1
     }
 
     /// Dispatches and estimated bytes of one unit, for the benchmark.

@@ -32,6 +32,9 @@ pub struct StepStats {
     /// Whether every solve of the step reached `solver.tolerance` (the GPU's check; None: no
     /// tolerance, a fixed count, or not read back).
     pub converged: Option<bool>,
+    /// V-cycles or sweeps the step's last solve to a tolerance ran (None: no tolerance, or no
+    /// solve).
+    pub solver_iterations: Option<u32>,
 }
 
 impl StepStats {
@@ -48,6 +51,7 @@ impl StepStats {
             max_density: raw[5],
             residual: if raw[0] == 0.0 { 0.0 * raw[1] } else { raw[1] / raw[0] },
             converged: None,
+            solver_iterations: None,
         }
     }
 }
