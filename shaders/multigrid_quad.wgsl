@@ -12,6 +12,8 @@
 @group(0) @binding(20) var<storage, read_write> mg_rhs: array<vec4<f32>>;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<vec4<u32>>;
 @group(0) @binding(26) var<storage, read_write> mg_xc: array<vec4<f32>>;
+// level 0's right-hand side (`load`) and the warm start's sums (warm_start_quad.wgsl)
+@group(0) @binding(4) var<storage, read> divergence: array<vec4<f32>>;
 
 fn has(s: vec4<u32>, side: u32) -> vec4<bool> { return (s & vec4<u32>(side)) != vec4<u32>(0u); }
 fn counts(s: vec4<u32>) -> vec4<f32> { return vec4<f32>((s >> vec4<u32>(4u)) & vec4<u32>(7u)); }
@@ -82,6 +84,17 @@ fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
     let relaxed = select(xc + omega * r / diagonal, vec4<f32>(0.0), counts(s) == vec4<f32>(0.0));
     let mine = ((vec4<u32>(0u, 1u, 2u, 3u) + u32(j)) & vec4<u32>(1u)) == vec4<u32>(parity);
     mg_x[c] = select(xc, relaxed, mine);
+}
+
+// multigrid_setup `load` four cells a thread: level 0's right-hand side from the divergence.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn load(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if q >= row_quads() || j >= lny() { return; }
+    let c = l_row(j) + q;
+    let b = -params.rho * params.h * params.h * divergence[j * row_quads() + q] / params.dt;
+    mg_rhs[c] = select(b, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
 }
 
 // A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (src/sim/kernel.rs

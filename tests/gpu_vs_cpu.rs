@@ -181,12 +181,13 @@ fn fused_splats() -> [Splat; 3] {
 
 /// Sources then forces as a running step records them (the edges' share of the splats in the
 /// forces dispatch, after the density the sources pass left) against the CPU's whole sources
-/// then forces; with confinement too.
+/// then forces; with confinement too, at both widths (the curl and its force four cells a thread
+/// where rows are whole quads).
 #[test]
 fn sources_and_forces_match_cpu() {
     let gpu = gpu();
     let splats = fused_splats();
-    for (label, f, mut p) in inputs() {
+    for (label, f, mut p) in inputs_both_widths() {
         p.gravity_x = 1.5;
         p.damping = 0.7;
         for vorticity in [0.0, 2.0] {

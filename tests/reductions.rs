@@ -44,8 +44,9 @@ fn a_gpus_reductions_match_a_cpu_adapters() {
     assert_eq!(wide.len(), 3);
     // the first step's maxima: its four sub-steps solve three times before its last divergence,
     // and the warm start's mix of the pressures comes from sums in the reductions' order, so they
-    // agree to round-off, not bit for bit
-    close("step 1 max |div| before", cpu[0].div_max_before, wide[0].div_max_before, 1e-5);
+    // agree to round-off, not bit for bit (1.3e-5 apart since the warm start adds four cells a
+    // thread, its sums in another order)
+    close("step 1 max |div| before", cpu[0].div_max_before, wide[0].div_max_before, 3e-5);
     close("step 1 max density", cpu[0].max_density, wide[0].max_density, 1e-5);
     assert_eq!(cpu[0].substeps, 4, "the premise above: the plume's first step at {N}² takes four sub-steps");
     for (a, b) in cpu.iter().zip(&wide) {

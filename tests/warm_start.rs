@@ -38,9 +38,16 @@ fn apply_a(f: &Fields, p: &Params) -> Vec<f32> {
     out
 }
 
+/// Grids of the GPU-against-CPU test: rows that are not whole quads (warm_start.wgsl, a cell a
+/// thread) and rows that are (warm_start_quad.wgsl).
+const SIZES: [(usize, usize); 2] = [(37, 29), (40, 28)];
+
 /// A state whose right-hand side b = -rho h^2 div / dt is `k` A p (plus `noise` of white noise).
 fn with_rhs(kinds: [u32; 4], seed: u64, k: f32, noise: f32) -> (Fields, Params) {
-    let (nx, ny) = (37, 29);
+    sized_with_rhs(SIZES[0], kinds, seed, k, noise)
+}
+
+fn sized_with_rhs((nx, ny): (usize, usize), kinds: [u32; 4], seed: u64, k: f32, noise: f32) -> (Fields, Params) {
     let p = with_boundaries(box_params(nx, ny, 0.05, 0.02), kinds);
     let mut f = random_fields(nx, ny, seed, 0.15);
     if kinds[0] == BC_INFLOW {
@@ -59,7 +66,11 @@ fn with_rhs(kinds: [u32; 4], seed: u64, k: f32, noise: f32) -> (Fields, Params) 
 /// A state with a random pressure p1 and one of the step before, p0, whose right-hand side is
 /// A (k1 p1 + k2 (p1 - p0)) (plus `noise` of white noise): a start in their span can be exact.
 fn with_pair(kinds: [u32; 4], seed: u64, k1: f32, k2: f32, noise: f32) -> (Fields, Params) {
-    let (mut f, p) = with_rhs(kinds, seed, 0.0, 0.0);
+    sized_with_pair(SIZES[0], kinds, seed, k1, k2, noise)
+}
+
+fn sized_with_pair(size: (usize, usize), kinds: [u32; 4], seed: u64, k1: f32, k2: f32, noise: f32) -> (Fields, Params) {
+    let (mut f, p) = sized_with_rhs(size, kinds, seed, 0.0, 0.0);
     let mut rng = Rng::new(seed + 2);
     f.p_prev.iter_mut().for_each(|x| *x = rng.signed());
     let answer: Vec<f32> = f.p.iter().zip(&f.p_prev).map(|(p1, p0)| k1 * p1 + k2 * (p1 - p0)).collect();
@@ -109,9 +120,10 @@ fn beta_is_the_best_multiple_of_the_last_pressure() {
 #[test]
 fn warm_start_matches_cpu() {
     let gpu = gpu();
-    for (name, kinds) in boundary_cases() {
+    for ((name, kinds), size) in boundary_cases().into_iter().flat_map(|c| SIZES.map(|s| (c, s))) {
+        let name = format!("{name}, {}x{}", size.0, size.1);
         for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
-            let (f, p) = with_rhs(kinds, 7, 0.3, 0.05);
+            let (f, p) = sized_with_rhs(size, kinds, 7, 0.3, 0.05);
             let solver = SolverConfig { kind, iterations: 1, tolerance: 0.0, warm_start: true, ..Default::default() };
             let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
             sim.run_pass("solve"); // sets up the stencils
@@ -127,7 +139,7 @@ fn warm_start_matches_cpu() {
         // mix, one of a fixed count from β p1 all the same; p_prev becomes the last p either way
         for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
             for tolerance in [1e-4, 0.0] {
-                let (f, p) = with_pair(kinds, 9, 0.9, 0.6, 0.05);
+                let (f, p) = sized_with_pair(size, kinds, 9, 0.9, 0.6, 0.05);
                 let solver = SolverConfig { kind, iterations: 1, tolerance, warm_start: true, ..Default::default() };
                 let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
                 sim.run_pass("solve");

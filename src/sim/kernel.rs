@@ -139,6 +139,13 @@ macro_rules! reduce {
     };
 }
 
+/// The warm start's sums and mix, shared by its two layouts.
+macro_rules! warm {
+    () => {
+        include_str!("../../shaders/warm_start_mix.wgsl")
+    };
+}
+
 /// Every pass's WGSL, by file name (without `.wgsl`): the parts it takes, then its own file,
 /// which declares every binding the parts and the pass read or write.
 pub const SHADERS: &[(&str, &str)] = &[
@@ -152,6 +159,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("advect/ink", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../shaders/advect/ink.wgsl"))),
     ("stats", concat!(part!(solid), part!(velocity), include_str!("../../shaders/stats.wgsl"))),
     ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/vorticity.wgsl"))),
+    ("vorticity_quad", include_str!("../../shaders/vorticity_quad.wgsl")),
     ("advect/maccormack", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/maccormack.wgsl"))),
     ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/conservative.wgsl"))),
     ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../shaders/pressure_sor.wgsl"))),
@@ -163,7 +171,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
     ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), reduce!(), include_str!("../../shaders/solver_check.wgsl"))),
     ("solver_check_quad", concat!(mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl"))),
-    ("warm_start", concat!(mg!("level"), include_str!("../../shaders/warm_start.wgsl"))),
+    ("warm_start", concat!(mg!("level"), warm!(), include_str!("../../shaders/warm_start.wgsl"))),
+    ("warm_start_quad", concat!(mg!("level"), mg!("quad"), warm!(), include_str!("../../shaders/warm_start_quad.wgsl"))),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/viscosity.wgsl"))),
 ];
 

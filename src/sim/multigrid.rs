@@ -128,6 +128,8 @@ pub struct Multigrid {
     /// The plain kernels four cells a thread (shaders/multigrid_quad.wgsl): red, black, sor_red,
     /// sor_black, restriction, add.
     quad: [PerLevel; 6],
+    /// `load` four cells a thread (level 0 only).
+    quad_load: PerLevel,
     /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
     /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
     pub quads: bool,
@@ -244,6 +246,7 @@ impl Multigrid {
                 PerLevel::new(target, "multigrid_quad", "restriction", &tables[..coarse])?,
                 PerLevel::new(target, "multigrid_quad", "add", &tables[..coarse])?,
             ],
+            quad_load: PerLevel::new(target, "multigrid_quad", "load", fine)?,
             quads: true,
             block: cell_block(d),
             levels,
@@ -307,7 +310,9 @@ impl Multigrid {
 
     /// Level 0's right-hand side from the divergence (every solve).
     pub fn encode_load(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
-        launch.go(pass, &self.load.kernel, &self.load.groups[0], cell_groups(&self.levels[0], self.block), ctl::cells_slot(0));
+        // the quad kernel's workgroup covers the same cell block, so the counts serve both
+        let k = if self.quads && quad_rows(&self.levels[0]) { &self.quad_load } else { &self.load };
+        launch.go(pass, &k.kernel, &k.groups[0], cell_groups(&self.levels[0], self.block), ctl::cells_slot(0));
     }
 
     fn tile(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, k: &PerLevel, l: usize) {

@@ -231,7 +231,7 @@ impl Solvers {
         let (mut check, mut warm) = (None, None);
         let mg = Multigrid::new(ctx, &control, |tables| {
             check = Some(Check::new(ctx.target(), &tables[0], super::multigrid::quad_rows(&levels[0]))?);
-            warm = Some(WarmStart::new(ctx.target(), &tables[0], ctx.nx * ctx.ny)?);
+            warm = Some(WarmStart::new(ctx.target(), &tables[0], ctx.nx * ctx.ny, super::multigrid::quad_rows(&levels[0]))?);
             Ok(())
         })?;
         let words: Vec<u32> = (0..=MAX_COUNT).collect();

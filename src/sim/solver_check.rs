@@ -117,8 +117,8 @@ pub enum Measure {
 
 impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
-    /// level 0's rows are whole quads, and its residual is measured four cells a thread
-    /// (shaders/solver_check_quad.wgsl).
+    /// level 0's rows are whole quads, and its residual and the right-hand side's scale are
+    /// measured four cells a thread (shaders/solver_check_quad.wgsl).
     pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT], quads: bool) -> Result<Check> {
         let device = target.device;
         let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
@@ -129,7 +129,7 @@ impl Check {
                 "gate_start" | "gate" | "probe" => &[("GROUPS", reduce_groups as f64)],
                 _ => &[],
             };
-            let shader = if quads && entry == "reduce_mg" { "solver_check_quad" } else { "solver_check" };
+            let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
             Kernel::with_options(target, shader, entry, constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict) =

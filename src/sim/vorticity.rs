@@ -1,6 +1,7 @@
 //! Vorticity confinement (shaders/vorticity.wgsl; CPU twin src/sim/cpu/vorticity.rs): the curl at
 //! cells, the confinement force at the cells, then its mean onto the faces, which spins vortices
-//! up. Skipped when ε = 0.
+//! up. Skipped when ε = 0. Where rows are whole quads the curl and the force take four cells a
+//! thread (shaders/vorticity_quad.wgsl, bit for bit the same).
 
 use super::kernel::Bound;
 use super::stage::Ctx;
@@ -16,9 +17,11 @@ pub struct Vorticity {
 
 impl Vorticity {
     pub fn new(ctx: &Ctx) -> Result<Vorticity> {
+        // the quad kernels' workgroups cover the same cell blocks, so `cells` serves both
+        let cells = if ctx.nx.is_multiple_of(4) { "vorticity_quad" } else { "vorticity" };
         Ok(Vorticity {
-            curl: ctx.bound("vorticity", "curl")?,
-            force: ctx.bound("vorticity", "force")?,
+            curl: ctx.bound(cells, "curl")?,
+            force: ctx.bound(cells, "force")?,
             confine: ctx.bound("vorticity", "confine")?,
             cells: ctx.cells(),
             edges: ctx.edges(),

@@ -39,21 +39,25 @@ pub struct WarmStart {
 }
 
 impl WarmStart {
-    /// `table` is multigrid level 0's binding table (the level descriptor in place).
-    pub fn new(target: Target, table: &super::kernel::Table, cells: usize) -> Result<WarmStart> {
+    /// `table` is multigrid level 0's binding table (the level descriptor in place). `quads`:
+    /// level 0's rows are whole quads, and the warm start takes four cells a thread
+    /// (shaders/warm_start_quad.wgsl).
+    pub fn new(target: Target, table: &super::kernel::Table, cells: usize, quads: bool) -> Result<WarmStart> {
         let device = target.device;
         let (wg, sum_groups) = (solver_workgroup(device), reduction_groups(target));
         let constants = [("WG", wg), ("GROUPS", sum_groups as f64), ("FOLD", fold_invocations(sum_groups) as f64)];
-        let k = |entry: &str| Kernel::with_options(target, "warm_start", entry, &constants[..2], false);
+        let shader = if quads { "warm_start_quad" } else { "warm_start" };
+        let k = |entry: &str| Kernel::with_options(target, shader, entry, &constants[..2], false);
         let scale = |pair: bool| {
             let constants = [constants[0], constants[1], constants[2], ("PAIR", pair as u32 as f64)];
-            Kernel::with_options(target, "warm_start", "scale", &constants, false)
+            Kernel::with_options(target, shader, "scale", &constants, false)
         };
         let (measure_p, measure_mg, scale) = (k("measure_p")?, k("measure_mg")?, [scale(false)?, scale(true)?]);
         let groups =
             [measure_p.bind(device, table), measure_mg.bind(device, table), scale[0].bind(device, table), scale[1].bind(device, table)];
         let cpu = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
-        let scale_groups = (cells as u32).div_ceil(wg as u32).clamp(1, MAX_SCALE_GROUPS[cpu as usize]);
+        let threads = if quads { cells / 4 } else { cells };
+        let scale_groups = (threads as u32).div_ceil(wg as u32).clamp(1, MAX_SCALE_GROUPS[cpu as usize]);
         Ok(WarmStart { measure_p, measure_mg, scale, groups, scale_groups, sum_groups })
     }
 

@@ -1,0 +1,109 @@
+// The warm start of the pressure solve (src/sim/warm_start.rs). For a solve to a tolerance
+// (`PAIR`), the start that minimises the energy-norm error for this step's system A p = b within
+// the span of the last step's pressure p1 and its change since the step before, d = p1 - p0
+// (`p_prev`):
+//   x = a p1 + c d,  [p1·Ap1  p1·Ad] [a]   [p1·b]
+//                    [p1·Ad   d·Ad ] [c] = [d·b ]
+// A pressure that changes smoothly in time is then extrapolated along its change, and one that
+// does not gets the best mix of the two. Where p1 and d are (nearly) parallel (the first step,
+// after a load without p0, a flow growing in place) the pair is ill-conditioned, and the start is
+// p1 scaled by β = clamp((p1·b) / (p1·Ap1), 0, 1) alone (0 when p1·Ap1 = 0). A solve of a fixed
+// count always starts from β p1: there the start decides what is left behind (the teaching
+// scene's 40 Jacobi sweeps, the equal-work races of BENCHMARKS.md), and it stays as it was.
+// Why not the pressure as it is: an unconverged solve leaves divergence in the velocity that the
+// next step sees again; started from the unscaled p1, a solver whose error operator flips sign
+// (SOR with ω near 2, Jacobi with weight 1 and an odd count) applies it twice, and the two steps'
+// errors grow together without bound. The energy-optimal start is never worse than a cold start
+// (nor than β p1), so the error of each step's start is bounded by the error left over from the
+// last plus the new forcing.
+// Composed after multigrid_level.wgsl (stencil_count); warm_start.wgsl (a cell a thread) and
+// warm_start_quad.wgsl (four cells of a row a thread) come after it. Partial sums go to `partials` after the
+// statistics' eight blocks (stats.wgsl), which a step with statistics holds across the solve: the
+// five sums p1·b, d·b, p1·Ap1, p1·Ad, d·Ad at base() + [k GROUPS, (k + 1) GROUPS), k = 0..5.
+
+@group(0) @binding(14) var<storage, read_write> partials: array<f32>;
+
+// Workgroups of the sums and their fold, as in stats.wgsl (src/sim/kernel.rs `reduction_groups`).
+override GROUPS: u32 = 64u;
+override FOLD: u32 = 1u;
+fn base() -> u32 { return 8u * GROUPS; }
+// Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); at most 256.
+override WG: u32 = 256u;
+// The pair (p1, d) is used when sin² of its angle in the energy inner product is above this: the
+// 2 x 2 system's determinant, relative to its diagonal, well clear of the sums' f32 round-off.
+const MIN_SIN2: f32 = 1e-3;
+// Whether the start is the pair's (a solve to a tolerance) or β p1 alone (a fixed count).
+override PAIR: bool = true;
+
+// The five sums: (p1·b, d·b, p1·Ap1, p1·Ad) and d·Ad.
+var<workgroup> red_a: array<vec4<f32>, 256>;
+var<workgroup> red_b: array<f32, 256>;
+var<workgroup> mix: vec2<f32>;
+
+struct Terms {
+    a: vec4<f32>,
+    b: f32,
+}
+
+fn finish_partials(lid: u32, wid: u32, t: Terms) {
+    red_a[lid] = t.a;
+    red_b[lid] = t.b;
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        workgroupBarrier();
+        if lid < s {
+            red_a[lid] += red_a[lid + s];
+            red_b[lid] += red_b[lid + s];
+        }
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        for (var k = 0u; k < 4u; k++) { partials[base() + k * GROUPS + wid] = red_a[0][k]; }
+        partials[base() + 4u * GROUPS + wid] = red_b[0];
+    }
+}
+
+fn add_terms(x: Terms, y: Terms) -> Terms {
+    return Terms(x.a + y.a, x.b + y.b);
+}
+
+fn finite(x: f32) -> bool {
+    return x == x && abs(x) <= 3.4e38;
+}
+
+// (a, c) of the start a p1 + c d from the five sums (see the top).
+fn weights(p1b: f32, db: f32, e11: f32, e1d: f32, edd: f32) -> vec2<f32> {
+    let r = p1b / e11;
+    // r > 0 is false for NaN too
+    let scaled = vec2<f32>(select(0.0, min(r, 1.0), e11 > 0.0 && r > 0.0), 0.0);
+    if !PAIR { return scaled; }
+    let det = e11 * edd - e1d * e1d;
+    let a = (p1b * edd - e1d * db) / det;
+    let c = (e11 * db - e1d * p1b) / det;
+    if e11 > 0.0 && edd > 0.0 && det > MIN_SIN2 * e11 * edd && finite(a) && finite(c) {
+        return vec2<f32>(a, c);
+    }
+    return scaled;
+}
+
+// The start's (a, c), in every invocation of the workgroup: each workgroup of the scaling folds
+// the partials itself (one dispatch, no second reduction stage; FOLD is at most the workgroup's
+// size), as stats.wgsl `finish` does: FOLD runs in order, then their subtotals.
+fn start_weights(lid: u32) -> vec2<f32> {
+    if lid < FOLD {
+        var t = Terms(vec4<f32>(0.0), 0.0);
+        let run = GROUPS / FOLD;
+        for (var k = lid * run; k < (lid + 1u) * run; k++) {
+            let at = base() + k;
+            t = add_terms(t, Terms(vec4<f32>(partials[at], partials[at + GROUPS], partials[at + 2u * GROUPS], partials[at + 3u * GROUPS]), partials[at + 4u * GROUPS]));
+        }
+        red_a[lid] = t.a;
+        red_b[lid] = t.b;
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        var t = Terms(vec4<f32>(0.0), 0.0);
+        for (var k = 0u; k < FOLD; k++) { t = add_terms(t, Terms(red_a[k], red_b[k])); }
+        mix = weights(t.a.x, t.a.y, t.a.z, t.a.w, t.b);
+    }
+    return workgroupUniformLoad(&mix);
+}

@@ -1,0 +1,117 @@
+// The warm start of the pressure solve four cells of a row a thread (warm_start_mix.wgsl has the
+// sums, the mix and why), where level 0's rows are whole quads (src/sim/warm_start.rs): each
+// cell's terms are warm_start.wgsl `cell_terms`, lane by lane in the same order; only the order
+// in which a thread adds cells up differs. Why: lavapipe reads storage one lane at a time but
+// every word of a vector in one pass over the lanes (pressure_quad.wgsl), and a cell's terms read
+// 8 words.
+
+// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid_quad.wgsl declares the level's and
+// `divergence`, warm_start_mix.wgsl `partials`.
+@group(0) @binding(3) var<storage, read_write> p: array<vec4<f32>>;
+@group(0) @binding(17) var<storage, read> stencil: array<vec4<u32>>;
+@group(0) @binding(33) var<storage, read_write> p_prev: array<vec4<f32>>;
+
+// The five sums' terms of the four cells of a quad (or their sums over a thread's quads), a lane
+// each: p1·b, d·b, p1·Ap1, p1·Ad, d·Ad.
+struct QuadTerms {
+    p1b: vec4<f32>,
+    db: vec4<f32>,
+    e11: vec4<f32>,
+    e1d: vec4<f32>,
+    edd: vec4<f32>,
+}
+
+// warm_start.wgsl `cell_terms` of quad q of row j, with packed stencils s.
+fn quad_terms(q: i32, j: i32, s: vec4<u32>) -> QuadTerms {
+    let w = nx() / 4;
+    let row = j * w;
+    let c = row + q;
+    let pc = p[c];
+    let pp = p_prev[c];
+    let dc = pc - pp;
+    // the right neighbours: the next three lanes, then the next quad's first (wrapped)
+    let n = row + select(q + 1, 0, q == w - 1);
+    let pn = p[n].x;
+    let pr = vec4<f32>(pc.yzw, pn);
+    let dr = vec4<f32>(dc.yzw, pn - p_prev[n].x);
+    let up = select(j + 1, 0, j == ny() - 1) * w + q;
+    let pt = p[up];
+    let dt = pt - p_prev[up];
+    let zero = vec4<f32>(0.0);
+    let right = has(s, STENCIL_RIGHT);
+    let top = has(s, STENCIL_TOP);
+    // (Δp1 Δp1, Δp1 Δd, Δd Δd) over the edges taken here, right then top
+    let dpr = pr - pc;
+    let ddr = dr - dc;
+    let dpt = pt - pc;
+    let ddt = dt - dc;
+    var e11 = select(zero, dpr * dpr, right);
+    var e1d = select(zero, dpr * ddr, right);
+    var edd = select(zero, ddr * ddr, right);
+    e11 = select(e11, e11 + dpt * dpt, top);
+    e1d = select(e1d, e1d + dpt * ddt, top);
+    edd = select(edd, edd + ddt * ddt, top);
+    let count = counts(s);
+    let ghosts = count - vec4<f32>(countOneBits(s & vec4<u32>(15u)));
+    e11 += ghosts * (pc * pc);
+    e1d += ghosts * (pc * dc);
+    edd += ghosts * (dc * dc);
+    let b = -params.rho * params.h * params.h * divergence[c] / params.dt;
+    let fluid = count != zero;
+    return QuadTerms(select(zero, pc * b, fluid), select(zero, dc * b, fluid), select(zero, e11, fluid), select(zero, e1d, fluid), select(zero, edd, fluid));
+}
+
+fn add_quads(x: QuadTerms, y: QuadTerms) -> QuadTerms {
+    return QuadTerms(x.p1b + y.p1b, x.db + y.db, x.e11 + y.e11, x.e1d + y.e1d, x.edd + y.edd);
+}
+
+// A thread's lanes added up, lane by lane in order.
+fn lanes(v: vec4<f32>) -> f32 {
+    return ((v.x + v.y) + v.z) + v.w;
+}
+
+fn folded(t: QuadTerms) -> Terms {
+    return Terms(vec4<f32>(lanes(t.p1b), lanes(t.db), lanes(t.e11), lanes(t.e1d)), lanes(t.edd));
+}
+
+fn no_terms() -> QuadTerms {
+    let zero = vec4<f32>(0.0);
+    return QuadTerms(zero, zero, zero, zero, zero);
+}
+
+// Quads of the grid.
+fn quad_count() -> u32 { return cell_count() / 4u; }
+
+// The sums with the Jacobi solver's stencil (pressure.wgsl `stencil_pack`).
+@compute @workgroup_size(WG)
+fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let w = u32(nx() / 4);
+    var t = no_terms();
+    for (var c = wid.x * WG + lid.x; c < quad_count(); c += GROUPS * WG) { t = add_quads(t, quad_terms(i32(c % w), i32(c / w), stencil[c])); }
+    finish_partials(lid.x, wid.x, folded(t));
+}
+
+// The sums with multigrid level 0's stencil (multigrid and SOR; the same packing).
+@compute @workgroup_size(WG)
+fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let w = u32(nx() / 4);
+    var t = no_terms();
+    for (var c = wid.x * WG + lid.x; c < quad_count(); c += GROUPS * WG) {
+        t = add_quads(t, quad_terms(i32(c % w), i32(c / w), mg_stencil[level.off / 4u + c]));
+    }
+    finish_partials(lid.x, wid.x, folded(t));
+}
+
+// p = a p1 + c d and p_prev = p1, a quad a thread.
+@compute @workgroup_size(WG)
+fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let m = start_weights(lid.x);
+    for (var c = wid.x * WG + lid.x; c < quad_count(); c += groups.x * WG) {
+        let p1 = p[c];
+        // β p1 exactly where there is no pair (and p_prev not read for a fixed count)
+        var x = m.x * p1;
+        if PAIR && m.y != 0.0 { x = m.x * p1 + m.y * (p1 - p_prev[c]); }
+        p[c] = x;
+        p_prev[c] = p1;
+    }
+}
