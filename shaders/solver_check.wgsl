@@ -2,10 +2,10 @@
 // max |residual| (in rhs units, so max |residual| / max |rhs| equals max |div after projection| /
 // max |div before|). `gate` decides whether the solve is done and rewrites the indirect dispatch
 // arguments of the few gated sweeps or cycles that follow: the real workgroup counts while not
-// converged, zero after; `probe` only records the ratio (one cycle before the predicted count).
+// converged, zero after.
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
 //   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
-//   5 units per check   6 units the next gate counts   7 probe ratio (f32)
+//   5 units per check   6 units the next gate counts   7 unused
 //   8..1032 partial maxima (GROUPS of them used)   1032.. full args, then live args (3 words per slot)
 //   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
 //   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks
@@ -120,7 +120,6 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
         mg_control[2] = done;
         mg_control[3] = bitcast<u32>(0.0);
         mg_control[4] = 0u;
-        mg_control[7] = bitcast<u32>(-1.0);
         done_now = done;
     }
     write_args(lid.x);
@@ -155,15 +154,6 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
         done_now = done;
     }
     write_args(lid.x);
-}
-
-// Records the relative residual without gating (read back to lower the predicted count).
-@compute @workgroup_size(GATE_WG)
-fn probe(@builtin(local_invocation_id) lid: vec3<u32>) {
-    let r = partial_max(lid.x);
-    if lid.x == 0u {
-        mg_control[7] = bitcast<u32>(r / bitcast<f32>(mg_control[1]));
-    }
 }
 
 // After a solve: the step's worst ratio, and the step counted once as failed when a solve of it

@@ -118,6 +118,12 @@ fn gpu_kernel_times(sim: &mut Simulation) -> (Vec<(String, u32, f64)>, f64) {
     sim.queue.submit([encoder.finish()]);
     let mut kernels: Vec<(String, u32, f64)> = Vec::new();
     let (times, span) = probe.read(&sim.device, &sim.queue);
+    // every dispatch in recording order, for finding which level or check a cost belongs to
+    if std::env::var_os("SMOKEBOX_DISPATCH_TRACE").is_some() {
+        for (label, ms) in &times {
+            eprintln!("dispatch {label} {ms:.4}");
+        }
+    }
     for (label, ms) in times {
         match kernels.iter_mut().find(|k| k.0 == label) {
             Some(k) => (k.1, k.2) = (k.1 + 1, k.2 + ms),

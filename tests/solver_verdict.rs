@@ -108,17 +108,20 @@ fn the_prediction_grows_at_once() {
     use smokebox::sim::solver_check::SolveReport;
     let plan = Plan::new(Some(0), 500, 0);
     assert_eq!((plan.direct, plan.gated), (FLOOR_UNITS, 2));
-    assert!(!plan.probe, "no probe at the floor: one unit fewer could not be planned");
-    assert!(Plan::new(Some(FLOOR_UNITS + 1), 500, 0).probe, "a probe above the floor");
+    // above the floor the prediction's last unit is gated: a step that needs one fewer stops
+    // before it, and the spares still reach as far past the prediction
+    let above = Plan::new(Some(5), 500, 0);
+    assert_eq!((above.direct, above.gated, above.fine), (4, 3, 3));
+    assert_eq!(Plan::new(Some(5), 6, 0).gated, 2, "never past the limit");
     // 3 units reached 1e-2: the rate 10^(-2/3) a unit needs ~6 units for 0.9e-4
-    let short = SolveReport { ratio: 1e-2, iterations: 3, converged: false, probe: None };
+    let short = SolveReport { ratio: 1e-2, iterations: 3, converged: false };
     assert_eq!(plan.next(&short, 1e-4, 500), 7);
     // no usable rate: twice what ran
-    let stuck = SolveReport { ratio: 1.5, iterations: 3, converged: false, probe: None };
+    let stuck = SolveReport { ratio: 1.5, iterations: 3, converged: false };
     assert_eq!(plan.next(&stuck, 1e-4, 500), 6);
     assert_eq!(plan.next(&stuck, 1e-4, 4), 4, "never past the limit");
     // nothing to solve: the floor
-    let rest = SolveReport { ratio: 0.0, iterations: 0, converged: true, probe: None };
+    let rest = SolveReport { ratio: 0.0, iterations: 0, converged: true };
     assert_eq!(plan.next(&rest, 1e-4, 500), FLOOR_UNITS);
     // after a rest or a load the gated part reaches a solve from zero
     let cold = Plan::new(Some(1), 500, 44);

@@ -3,17 +3,19 @@
 //! to a tolerance (src/sim/solver_check.rs).
 //!
 //! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8
-//! Jacobi sweeps, 4 SOR sweeps). It runs the number of units the last solve needed (at least
+//! Jacobi sweeps, 4 SOR sweeps). It runs one unit fewer than the last solve needed (at least
 //! `FLOOR_UNITS`) as plain dispatches, then checks the residual on the GPU, then *gated* units
-//! (indirect dispatches that a check empties once the tolerance is met): in a running flow
-//! `EXTRA_UNITS`, each checked; after a solve with nothing to solve (at rest, a pause) or a load,
-//! as many as a solve from zero needs on this grid (`scratch_units`, within `solver.iterations`),
-//! checked after blocks that double (`tail_block`), so the first dab or step reaches the
-//! tolerance too. Once the gate closes, the rest cost only their recording and checks that return
+//! (indirect dispatches that a check empties once the tolerance is met): in a running flow the
+//! predicted count's last unit and `EXTRA_UNITS` more, each checked; after a solve with nothing
+//! to solve (at rest, a pause) or a load, as many as a solve from zero needs on this grid
+//! (`scratch_units`, within `solver.iterations`), checked after blocks that double
+//! (`tail_block`), so the first dab or step reaches the tolerance too. Once the gate closes, the rest cost only their recording and checks that return
 //! at once. A solve that still stops above the tolerance raises the prediction at once to the
 //! units its rate of convergence says it needs, and is counted (`Verdict`: `--stats`
-//! `converged`, the panel, `bench`). A probe one unit before the predicted count says whether
-//! fewer would have done. The counts come back through a small read-back a step later:
+//! `converged`, the panel, `bench`). Gating the predicted count's last unit lets a step that
+//! needs one unit fewer stop before it; a step that needs it pays the one check more that a probe
+//! before it used to take, which only told the next step. The counts come back through a small
+//! read-back a step later:
 //! non-blocking in the app; `run_blocking` waits for each step, so a headless run repeats bit for
 //! bit, and a dump saves the count (`meta.json` `solver_units`) so a loaded run continues as the
 //! straight one. Until the first read-back (or after a restore, or a change of kind, tolerance or
@@ -128,27 +130,29 @@ pub struct Plan {
     pub direct: u32,
     /// Gated units after them, each followed by a check.
     pub gated: u32,
-    /// Whether a probe measures the residual before the last direct unit (only above the floor).
-    pub probe: bool,
     /// Gated units checked one by one before the checks space out (`tail_block`).
     pub fine: u32,
 }
 
 impl Plan {
     /// `reach`: units the direct and gated ones together reach at least (within `max_units`); 0
-    /// in a running flow, where `EXTRA_UNITS` follow the prediction.
+    /// in a running flow, where `EXTRA_UNITS` follow the prediction. The predicted count's last
+    /// unit is gated too (above the floor): a step that needs one fewer does not run it, and one
+    /// that needs it pays one check more than a direct unit, the check a probe before it took.
     pub fn new(prediction: Option<u32>, max_units: u32, reach: u32) -> Plan {
         match prediction {
             // nothing known: every unit checked, to learn the count exactly
             None => {
                 let gated = max_units.min(MAX_COUNT);
-                Plan { direct: 0, gated, probe: false, fine: gated }
+                Plan { direct: 0, gated, fine: gated }
             }
             Some(n) => {
-                let direct = n.max(FLOOR_UNITS).min(max_units).min(MAX_DIRECT);
-                let gated = EXTRA_UNITS.max(reach.saturating_sub(direct)).min(max_units - direct).min(MAX_COUNT);
-                // at the floor one unit fewer is no plan: no probe
-                Plan { direct, gated, probe: direct > FLOOR_UNITS, fine: EXTRA_UNITS }
+                let predicted = n.max(FLOOR_UNITS).min(max_units);
+                let direct = predicted.saturating_sub(1).clamp(FLOOR_UNITS, MAX_DIRECT).min(predicted);
+                // the prediction's gated units (its last one), then the spares
+                let fine = predicted - direct + EXTRA_UNITS;
+                let gated = fine.max(reach.saturating_sub(direct)).min(max_units - direct).min(MAX_COUNT);
+                Plan { direct, gated, fine }
             }
         }
     }
@@ -167,8 +171,6 @@ impl Plan {
                 2 * ran
             };
             needed.max(ran + 1).min(max_units)
-        } else if self.probe && r.probe.is_some_and(|p| p <= tolerance * GATE_MARGIN) {
-            self.direct - 1
         } else {
             r.iterations
         };
@@ -489,10 +491,7 @@ impl Solvers {
                 }
                 return;
             }
-            for u in 0..plan.direct {
-                if plan.probe && u + 1 == plan.direct {
-                    self.check.encode_probe(pass, measure);
-                }
+            for _ in 0..plan.direct {
                 self.encode_unit(pass, kind, direct, &mut in_out);
             }
             self.check.encode_gate(pass, measure);

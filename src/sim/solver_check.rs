@@ -20,8 +20,7 @@ pub mod ctl {
     pub const CHECK_EVERY: usize = 5;
     /// Units the next gate counts (the direct ones before the first check).
     pub const PENDING: usize = 6;
-    /// Relative residual one unit before the predicted count (-1: not measured).
-    pub const PROBE: usize = 7;
+    // word 7 is unused
     /// The partial maxima of a reduction's workgroups (`kernel::reduction_groups`) from here.
     pub const PARTIALS: usize = 8;
     /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse solve.
@@ -100,9 +99,8 @@ pub struct Check {
     reduce_p: Kernel,
     gate_start: Kernel,
     gate: Kernel,
-    probe: Kernel,
     verdict: Kernel,
-    groups: [wgpu::BindGroup; 7],
+    groups: [wgpu::BindGroup; 6],
     /// Workgroups of a reduction (`kernel::reduction_groups`).
     reduce_groups: u32,
 }
@@ -126,24 +124,23 @@ impl Check {
             // the reductions take the workgroup size of the device; the gates stay at 64
             let constants: &[(&str, f64)] = match entry {
                 e if e.starts_with("reduce") => &[("WG", wg), ("GROUPS", reduce_groups as f64)],
-                "gate_start" | "gate" | "probe" => &[("GROUPS", reduce_groups as f64)],
+                "gate_start" | "gate" => &[("GROUPS", reduce_groups as f64)],
                 _ => &[],
             };
             let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
             Kernel::with_options(target, shader, entry, constants, false)
         };
-        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict) =
-            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("probe")?, k("verdict")?);
+        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, verdict) =
+            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("verdict")?);
         let groups = [
             reduce_rhs.bind(device, table),
             reduce_mg.bind(device, table),
             reduce_p.bind(device, table),
             gate_start.bind(device, table),
             gate.bind(device, table),
-            probe.bind(device, table),
             verdict.bind(device, table),
         ];
-        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, probe, verdict, groups, reduce_groups })
+        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, verdict, groups, reduce_groups })
     }
 
     /// Start of a gated solve: measures max |rhs| and opens the gate.
@@ -166,15 +163,9 @@ impl Check {
         self.gate.dispatch_groups(pass, &self.groups[4], 1);
     }
 
-    /// A residual check that only records the ratio (`ctl::PROBE`).
-    pub fn encode_probe(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
-        self.encode_reduce(pass, measure);
-        self.probe.dispatch_groups(pass, &self.groups[5], 1);
-    }
-
     /// After a solve: folds its outcome into the step's verdict (`ctl::VERDICT`).
     pub fn encode_verdict(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.verdict.dispatch_groups(pass, &self.groups[6], 1);
+        self.verdict.dispatch_groups(pass, &self.groups[5], 1);
     }
 }
 
@@ -209,20 +200,12 @@ pub struct SolveReport {
     pub ratio: f32,
     pub iterations: u32,
     pub converged: bool,
-    /// The ratio one check interval before the predicted count, when measured.
-    pub probe: Option<f32>,
 }
 
 impl SolveReport {
     /// Decodes the control buffer's first words (read back by the solver, tests and the benchmark).
     pub fn from_words(words: &[f32]) -> SolveReport {
         let w = |k: usize| words[k].to_bits();
-        let probe = words[ctl::PROBE];
-        SolveReport {
-            ratio: words[ctl::RATIO],
-            iterations: w(ctl::RUN),
-            converged: w(ctl::DONE) != 0,
-            probe: (probe >= 0.0).then_some(probe),
-        }
+        SolveReport { ratio: words[ctl::RATIO], iterations: w(ctl::RUN), converged: w(ctl::DONE) != 0 }
     }
 }
