@@ -9,17 +9,16 @@
 //! predicted count's last unit and `EXTRA_UNITS` more, each checked; after a solve with nothing
 //! to solve (at rest, a pause) or a load, as many as a solve from zero needs on this grid
 //! (`scratch_units`, within `solver.iterations`), checked after blocks that double
-//! (`tail_block`), so the first dab or step reaches the tolerance too. Once the gate closes, the rest cost only their recording and checks that return
-//! at once. A solve that still stops above the tolerance raises the prediction at once to the
-//! units its rate of convergence says it needs, and is counted (`Verdict`: `--stats`
-//! `converged`, the panel, `bench`). Gating the predicted count's last unit lets a step that
-//! needs one unit fewer stop before it; a step that needs it pays the one check more that a probe
-//! before it used to take, which only told the next step. The counts come back through a small
-//! read-back a step later:
-//! non-blocking in the app; `run_blocking` waits for each step, so a headless run repeats bit for
-//! bit, and a dump saves the count (`meta.json` `solver_units`) so a loaded run continues as the
-//! straight one. Until the first read-back (or after a restore, or a change of kind, tolerance or
-//! count), every unit is gated.
+//! (`tail_block`), so the first dab or step reaches the tolerance too. Once the gate closes, the
+//! rest cost only their recording and checks that return at once. A solve that still stops above
+//! the tolerance raises the prediction at once to the units its rate of convergence says it
+//! needs, and is counted (`Verdict`: `--stats` `converged`, the panel, `bench`). Gating the
+//! predicted count's last unit lets a step that needs one unit fewer stop before it, in the same
+//! step, for one check more where it is needed. The counts come back through a small read-back a
+//! step later: non-blocking in the app; `run_blocking` waits for each step, so a headless run
+//! repeats bit for bit, and a dump saves the count (`meta.json` `solver_units`) so a loaded run
+//! continues as the straight one. Until the first read-back (or after a restore, or a change of
+//! kind, tolerance or count), every unit is gated.
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
@@ -138,7 +137,7 @@ impl Plan {
     /// `reach`: units the direct and gated ones together reach at least (within `max_units`); 0
     /// in a running flow, where `EXTRA_UNITS` follow the prediction. The predicted count's last
     /// unit is gated too (above the floor): a step that needs one fewer does not run it, and one
-    /// that needs it pays one check more than a direct unit, the check a probe before it took.
+    /// that needs it pays one check more than a direct unit would.
     pub fn new(prediction: Option<u32>, max_units: u32, reach: u32) -> Plan {
         match prediction {
             // nothing known: every unit checked, to learn the count exactly
