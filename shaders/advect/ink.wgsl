@@ -1,9 +1,11 @@
 // Semi-Lagrangian transport of ink (RGB, on the dye grid) and density (on the flow grid) at cell
 // centres, then ink dissipation and density drain toward ambient (seed 001). Reads u, v (or their
-// blocks: shared/velocity_blocks.wgsl), ink, density; writes ink_out, density_out. One thread per
-// dye cell; the first nx × ny threads also carry the flow cell of the same index (the dye grid is
-// never smaller). A back-trace that leaves through an inflow side picks up what that inflow
-// carries; solid cells are never sampled and hold no ink.
+// blocks: shared/velocity_blocks.wgsl), ink, density; writes ink_out, density_out. On a finer dye
+// grid, two dispatches: `ink_cells`, one thread per dye cell, and `density_cells`, one per flow cell (one
+// kernel doing both took 2 ms more at 128² with a 256² dye grid on lavapipe than the two apart:
+// BENCHMARKS.md, twentieth session); on the flow's own grid one, `same_grid`. A back-trace that
+// leaves through an inflow side picks up what that inflow carries; solid cells are never sampled
+// and hold no ink.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(1) var<storage, read> u: array<f32>;
@@ -77,11 +79,17 @@ fn carry_density(i: i32, j: i32) {
 }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+fn ink_cells(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
     if a < dye_nx() && b < dye_ny() { carry_ink(a, b); }
-    if a < nx() && b < ny() { carry_density(a, b); }
+}
+
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
+fn density_cells(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if i < nx() && j < ny() { carry_density(i, j); }
 }
 
 // The same transport when the dye grid is the flow grid (k = 1): a dye cell is a flow cell, so ink

@@ -16,6 +16,8 @@ pub struct Advection {
     blocks: Option<Bound>,
     velocity: Bound,
     ink: Bound,
+    /// Density apart from the ink on a finer dye grid (shaders/advect/ink.wgsl `density_cells`).
+    density: Option<Bound>,
     velocity_reverse: Bound,
     velocity_bfecc_mid: Bound,
     velocity_correct: Bound,
@@ -31,6 +33,7 @@ pub struct Advection {
     ink_substeps: usize,
     /// Every dye cell and (the dye grid is never smaller) every flow cell.
     cells: [u32; 2],
+    flow_cells: [u32; 2],
     edges: [u32; 2],
 }
 
@@ -50,7 +53,8 @@ impl Advection {
             blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
             velocity: traced("advect/velocity", "main")?,
             // k = 1: one back-trace serves ink and density
-            ink: traced("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "main" })?,
+            ink: traced("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "ink_cells" })?,
+            density: if ctx.dye_scale == 1 { None } else { Some(traced("advect/ink", "density_cells")?) },
             velocity_reverse: ctx.bound(mc, "velocity_reverse")?,
             velocity_bfecc_mid: ctx.bound(mc, "velocity_bfecc_mid")?,
             velocity_correct: ctx.bound(mc, "velocity_correct")?,
@@ -68,6 +72,7 @@ impl Advection {
             transport_ink,
             ink_substeps: ctx.dye_scale,
             cells: ctx.dye_cells(),
+            flow_cells: ctx.cells(),
             edges: ctx.edges(),
         })
     }
@@ -116,6 +121,9 @@ impl Advection {
     /// Semi-Lagrangian ink and density advection into ink_out, density_out (after `encode_blocks`).
     pub fn encode_ink(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.ink.dispatch(pass, self.cells);
+        if let Some(density) = &self.density {
+            density.dispatch(pass, self.flow_cells);
+        }
     }
 
     /// Velocity advection with `scheme` into u_out, v_out.
