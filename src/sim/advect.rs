@@ -33,6 +33,7 @@ pub struct Advection {
     ink_substeps: usize,
     /// Every dye cell and (the dye grid is never smaller) every flow cell.
     cells: [u32; 2],
+    /// Every flow cell (`density`).
     flow_cells: [u32; 2],
     edges: [u32; 2],
 }
