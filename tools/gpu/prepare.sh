@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Gets a run of tools/gpu/check.sh ready for a lent GPU machine (the `device` tool), which has no
+# Rust toolchain and may lack the Vulkan loader. Here: builds the release binary, strips it into
+# .gpu/ (git-ignored), strips the test binaries named as arguments (e.g. `gpu_vs_cpu solvers`)
+# into .gpu/tests/, and downloads the amd64 loader package into .gl/ (git-ignored). Then one call:
+#   device run, carry [".gpu", ".gl"], command `bash tools/gpu/check.sh`
+# and the figures come back under $OUT (BENCHMARKS.md, issue 22 item 6, says what to record).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --release
+mkdir -p .gpu
+strip -o .gpu/smokebox target/release/smokebox
+rm -rf .gpu/tests
+if [ $# -gt 0 ]; then
+  mkdir -p .gpu/tests
+  cargo test --release --no-run
+  for name in "$@"; do
+    # the newest test executable of that name (cargo appends a hash)
+    bin=$(find target/release/deps -maxdepth 1 -type f -executable -name "$name-*" -printf '%T@ %p\n' | sort -n | tail -1 | cut -d' ' -f2)
+    [ -n "$bin" ] || { echo "prepare.sh: no test binary named $name (expected a file of tests/$name.rs)" >&2; exit 2; }
+    strip -o ".gpu/tests/$name" "$bin"
+  done
+fi
+if ! ls .gl/*.deb >/dev/null 2>&1; then
+  mkdir -p .gl /tmp/amd64/partial
+  o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+  apt-get $o update -q
+  (cd .gl && apt-get $o download libvulkan1)
+fi
+du -shc .gpu .gl
