@@ -22,15 +22,18 @@
 // φ̃ / φ̄ of ink (3 channels a dye cell) then of density (`density_tmp_at`), and of u then v.
 @group(0) @binding(29) var<storage, read_write> transport_tmp: array<f32>;
 @group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+// The velocity's blocks, which the traces read on a CPU adapter (shared/velocity_blocks.wgsl).
+@group(0) @binding(30) var<storage, read> vel_blocks: array<vec4<f32>>;
 
 const SCHEME_MACCORMACK: u32 = 1u;
 const SCHEME_BFECC: u32 = 2u;
 
 fn corrected(s: u32) -> bool { return s == SCHEME_MACCORMACK || s == SCHEME_BFECC; }
 
-// Midpoint trace over a signed time step (dt > 0: back-trace, as `trace_back`).
+// Midpoint trace over a signed time step (dt > 0: back-trace, as `trace_back`), through the
+// velocity's blocks where BLOCKED (the same values bit for bit: shared/velocity_blocks.wgsl).
 fn trace(pos: vec2<f32>, dt: f32) -> vec2<f32> {
-    return clamp_to_domain(trace_raw(pos, dt));
+    return clamp_to_domain(trace_from(pos, dt));
 }
 
 fn cell_centre(i: i32, j: i32) -> vec2<f32> { return vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h); }
@@ -127,7 +130,9 @@ fn keep_ink() -> f32 { return exp(-params.ink_dissipation * params.dt); }
 fn keep_density() -> f32 { return exp(-params.density_drain * params.dt); }
 
 // ---- ink (dye cells) and density (flow cells) ----
-// One thread per dye cell; the first nx × ny threads also handle the flow cell of that index.
+// Ink a thread per dye cell (`ink_*`), density a thread per flow cell (`density_*`), each in a
+// dispatch of its own (src/sim/advect.rs), so that each binds few enough buffers to trace through
+// the velocity's blocks within WebGPU's 8 (one kernel for both bound 9).
 
 fn dyes_of(s: CellStencil) -> Lattice {
     let k = vec4<u32>(dye_idx(s.c00.x, s.c00.y), dye_idx(s.c10.x, s.c10.y), dye_idx(s.c01.x, s.c01.y), dye_idx(s.c11.x, s.c11.y));
@@ -148,9 +153,15 @@ fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
         transport_tmp[3u * d + 1u] = blend(s.w, ink_hat(s.k, 1u));
         transport_tmp[3u * d + 2u] = blend(s.w, ink_hat(s.k, 2u));
     }
-    if flow_active(a, b) && corrected(params.schemes.z) {
-        let s = cells_of(cell_stencil(trace(cell_centre(a, b), -params.dt)));
-        transport_tmp[density_tmp_at(cell_idx(a, b))] = blend(s.w, density_hat(s.k));
+}
+
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
+fn density_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if flow_active(i, j) && corrected(params.schemes.z) {
+        let s = cells_of(cell_stencil(trace(cell_centre(i, j), -params.dt)));
+        transport_tmp[density_tmp_at(cell_idx(i, j))] = blend(s.w, density_hat(s.k));
     }
 }
 
@@ -165,13 +176,20 @@ fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
         transport_tmp[3u * d + 1u] = ink[3u * d + 1u] + 0.5 * (ink[3u * d + 1u] - transport_tmp[3u * d + 1u] / k);
         transport_tmp[3u * d + 2u] = ink[3u * d + 2u] + 0.5 * (ink[3u * d + 2u] - transport_tmp[3u * d + 2u] / k);
     }
-    if flow_active(a, b) && params.schemes.z == SCHEME_BFECC {
-        let c = cell_idx(a, b);
+}
+
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
+fn density_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
+    if flow_active(i, j) && params.schemes.z == SCHEME_BFECC {
+        let c = cell_idx(i, j);
         transport_tmp[density_tmp_at(c)] = density[c] + 0.5 * (density[c] - transport_tmp[density_tmp_at(c)] / keep_density());
     }
 }
 
-// One channel's corrected value: MacCormack from this cell's φ̂, φ, φ̃; BFECC from φ̄ around `back`.
+// One channel's corrected value: MacCormack from this cell's φ̂, φ, φ̃; BFECC from φ̄ around the
+// back-traced point (`bar`, read only for BFECC: a CPU adapter pays for every read).
 fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, w: vec4<f32>, n: vec4<f32>, bar: vec4<f32>) -> f32 {
     // a foot with no open point (inside solid cells) has no range to limit to: keep φ̂, or the
     // correction can leave it (ink went to -0.011 in the soak)
@@ -183,7 +201,7 @@ fn correct_one(scheme: u32, keep: f32, hat: f32, now: f32, rev: f32, w: vec4<f32
 
 // The back-trace from `pos`, or none (came in through an inflow: φ̂ stays).
 fn back_inside(pos: vec2<f32>) -> vec4<f32> {
-    let back = trace_raw(pos, params.dt);
+    let back = trace_from(pos, params.dt);
     let side = side_crossed(back);
     if side < 4u && params.bc_kind[side] == BC_INFLOW { return vec4<f32>(0.0, 0.0, 0.0, 0.0); }
     return vec4<f32>(clamp_to_domain(back), 1.0, 0.0);
@@ -200,20 +218,29 @@ fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
             let d = dye_idx(a, b);
             let s = dyes_of(dye_stencil(back.xy));
             let k = keep_ink();
-            ink_out[3u * d] = correct_one(si, k, ink_out[3u * d], ink[3u * d], transport_tmp[3u * d], s.w, ink_n(s.k, 0u), ink_bar(s.k, 0u));
-            ink_out[3u * d + 1u] =
-                correct_one(si, k, ink_out[3u * d + 1u], ink[3u * d + 1u], transport_tmp[3u * d + 1u], s.w, ink_n(s.k, 1u), ink_bar(s.k, 1u));
-            ink_out[3u * d + 2u] =
-                correct_one(si, k, ink_out[3u * d + 2u], ink[3u * d + 2u], transport_tmp[3u * d + 2u], s.w, ink_n(s.k, 2u), ink_bar(s.k, 2u));
+            for (var ch = 0u; ch < 3u; ch++) {
+                var bar = vec4<f32>(0.0);
+                if si == SCHEME_BFECC { bar = ink_bar(s.k, ch); }
+                let at = 3u * d + ch;
+                ink_out[at] = correct_one(si, k, ink_out[at], ink[at], transport_tmp[at], s.w, ink_n(s.k, ch), bar);
+            }
         }
     }
+}
+
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
+fn density_correct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = i32(id.x);
+    let j = i32(id.y);
     let sd = params.schemes.z;
-    if flow_active(a, b) && corrected(sd) {
-        let back = back_inside(cell_centre(a, b));
+    if flow_active(i, j) && corrected(sd) {
+        let back = back_inside(cell_centre(i, j));
         if back.z > 0.0 {
-            let c = cell_idx(a, b);
+            let c = cell_idx(i, j);
             let s = cells_of(cell_stencil(back.xy));
-            density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], transport_tmp[density_tmp_at(c)], s.w, density_n(s.k), density_bar(s.k));
+            var bar = vec4<f32>(0.0);
+            if sd == SCHEME_BFECC { bar = density_bar(s.k); }
+            density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], transport_tmp[density_tmp_at(c)], s.w, density_n(s.k), bar);
         }
     }
 }
@@ -282,11 +309,15 @@ fn velocity_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     if i <= nx() && j < ny() && !u_face(i, j).fixed {
         let k = u_idx(i, j);
         let l = u_lattice(trace(u_pos(i, j), params.dt));
-        u_out[k] = correct_one(s, 1.0, u_out[k], u[k], vel_tmp[k], l.w, u_n(l), u_bar(l));
+        var bar = vec4<f32>(0.0);
+        if s == SCHEME_BFECC { bar = u_bar(l); }
+        u_out[k] = correct_one(s, 1.0, u_out[k], u[k], vel_tmp[k], l.w, u_n(l), bar);
     }
     if i < nx() && j <= ny() && !v_face(i, j).fixed {
         let k = v_idx(i, j);
         let l = v_lattice(trace(v_pos(i, j), params.dt));
-        v_out[k] = correct_one(s, 1.0, v_out[k], v[k], vel_tmp[v_off() + k], l.w, v_n(l), v_bar(l));
+        var bar = vec4<f32>(0.0);
+        if s == SCHEME_BFECC { bar = v_bar(l); }
+        v_out[k] = correct_one(s, 1.0, v_out[k], v[k], vel_tmp[v_off() + k], l.w, v_n(l), bar);
     }
 }

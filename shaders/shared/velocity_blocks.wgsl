@@ -13,7 +13,7 @@ fn u_block(i0: i32, j0: i32) -> u32 { return u32((j0 + 1) * nx() + i0); }
 fn v_block(i0: i32, j0: i32) -> u32 { return u32(nx() * (ny() + 1) + j0 * (nx() + 1) + i0 + 1); }
 
 // A block's bilinear blend: sample_u's and sample_v's arithmetic, in the same order.
-fn blend(q: vec4<f32>, l: Spans) -> f32 {
+fn blend_block(q: vec4<f32>, l: Spans) -> f32 {
     let a = mix(q.x, q.y, l.x.t);
     let b = mix(q.z, q.w, l.x.t);
     return mix(a, b, l.y.t);
@@ -21,12 +21,12 @@ fn blend(q: vec4<f32>, l: Spans) -> f32 {
 
 fn sample_u_blocked(pos: vec2<f32>) -> f32 {
     let l = u_spans(pos);
-    return blend(vel_blocks[u_block(l.x.i0, l.y.i0)], l);
+    return blend_block(vel_blocks[u_block(l.x.i0, l.y.i0)], l);
 }
 
 fn sample_v_blocked(pos: vec2<f32>) -> f32 {
     let l = v_spans(pos);
-    return blend(vel_blocks[v_block(l.x.i0, l.y.i0)], l);
+    return blend_block(vel_blocks[v_block(l.x.i0, l.y.i0)], l);
 }
 
 fn velocity_at_blocked(pos: vec2<f32>) -> vec2<f32> {

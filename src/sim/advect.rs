@@ -2,7 +2,8 @@
 //! semi-Lagrangian (shaders/advect/velocity.wgsl, shaders/advect/ink.wgsl), then for MacCormack
 //! and BFECC the reverse trace and limited correction (shaders/advect/maccormack.wgsl), and for
 //! conservative ink/density the flux-form transport (shaders/advect/conservative.wgsl). Ink lives
-//! on the dye grid, density on the flow grid; the scalar kernels run a thread per dye cell. Everything
+//! on the dye grid, density on the flow grid: ink's kernels run a thread per dye cell, density's a
+//! thread per flow cell, apart (one trace serves both only in `same_grid`). Everything
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
@@ -21,9 +22,10 @@ pub struct Advection {
     velocity_reverse: Bound,
     velocity_bfecc_mid: Bound,
     velocity_correct: Bound,
-    ink_reverse: Bound,
-    ink_bfecc_mid: Bound,
-    ink_correct: Bound,
+    /// MacCormack and BFECC ink, over the dye cells.
+    ink_corrections: Corrections,
+    /// MacCormack and BFECC density, over the flow cells.
+    density_corrections: Corrections,
     outflow_scale: Bound,
     transport: Bound,
     /// Conservative ink's sub-steps after the first: ink -> ink_out, and the same swapped.
@@ -42,6 +44,35 @@ fn corrected(scheme: u32) -> bool {
     scheme == SCHEME_MACCORMACK || scheme == SCHEME_BFECC
 }
 
+/// One scalar field's correction (shaders/advect/maccormack.wgsl `ink_*` or `density_*`): the
+/// reverse trace, BFECC's midpoint and the limited correction.
+struct Corrections {
+    reverse: Bound,
+    bfecc_mid: Bound,
+    correct: Bound,
+}
+
+impl Corrections {
+    /// `field`: "ink" or "density"; `traced` builds a kernel whose traces read the velocity's
+    /// blocks where the device takes them.
+    fn new(field: &str, traced: impl Fn(&str) -> Result<Bound>) -> Result<Corrections> {
+        let k = |step: &str| traced(&format!("{field}_{step}"));
+        Ok(Corrections { reverse: k("reverse")?, bfecc_mid: k("bfecc_mid")?, correct: k("correct")? })
+    }
+
+    /// The correction of a field advected with `scheme` (none for semi-Lagrangian or flux form).
+    fn encode(&self, pass: &mut wgpu::ComputePass<'_>, cells: [u32; 2], scheme: u32) {
+        if !corrected(scheme) {
+            return;
+        }
+        self.reverse.dispatch(pass, cells);
+        if scheme == SCHEME_BFECC {
+            self.bfecc_mid.dispatch(pass, cells);
+        }
+        self.correct.dispatch(pass, cells);
+    }
+}
+
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
         let mc = "advect/maccormack";
@@ -56,12 +87,11 @@ impl Advection {
             // k = 1: one back-trace serves ink and density
             ink: traced("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "ink_cells" })?,
             density: if ctx.dye_scale == 1 { None } else { Some(traced("advect/ink", "density_cells")?) },
-            velocity_reverse: ctx.bound(mc, "velocity_reverse")?,
-            velocity_bfecc_mid: ctx.bound(mc, "velocity_bfecc_mid")?,
-            velocity_correct: ctx.bound(mc, "velocity_correct")?,
-            ink_reverse: ctx.bound(mc, "ink_reverse")?,
-            ink_bfecc_mid: ctx.bound(mc, "ink_bfecc_mid")?,
-            ink_correct: ctx.bound(mc, "ink_correct")?,
+            velocity_reverse: traced(mc, "velocity_reverse")?,
+            velocity_bfecc_mid: traced(mc, "velocity_bfecc_mid")?,
+            velocity_correct: traced(mc, "velocity_correct")?,
+            ink_corrections: Corrections::new("ink", |entry| traced(mc, entry))?,
+            density_corrections: Corrections::new("density", |entry| traced(mc, entry))?,
             outflow_scale: ctx.bound("advect/conservative", "outflow_scale")?,
             transport: ctx.bound("advect/conservative", "transport")?,
             transport_ink_groups: {
@@ -146,13 +176,8 @@ impl Advection {
         if !(conservative[0] && conservative[1]) {
             self.encode_ink(pass);
         }
-        if corrected(ink) || corrected(density) {
-            self.ink_reverse.dispatch(pass, self.cells);
-            if ink == SCHEME_BFECC || density == SCHEME_BFECC {
-                self.ink_bfecc_mid.dispatch(pass, self.cells);
-            }
-            self.ink_correct.dispatch(pass, self.cells);
-        }
+        self.ink_corrections.encode(pass, self.cells, ink);
+        self.density_corrections.encode(pass, self.flow_cells, density);
         if conservative[0] || conservative[1] {
             self.outflow_scale.dispatch(pass, self.cells);
             self.transport.dispatch(pass, self.cells);

@@ -160,7 +160,10 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("stats", concat!(part!(solid), part!(velocity), include_str!("../../shaders/stats.wgsl"))),
     ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/vorticity.wgsl"))),
     ("vorticity_quad", include_str!("../../shaders/vorticity_quad.wgsl")),
-    ("advect/maccormack", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/maccormack.wgsl"))),
+    (
+        "advect/maccormack",
+        concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../shaders/advect/maccormack.wgsl")),
+    ),
     ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../shaders/advect/conservative.wgsl"))),
     ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../shaders/pressure_sor.wgsl"))),
     ("multigrid_setup", concat!(part!(solid), mg!("level"), mg!("setup"))),
