@@ -18,6 +18,9 @@ pub struct Gpu {
     pub fault: FaultSlot,
     /// In a browser, what it says of its adapter (wgpu's WebGPU back end names none).
     pub browser: Option<crate::platform::BrowserAdapter>,
+    /// This device among those the process opened (wgpu's own ids repeat across instances): what
+    /// the kernels built on it are kept by (`sim::kernel`'s cache).
+    pub serial: u64,
 }
 
 impl Gpu {
@@ -67,7 +70,9 @@ impl Gpu {
             slot.act(on_lost(on_fault, slot.is_set(), reason, &message));
         });
         let browser = crate::platform::browser_adapter().await;
-        Ok(Gpu { instance, adapter, device, queue, fault, browser })
+        static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let serial = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(Gpu { instance, adapter, device, queue, fault, browser, serial })
     }
 
     /// A line that names the adapter, for logs and benchmark reports.

@@ -87,8 +87,12 @@ fn a_buffer_bound_twice_where_one_binding_writes_is_refused() {
     let gpu = Gpu::headless().unwrap();
     let device = &gpu.device;
     // prolongation's plain kernel adds the coarse x (mg_xc, read) into this level's x (mg_x, written)
-    let kernel =
-        Kernel::new(kernel::Target { device, grid: kernel::GridSize::NOMINAL, switches: None }, "multigrid_prolong", "add").unwrap();
+    let kernel = Kernel::new(
+        kernel::Target { device, device_serial: None, grid: kernel::GridSize::NOMINAL, switches: None },
+        "multigrid_prolong",
+        "add",
+    )
+    .unwrap();
     let buffers: Vec<wgpu::Buffer> = (0..slot::COUNT).map(|s| storage(device, slot::NAMES[s])).collect();
     let params = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
@@ -118,5 +122,34 @@ fn every_pass_binds_without_aliasing_on_every_multigrid_level() {
         sim.enable_div_after().unwrap();
         sim.run_blocking(2, true);
         assert!(sim.download().u.iter().all(|x| x.is_finite()));
+    }
+}
+
+/// A kernel built again on the same device and grid (a scene opened again, another scene of the
+/// same size) is the one built before, pipeline and all, so opening it costs no shader builds
+/// (25-30 s a scene on the browser's SwiftShader); another grid or another device gets its own.
+#[test]
+fn a_kernel_is_built_once_per_device_and_grid() {
+    let gpu = match Gpu::headless() {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    };
+    let grid = kernel::GridSize { nx: 40, ny: 24, dye_scale: 1 };
+    let target = kernel::Target { device: &gpu.device, device_serial: Some(gpu.serial), grid, switches: None };
+    let first = Kernel::new(target, "divergence", "main").unwrap();
+    let again = Kernel::new(target, "divergence", "main").unwrap();
+    assert!(first.pipeline() == again.pipeline(), "the same kernel was built twice on one device");
+    assert!(first.layout == again.layout, "a kept kernel binds with the layout it was built with");
+    let wider = kernel::Target { grid: kernel::GridSize { nx: 41, ..grid }, ..target };
+    assert!(Kernel::new(wider, "divergence", "main").unwrap().pipeline() != first.pipeline(), "another grid took this grid's kernel");
+    // wgpu's ids repeat across instances, so a second device's simulation of the same grid must
+    // build its own kernels: one that took the first device's would end the run with wgpu's
+    // validation error
+    let sets = ["grid.nx=40".to_string(), "grid.ny=24".into()];
+    let (scene, source) = Scene::load("box", &sets).unwrap();
+    for g in [&gpu, &Gpu::headless().unwrap()] {
+        let mut sim = Simulation::from_scene(g, &scene, &source).unwrap();
+        let s = sim.run_blocking(3, true);
+        assert!(s.last().is_some_and(|s| s.max_speed.is_finite()), "device {}: {s:?}", g.serial);
     }
 }

@@ -24,7 +24,12 @@ fn three_steps(gpu: &smokebox::gpu::Gpu) -> (u32, Vec<StepStats>) {
         "grid.dye_scale=1".into(),
     ];
     let (scene, source) = Scene::load("plume", &sets).unwrap();
-    let groups = reduction_groups(Target { device: &gpu.device, grid: GridSize { nx: N, ny: N, dye_scale: 1 }, switches: None });
+    let groups = reduction_groups(Target {
+        device: &gpu.device,
+        device_serial: None,
+        grid: GridSize { nx: N, ny: N, dye_scale: 1 },
+        switches: None,
+    });
     let mut sim = Simulation::from_scene(gpu, &scene, &source).unwrap();
     (groups, sim.run_blocking(3, true))
 }

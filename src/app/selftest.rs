@@ -71,6 +71,8 @@ struct Current {
     frame: u32,
     read: Option<FieldsRead>,
     started: Instant,
+    /// When the check began, its set-up (a new scene's kernels) included: its time in the report.
+    began: Instant,
     first_step: u64,
     error: Option<String>,
     done: bool,
@@ -174,8 +176,17 @@ impl SelfTest {
         let queue = self.queue.get_or_insert_with(checks);
         if self.current.is_none() {
             let Some(check) = queue.pop() else { return self.finish(app) };
-            let mut c =
-                Current { check, frame: 0, read: None, started: Instant::now(), first_step: 0, error: None, done: false, measured: None };
+            let mut c = Current {
+                check,
+                frame: 0,
+                read: None,
+                started: Instant::now(),
+                began: Instant::now(),
+                first_step: 0,
+                error: None,
+                done: false,
+                measured: None,
+            };
             if let Err(e) = setup(&mut c, app) {
                 c.error = Some(e.to_string());
                 c.done = true;
@@ -210,7 +221,10 @@ impl SelfTest {
             if count > faults.len() {
                 faults.push(format!("({count} errors in all)"));
             }
-            self.results.push(json!({ "name": c.check.name, "ok": faults.is_empty(), "errors": faults, "measured": c.measured }));
+            let seconds = (c.began.elapsed().as_secs_f64() * 100.0).round() / 100.0;
+            self.results.push(
+                json!({ "name": c.check.name, "ok": faults.is_empty(), "errors": faults, "measured": c.measured, "seconds": seconds }),
+            );
         }
     }
 

@@ -4,6 +4,7 @@
 //! table of buffers; tests/bindings.rs checks every entry point against WebGPU's rules.
 
 use crate::error::{Error, Result};
+use std::sync::Arc;
 
 /// The slot of every named buffer: a pass that declares `u` declares it at binding 1.
 pub mod slot {
@@ -203,6 +204,8 @@ impl GridSize {
 #[derive(Clone, Copy)]
 pub struct Target<'a> {
     pub device: &'a wgpu::Device,
+    /// `Gpu::serial` of `device`: kernels are kept by it and built once (None: always built).
+    pub device_serial: Option<u64>,
     pub grid: GridSize,
     pub switches: Option<&'a Switches>,
 }
@@ -446,6 +449,7 @@ impl Bound {
 }
 
 /// One compute entry point, ready to dispatch.
+#[derive(Clone)]
 pub struct Kernel {
     pub label: String,
     /// A pipeline for each state of the switches its module reads (`Switches`).
@@ -459,12 +463,13 @@ pub struct Kernel {
 }
 
 /// A kernel's pipelines by the switches' state, and what it takes to build one more.
+#[derive(Clone)]
 struct Variants {
     switches: Option<Switches>,
     /// The switches' bits this kernel's module has overrides for.
     mask: u32,
-    /// By the switches' bits within `mask`.
-    built: [std::sync::OnceLock<wgpu::ComputePipeline>; 8],
+    /// By the switches' bits within `mask` (shared with the kernel's copies in `CACHE`).
+    built: Arc<[std::sync::OnceLock<wgpu::ComputePipeline>; 8]>,
     device: wgpu::Device,
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
@@ -509,6 +514,70 @@ fn build_pipeline(
         compilation_options: wgpu::PipelineCompilationOptions { constants, zero_initialize_workgroup_memory: zero_workgroup_memory },
         cache: None,
     })
+}
+
+/// Everything a kernel is built from but its device: the source (grid and cell block compiled
+/// in), entry point, pipeline constants and shader checks.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct CacheKey {
+    src: String,
+    entry: String,
+    constants: Vec<(String, u64)>,
+    zero_workgroup_memory: bool,
+    checks: bool,
+}
+
+/// Kernels built on the last few devices that built one: a simulation made again on a grid its
+/// device has run (another scene, a reset, a state loaded) takes its kernels, pipelines included,
+/// from here instead of building them again. The browser's software adapter (SwiftShader) took
+/// 25-30 s to build a 128² scene's kernels, each time a scene opened. The devices that built
+/// least recently are forgotten first, with their kernels (a lost device's go soon after).
+struct KernelCache {
+    /// `Gpu::serial` (wgpu's device ids repeat across instances).
+    device: u64,
+    kernels: std::collections::HashMap<CacheKey, Kernel>,
+}
+
+/// Devices whose kernels are kept: the app has one at a time (two while a lost one's successor
+/// starts); tests build on several at once, one a thread.
+const CACHED_DEVICES: usize = 4;
+
+#[cfg(not(target_arch = "wasm32"))]
+static CACHE: std::sync::Mutex<Vec<KernelCache>> = std::sync::Mutex::new(Vec::new());
+
+// (WebGPU's objects stay on the page's one thread)
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    static CACHE: std::cell::RefCell<Vec<KernelCache>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn with_cache<T>(f: impl FnOnce(&mut Vec<KernelCache>) -> T) -> T {
+    #[cfg(not(target_arch = "wasm32"))]
+    return f(&mut CACHE.lock().unwrap_or_else(|e| e.into_inner()));
+    #[cfg(target_arch = "wasm32")]
+    return CACHE.with(|c| f(&mut c.borrow_mut()));
+}
+
+/// The kernel built for `key` on device `device` (a serial), if there is one (without switches).
+fn cached(device: u64, key: &CacheKey) -> Option<Kernel> {
+    with_cache(|c| c.iter().find(|c| c.device == device).and_then(|c| c.kernels.get(key).cloned()))
+}
+
+/// Keeps `kernel`, built for `key` on `device`; that device is now the most recent.
+fn keep(device: u64, key: CacheKey, kernel: &Kernel) {
+    let mut kept = kernel.clone();
+    kept.variants.switches = None;
+    with_cache(|c| {
+        let mut entry = match c.iter().position(|c| c.device == device) {
+            Some(at) => c.remove(at),
+            None => KernelCache { device, kernels: Default::default() },
+        };
+        entry.kernels.insert(key, kept);
+        c.push(entry);
+        if c.len() > CACHED_DEVICES {
+            c.remove(0);
+        }
+    });
 }
 
 /// Invocations per workgroup for the workgroup-memory solver kernels (override `WG`): on a CPU
@@ -613,7 +682,42 @@ impl Kernel {
     ) -> Result<Kernel> {
         let device = target.device;
         let src = source_with(shader, cell_block(device), target.grid)?;
-        let (module, info) = parse(shader, &src)?;
+        let key = CacheKey {
+            src,
+            entry: entry.to_string(),
+            constants: constants.iter().map(|&(k, v)| (k.to_string(), v.to_bits())).collect(),
+            zero_workgroup_memory,
+            checks: shader_checks(),
+        };
+        let kernel = match target.device_serial.and_then(|d| cached(d, &key)) {
+            Some(mut k) => {
+                k.variants.switches = target.switches.cloned();
+                k
+            }
+            None => {
+                let k = Kernel::build(target, shader, &key.src, entry, constants, zero_workgroup_memory)?;
+                if let Some(d) = target.device_serial {
+                    keep(d, key, &k);
+                }
+                k
+            }
+        };
+        // the variant for the switches now, built here (the others when first needed)
+        kernel.pipeline();
+        Ok(kernel)
+    }
+
+    /// Builds a kernel from its source (`source_with`), without `CACHE`.
+    fn build(
+        target: Target,
+        shader: &str,
+        src: &str,
+        entry: &str,
+        constants: &[(&str, f64)],
+        zero_workgroup_memory: bool,
+    ) -> Result<Kernel> {
+        let device = target.device;
+        let (module, info) = parse(shader, src)?;
         let index = module
             .entry_points
             .iter()
@@ -645,7 +749,7 @@ impl Kernel {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let desc = wgpu::ShaderModuleDescriptor { label: Some(&label), source: wgpu::ShaderSource::Wgsl(src.into()) };
+        let desc = wgpu::ShaderModuleDescriptor { label: Some(&label), source: wgpu::ShaderSource::Wgsl(src.to_string().into()) };
         let module_gpu = if shader_checks() {
             device.create_shader_module(desc)
         } else {
@@ -665,8 +769,6 @@ impl Kernel {
             constants: constants.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
             zero_workgroup_memory,
         };
-        // the variant for the switches now, built here (the others when first needed)
-        variants.pipeline(&label, variants.key());
         let workgroup_size = module.entry_points[index].workgroup_size;
         Ok(Kernel {
             label,

@@ -91,6 +91,8 @@ impl Stages {
 /// A simulation state on the GPU and the passes that advance it.
 pub struct Simulation {
     pub device: wgpu::Device,
+    /// `Gpu::serial` of `device`.
+    pub device_serial: u64,
     pub queue: wgpu::Queue,
     pub nx: usize,
     pub ny: usize,
@@ -172,8 +174,15 @@ impl Simulation {
         let queue = gpu.queue.clone();
         let buffers = Buffers::new(&device, fields.nx, fields.ny, k);
         let switches = Switches::new(any_solid(fields), periodic(&params));
-        let stages =
-            Stages::new(&Ctx { device: &device, buffers: &buffers, nx: fields.nx, ny: fields.ny, dye_scale: k, switches: &switches })?;
+        let stages = Stages::new(&Ctx {
+            device: &device,
+            device_serial: Some(gpu.serial),
+            buffers: &buffers,
+            nx: fields.nx,
+            ny: fields.ny,
+            dye_scale: k,
+            switches: &switches,
+        })?;
         buffers.upload(&queue, fields);
         let readback = StatsReadback::new(&device, 8);
         let mut params = params;
@@ -183,6 +192,7 @@ impl Simulation {
         let rms = rms_speed(cpu::stats::kinetic_energy(fields, &params) as f32, &params, fields.nx * fields.ny);
         Ok(Simulation {
             device,
+            device_serial: gpu.serial,
             queue,
             nx: fields.nx,
             ny: fields.ny,
@@ -461,6 +471,7 @@ impl Simulation {
         if self.div_after.is_none() {
             let ctx = Ctx {
                 device: &self.device,
+                device_serial: Some(self.device_serial),
                 buffers: &self.buffers,
                 nx: self.nx,
                 ny: self.ny,

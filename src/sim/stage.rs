@@ -8,6 +8,8 @@ use crate::error::Result;
 /// Borrowed context for building a stage's kernels and bind groups.
 pub struct Ctx<'a> {
     pub device: &'a wgpu::Device,
+    /// `Gpu::serial` of `device`: kernels built with one are kept for the next simulation.
+    pub device_serial: Option<u64>,
     pub buffers: &'a Buffers,
     pub nx: usize,
     pub ny: usize,
@@ -27,6 +29,7 @@ impl Ctx<'_> {
     pub fn target(&self) -> Target<'_> {
         Target {
             device: self.device,
+            device_serial: self.device_serial,
             grid: GridSize { nx: self.nx as u32, ny: self.ny as u32, dye_scale: self.dye_scale as u32 },
             switches: Some(self.switches),
         }
