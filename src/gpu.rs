@@ -23,6 +23,20 @@ pub struct Gpu {
     pub serial: u64,
 }
 
+/// The serials of the `Gpu`s open now (what `sim::kernel` keeps kernels for).
+static OPEN: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether the `Gpu` with this serial is still open.
+pub fn is_open(serial: u64) -> bool {
+    OPEN.lock().unwrap_or_else(|e| e.into_inner()).contains(&serial)
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        OPEN.lock().unwrap_or_else(|e| e.into_inner()).retain(|&s| s != self.serial);
+    }
+}
+
 impl Gpu {
     /// A device with no surface, for the command line and the tests (native entry points, which
     /// block on the async set-up): a fault exits.
@@ -72,6 +86,7 @@ impl Gpu {
         let browser = crate::platform::browser_adapter().await;
         static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let serial = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        OPEN.lock().unwrap_or_else(|e| e.into_inner()).push(serial);
         Ok(Gpu { instance, adapter, device, queue, fault, browser, serial })
     }
 

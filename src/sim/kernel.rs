@@ -530,8 +530,9 @@ struct CacheKey {
 /// Kernels built on the last few devices that built one: a simulation made again on a grid its
 /// device has run (another scene, a reset, a state loaded) takes its kernels, pipelines included,
 /// from here instead of building them again. The browser's software adapter (SwiftShader) took
-/// 25-30 s to build a 128² scene's kernels, each time a scene opened. The devices that built
-/// least recently are forgotten first, with their kernels (a lost device's go soon after).
+/// 25-30 s to build a 128² scene's kernels, each time a scene opened. A device's kernels go at
+/// the next kernel built after its `Gpu` was dropped (`gpu::is_open`), or once four others have
+/// built since.
 struct KernelCache {
     /// `Gpu::serial` (wgpu's device ids repeat across instances).
     device: u64,
@@ -573,6 +574,7 @@ fn keep(device: u64, key: CacheKey, kernel: &Kernel) {
             None => KernelCache { device, kernels: Default::default() },
         };
         entry.kernels.insert(key, kept);
+        c.retain(|c| crate::gpu::is_open(c.device));
         c.push(entry);
         if c.len() > CACHED_DEVICES {
             c.remove(0);
