@@ -153,3 +153,102 @@ fn a_kernel_is_built_once_per_device_and_grid() {
         assert!(s.last().is_some_and(|s| s.max_speed.is_finite()), "device {}: {s:?}", g.serial);
     }
 }
+
+/// A kernel that never reads the dye scale compiles to the same code at every scale, so it is
+/// built once for all of them (`kernel::reads_dye_scale`). Checked against the compiled modules
+/// themselves, not the call graph the kernel cache reads: an entry point said not to read it,
+/// composed at dye scales 1 and 3 and stripped of what it does not use, differs in GRID_K's own
+/// value alone, and none of its functions reads GRID_K.
+#[test]
+fn an_entry_point_that_does_not_read_the_dye_scale_compiles_the_same_at_every_scale() {
+    let module = |shader: &str, entry: &str, k: u32| {
+        let grid = kernel::GridSize { nx: 40, ny: 24, dye_scale: k };
+        let src = kernel::source_with(shader, kernel::CPU_CELL_BLOCK, grid).unwrap();
+        let (mut m, _) = kernel::parse(shader, &src).unwrap();
+        m.entry_points.retain(|e| e.name == entry);
+        naga::compact::compact(&mut m, naga::compact::KeepUnused::No);
+        m
+    };
+    let (mut free, mut readers) = (vec![], vec![]);
+    for (shader, _) in kernel::SHADERS {
+        for (entry, _) in kernel::reflect(shader).unwrap() {
+            let name = format!("{shader}.{entry}");
+            if kernel::reads_dye_scale(shader, &entry).unwrap() {
+                readers.push(name);
+                continue;
+            }
+            let (one, three) = (module(shader, &entry, 1), module(shader, &entry, 3));
+            let (a, b) = (format!("{one:#?}"), format!("{three:#?}"));
+            let differ: Vec<(&str, &str)> = a.lines().zip(b.lines()).filter(|(x, y)| x != y).collect();
+            assert_eq!(a.lines().count(), b.lines().count(), "{name}");
+            assert_eq!(differ.len(), 1, "{name} differs at dye scales 1 and 3 beyond GRID_K: {differ:?}");
+            let k = one.constants.iter().find(|(_, c)| c.name.as_deref() == Some("GRID_K")).map(|(h, _)| h).unwrap();
+            let reads_k = |f: &naga::Function| f.expressions.iter().any(|(_, e)| matches!(e, naga::Expression::Constant(c) if *c == k));
+            assert!(
+                !one.functions.iter().any(|(_, f)| reads_k(f)) && !one.entry_points.iter().any(|e| reads_k(&e.function)),
+                "{name} reads GRID_K"
+            );
+            free.push(name);
+        }
+    }
+    println!("read the dye scale: {}\nshared across scales: {}", readers.join(" "), free.join(" "));
+    for must in ["advect/ink.ink_cells", "sources.ink_and_density", "advect/maccormack.ink_correct"] {
+        assert!(readers.iter().any(|r| r == must), "{must} reads the dye grid: {readers:?}");
+    }
+    assert!(free.len() > 3 * readers.len(), "most kernels never touch the dye grid: {} of {}", free.len(), free.len() + readers.len());
+}
+
+/// A scene of another dye scale on the same device takes the kernels that never read it from
+/// the cache and builds the ones that do; it runs as on a device that built everything afresh.
+#[test]
+fn a_scene_of_another_dye_scale_reuses_what_does_not_read_it() {
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let target = |k: u32| kernel::Target {
+        device: &gpu.device,
+        device_serial: Some(gpu.serial),
+        grid: kernel::GridSize { nx: 40, ny: 24, dye_scale: k },
+        switches: None,
+    };
+    let flow = |k| Kernel::new(target(k), "divergence", "main").unwrap();
+    let ink = |k| Kernel::new(target(k), "advect/ink", "ink_cells").unwrap();
+    assert!(flow(1).pipeline() == flow(2).pipeline(), "the divergence was built again for another dye scale");
+    assert!(ink(1).pipeline() != ink(2).pipeline(), "the ink's transport took another dye scale's kernel");
+    let run = |g: &Gpu, k: u32| {
+        let sets = ["grid.nx=40".to_string(), "grid.ny=24".into(), format!("grid.dye_scale={k}")];
+        let (scene, source) = Scene::load("plume", &sets).unwrap();
+        let mut sim = Simulation::from_scene(g, &scene, &source).unwrap();
+        let s = sim.run_blocking(6, true);
+        s.last().map(|s| (s.ink_total, s.kinetic_energy, s.max_density)).unwrap()
+    };
+    run(&gpu, 1);
+    let reused = run(&gpu, 2);
+    let fresh = run(&Gpu::headless().unwrap(), 2);
+    assert_eq!(reused, fresh, "dye scale 2 after scale 1 on one device, against a fresh device");
+    assert!(reused.0 > 0.0 && reused.1 > 0.0, "the plume carries ink and moves: {reused:?}");
+}
+
+/// Every kernel that reads a multigrid level's description can have it compiled in
+/// (`kernel::with_level_compiled`, the quad kernels of a CPU adapter): it then binds no level
+/// buffer, and reads the level's sizes as constants.
+#[test]
+fn a_level_compiled_in_replaces_the_level_binding() {
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let grid = kernel::GridSize { nx: 64, ny: 40, dye_scale: 1 };
+    let target = kernel::Target { device: &gpu.device, device_serial: Some(gpu.serial), grid, switches: None };
+    let level_slot = slot::NAMES.iter().position(|n| *n == "level").unwrap() as u32;
+    let level = smokebox::sim::multigrid::levels(64, 40)[1];
+    let mut built = 0;
+    for (shader, _) in kernel::SHADERS {
+        for (entry, bindings) in kernel::reflect(shader).unwrap() {
+            if !bindings.iter().any(|b| b.slot == level_slot) {
+                continue;
+            }
+            let plain = Kernel::new(target, shader, &entry).unwrap();
+            assert!(plain.bindings.contains(&level_slot), "{shader}.{entry}");
+            let k = kernel::with_level_compiled(&level, || Kernel::with_options(target, shader, &entry, &[], false)).unwrap();
+            assert!(!k.bindings.contains(&level_slot), "{shader}.{entry} still binds the level with it compiled in");
+            built += 1;
+        }
+    }
+    assert!(built >= 10, "{built} kernels read a level");
+}

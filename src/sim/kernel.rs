@@ -315,6 +315,71 @@ pub const GPU_CELL_BLOCK: [u32; 2] = [8, 8];
 pub const CPU_CELL_BLOCK: [u32; 2] = [32, 8];
 
 thread_local! {
+    static COMPILED_LEVEL: std::cell::Cell<Option<super::levels::LevelDesc>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the kernels this thread builds reading multigrid level `l`'s description as
+/// constants (`compile_level_in`) instead of from the level buffer (slot 18). Like the grid's
+/// size, a level's sizes and offsets compiled in let a CPU adapter fold the kernel's index
+/// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
+/// lavapipe (BENCHMARKS.md, twenty-third session).
+pub fn with_level_compiled<T>(l: &super::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
+    let before = COMPILED_LEVEL.replace(Some(*l));
+    let out = f();
+    COMPILED_LEVEL.set(before);
+    out
+}
+
+/// Entry points of the passes and whether each reads the dye scale (`reads_dye_scale`).
+static DYE_READERS: std::sync::Mutex<Vec<(String, String, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether entry point `entry` of pass `shader` reads the dye scale: calls `dye_k`
+/// (shaders/shared/grid.wgsl), the one reader of GRID_K, directly or through the functions it
+/// calls. Found for all of a pass's entry points when one is first asked for: each alone, with
+/// what only the others use dropped (naga's compaction).
+pub fn reads_dye_scale(shader: &str, entry: &str) -> Result<bool> {
+    let known = || {
+        let list = DYE_READERS.lock().unwrap_or_else(|e| e.into_inner());
+        list.iter().find(|(s, e, _)| s == shader && e == entry).map(|t| t.2)
+    };
+    if let Some(r) = known() {
+        return Ok(r);
+    }
+    let (module, _) = parse(shader, &source(shader)?)?;
+    let found: Vec<(String, String, bool)> = module
+        .entry_points
+        .iter()
+        .map(|e| {
+            let mut alone = module.clone();
+            alone.entry_points.retain(|x| x.name == e.name);
+            naga::compact::compact(&mut alone, naga::compact::KeepUnused::No);
+            let reads = alone.functions.iter().any(|(_, f)| f.name.as_deref() == Some("dye_k"));
+            (shader.to_string(), e.name.clone(), reads)
+        })
+        .collect();
+    DYE_READERS.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
+    known().ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))
+}
+
+/// `with_level_compiled` with level 0 of `target`'s grid, where `on` (else `f` as it is).
+pub fn with_level0_compiled<T>(target: Target, on: bool, f: impl FnOnce() -> T) -> T {
+    if !on {
+        return f();
+    }
+    let l0 = super::levels::levels(target.grid.nx as usize, target.grid.ny as usize)[0];
+    with_level_compiled(&l0, f)
+}
+
+/// `src` with its level binding replaced by a constant of the same name and value
+/// (tests/bindings.rs checks that every pass that binds a level declares it as `DECL`).
+fn compile_level_in(src: &str, l: &super::levels::LevelDesc) -> String {
+    const DECL: &str = "@group(0) @binding(18) var<storage, read> level: Level;";
+    let words: [u32; 12] = bytemuck::cast(*l);
+    let args: Vec<String> = words.iter().map(|w| format!("{w}u")).collect();
+    src.replace(DECL, &format!("const level = Level({});", args.join(", ")))
+}
+
+thread_local! {
     static BLOCK_OVERRIDE: std::cell::Cell<Option<[u32; 2]>> = const { std::cell::Cell::new(None) };
 }
 
@@ -516,8 +581,9 @@ fn build_pipeline(
     })
 }
 
-/// Everything a kernel is built from but its device: the source (grid and cell block compiled
-/// in), entry point, pipeline constants and shader checks.
+/// Everything a kernel is built from but its device: the source (grid, cell block and, for the
+/// kernels that read it, the dye scale compiled in; a level where one is), entry point, pipeline
+/// constants and shader checks.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct CacheKey {
     src: String,
@@ -683,7 +749,13 @@ impl Kernel {
         zero_workgroup_memory: bool,
     ) -> Result<Kernel> {
         let device = target.device;
-        let src = source_with(shader, cell_block(device), target.grid)?;
+        // a kernel that never reads the dye scale is built (and kept) as on scale 1, so a scene of
+        // another dye scale finds it built
+        let grid = if reads_dye_scale(shader, entry)? { target.grid } else { GridSize { dye_scale: 1, ..target.grid } };
+        let mut src = source_with(shader, cell_block(device), grid)?;
+        if let Some(l) = COMPILED_LEVEL.get() {
+            src = compile_level_in(&src, &l);
+        }
         let key = CacheKey {
             src,
             entry: entry.to_string(),

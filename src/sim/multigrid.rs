@@ -15,6 +15,32 @@ struct PerLevel {
     groups: Vec<wgpu::BindGroup>,
 }
 
+/// A kernel built once per level, with that level's description compiled in
+/// (`kernel::with_level_compiled`): the quad kernels of a CPU adapter.
+struct Compiled {
+    kernels: Vec<Kernel>,
+    groups: Vec<wgpu::BindGroup>,
+}
+
+impl Compiled {
+    fn new(
+        target: Target,
+        shader: &str,
+        entry: &str,
+        levels: &[LevelDesc],
+        tables: &[[Option<&wgpu::Buffer>; slot::COUNT]],
+    ) -> Result<Compiled> {
+        let mut kernels = Vec::new();
+        let mut groups = Vec::new();
+        for (l, t) in levels.iter().zip(tables) {
+            let k = super::kernel::with_level_compiled(l, || Kernel::new(target, shader, entry))?;
+            groups.push(k.bind(target.device, t));
+            kernels.push(k);
+        }
+        Ok(Compiled { kernels, groups })
+    }
+}
+
 impl PerLevel {
     fn new(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
         let kernel = Kernel::new(target, shader, entry)?;
@@ -127,9 +153,9 @@ pub struct Multigrid {
     prolong_add: PerLevel,
     /// The plain kernels four cells a thread (shaders/multigrid_quad.wgsl): red, black, sor_red,
     /// sor_black, restriction, add.
-    quad: [PerLevel; 6],
+    quad: [Compiled; 6],
     /// `load` four cells a thread (level 0 only).
-    quad_load: PerLevel,
+    quad_load: Compiled,
     /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
     /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
     pub quads: bool,
@@ -239,14 +265,14 @@ impl Multigrid {
             restrict_in_place: PerLevel::new(target, "multigrid_restrict", "main", &tables[..coarse])?,
             prolong_add: PerLevel::new(target, "multigrid_prolong", "add", &tables[..coarse])?,
             quad: [
-                PerLevel::new(target, "multigrid_quad", "red", &tables[..coarse])?,
-                PerLevel::new(target, "multigrid_quad", "black", &tables[..coarse])?,
-                PerLevel::new(target, "multigrid_quad", "sor_red", fine)?,
-                PerLevel::new(target, "multigrid_quad", "sor_black", fine)?,
-                PerLevel::new(target, "multigrid_quad", "restriction", &tables[..coarse])?,
-                PerLevel::new(target, "multigrid_quad", "add", &tables[..coarse])?,
+                Compiled::new(target, "multigrid_quad", "red", &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, "multigrid_quad", "black", &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, "multigrid_quad", "sor_red", &levels, fine)?,
+                Compiled::new(target, "multigrid_quad", "sor_black", &levels, fine)?,
+                Compiled::new(target, "multigrid_quad", "restriction", &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, "multigrid_quad", "add", &levels[..coarse], &tables[..coarse])?,
             ],
-            quad_load: PerLevel::new(target, "multigrid_quad", "load", fine)?,
+            quad_load: Compiled::new(target, "multigrid_quad", "load", &levels, fine)?,
             quads: true,
             block: cell_block(d),
             levels,
@@ -311,8 +337,12 @@ impl Multigrid {
     /// Level 0's right-hand side from the divergence (every solve).
     pub fn encode_load(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         // the quad kernel's workgroup covers the same cell block, so the counts serve both
-        let k = if self.quads && quad_rows(&self.levels[0]) { &self.quad_load } else { &self.load };
-        launch.go(pass, &k.kernel, &k.groups[0], cell_groups(&self.levels[0], self.block), ctl::cells_slot(0));
+        let g = cell_groups(&self.levels[0], self.block);
+        if self.quads && quad_rows(&self.levels[0]) {
+            launch.go(pass, &self.quad_load.kernels[0], &self.quad_load.groups[0], g, ctl::cells_slot(0));
+        } else {
+            launch.go(pass, &self.load.kernel, &self.load.groups[0], g, ctl::cells_slot(0));
+        }
     }
 
     fn tile(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, k: &PerLevel, l: usize) {
@@ -380,7 +410,7 @@ impl Multigrid {
             // BLOCK_X / 4 x BLOCK_Y threads a workgroup over a cell block: the gated counts serve both
             let g = cell_groups(&self.levels[l], self.block);
             for k in &self.quad[..2] {
-                launch.go(pass, &k.kernel, &k.groups[l], g, ctl::cells_slot(l));
+                launch.go(pass, &k.kernels[l], &k.groups[l], g, ctl::cells_slot(l));
             }
             return;
         }
@@ -404,7 +434,7 @@ impl Multigrid {
         let c = &self.levels[l + 1];
         if self.quad_restrict(l) {
             let k = &self.quad[4];
-            return launch.go(pass, &k.kernel, &k.groups[l], cell_groups(c, self.block), ctl::cells_slot(l + 1));
+            return launch.go(pass, &k.kernels[l], &k.groups[l], cell_groups(c, self.block), ctl::cells_slot(l + 1));
         }
         launch.go(
             pass,
@@ -420,7 +450,7 @@ impl Multigrid {
         let d = &self.levels[l];
         if self.quad_prolong(l) {
             let k = &self.quad[5];
-            return launch.go(pass, &k.kernel, &k.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
+            return launch.go(pass, &k.kernels[l], &k.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
         }
         launch.go(pass, &self.prolong_add.kernel, &self.prolong_add.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
     }
@@ -469,7 +499,7 @@ impl Multigrid {
                 let g = cell_groups(&self.levels[0], self.block);
                 for _ in 0..2 {
                     for k in &self.quad[2..4] {
-                        launch.go(pass, &k.kernel, &k.groups[0], g, ctl::cells_slot(0));
+                        launch.go(pass, &k.kernels[0], &k.groups[0], g, ctl::cells_slot(0));
                     }
                 }
                 return;

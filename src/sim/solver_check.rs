@@ -130,8 +130,9 @@ impl Check {
             let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
             Kernel::with_options(target, shader, entry, constants, false)
         };
-        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, verdict) =
-            (k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("verdict")?);
+        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, verdict) = super::kernel::with_level0_compiled(target, quads, || {
+            Ok::<_, crate::error::Error>((k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("verdict")?))
+        })?;
         let groups = [
             reduce_rhs.bind(device, table),
             reduce_mg.bind(device, table),

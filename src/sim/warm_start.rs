@@ -52,7 +52,9 @@ impl WarmStart {
             let constants = [constants[0], constants[1], constants[2], ("PAIR", pair as u32 as f64)];
             Kernel::with_options(target, shader, "scale", &constants, false)
         };
-        let (measure_p, measure_mg, scale) = (k("measure_p")?, k("measure_mg")?, [scale(false)?, scale(true)?]);
+        let (measure_p, measure_mg, scale) = super::kernel::with_level0_compiled(target, quads, || {
+            Ok::<_, crate::error::Error>((k("measure_p")?, k("measure_mg")?, [scale(false)?, scale(true)?]))
+        })?;
         let groups =
             [measure_p.bind(device, table), measure_mg.bind(device, table), scale[0].bind(device, table), scale[1].bind(device, table)];
         let cpu = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
