@@ -15,8 +15,9 @@ struct PerLevel {
     groups: Vec<wgpu::BindGroup>,
 }
 
-/// A kernel built once per level, with that level's description compiled in
-/// (`kernel::with_level_compiled`): the quad kernels of a CPU adapter.
+/// A kernel built once per level with that level's description compiled in
+/// (`kernel::with_level_compiled`), where the plain path runs (a CPU adapter); elsewhere one
+/// kernel, reading the level buffer, for every level (the quad kernels are only built there).
 struct Compiled {
     kernels: Vec<Kernel>,
     groups: Vec<wgpu::BindGroup>,
@@ -25,19 +26,25 @@ struct Compiled {
 impl Compiled {
     fn new(
         target: Target,
-        shader: &str,
-        entry: &str,
+        per_level: bool,
+        (shader, entry): (&str, &str),
         levels: &[LevelDesc],
         tables: &[[Option<&wgpu::Buffer>; slot::COUNT]],
     ) -> Result<Compiled> {
-        let mut kernels = Vec::new();
-        let mut groups = Vec::new();
-        for (l, t) in levels.iter().zip(tables) {
-            let k = super::kernel::with_level_compiled(l, || Kernel::new(target, shader, entry))?;
-            groups.push(k.bind(target.device, t));
-            kernels.push(k);
-        }
-        Ok(Compiled { kernels, groups })
+        let kernels = if per_level {
+            let each = |l| super::kernel::with_level_compiled(l, || Kernel::new(target, shader, entry));
+            levels.iter().take(tables.len()).map(each).collect::<Result<Vec<_>>>()?
+        } else {
+            vec![Kernel::new(target, shader, entry)?]
+        };
+        let mut built = Compiled { kernels, groups: vec![] };
+        built.groups = tables.iter().enumerate().map(|(l, t)| built.kernel(l).bind(target.device, t)).collect();
+        Ok(built)
+    }
+
+    /// Level `l`'s kernel.
+    fn kernel(&self, l: usize) -> &Kernel {
+        &self.kernels[l.min(self.kernels.len() - 1)]
     }
 }
 
@@ -229,6 +236,8 @@ impl Multigrid {
             })
             .collect();
         let coarse = coarse_level(&levels);
+        // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
+        let per_level = !solver_tiles(d);
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let fine = &tables[..1];
         Ok(Multigrid {
@@ -249,7 +258,7 @@ impl Multigrid {
             smooth_back: PerLevel::shared(target, "multigrid_smooth", "main", &back[..coarse])?,
             prolong_fwd: PerLevel::shared(target, "multigrid_prolong", "main", &tables[..coarse])?,
             periodic: std::cell::Cell::new([false; 2]),
-            tiled: solver_tiles(d),
+            tiled: !per_level,
             red: PerLevel::new(target, "multigrid_smooth", "red", &tables[..coarse])?,
             black: PerLevel::new(target, "multigrid_smooth", "black", &tables[..coarse])?,
             sor_red: PerLevel::new(target, "multigrid_smooth", "sor_red", fine)?,
@@ -265,14 +274,14 @@ impl Multigrid {
             restrict_in_place: PerLevel::new(target, "multigrid_restrict", "main", &tables[..coarse])?,
             prolong_add: PerLevel::new(target, "multigrid_prolong", "add", &tables[..coarse])?,
             quad: [
-                Compiled::new(target, "multigrid_quad", "red", &levels[..coarse], &tables[..coarse])?,
-                Compiled::new(target, "multigrid_quad", "black", &levels[..coarse], &tables[..coarse])?,
-                Compiled::new(target, "multigrid_quad", "sor_red", &levels, fine)?,
-                Compiled::new(target, "multigrid_quad", "sor_black", &levels, fine)?,
-                Compiled::new(target, "multigrid_quad", "restriction", &levels[..coarse], &tables[..coarse])?,
-                Compiled::new(target, "multigrid_quad", "add", &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, per_level, ("multigrid_quad", "red"), &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, per_level, ("multigrid_quad", "black"), &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, per_level, ("multigrid_quad", "sor_red"), &levels, fine)?,
+                Compiled::new(target, per_level, ("multigrid_quad", "sor_black"), &levels, fine)?,
+                Compiled::new(target, per_level, ("multigrid_quad", "restriction"), &levels[..coarse], &tables[..coarse])?,
+                Compiled::new(target, per_level, ("multigrid_quad", "add"), &levels[..coarse], &tables[..coarse])?,
             ],
-            quad_load: Compiled::new(target, "multigrid_quad", "load", &levels, fine)?,
+            quad_load: Compiled::new(target, per_level, ("multigrid_quad", "load"), &levels, fine)?,
             quads: true,
             block: cell_block(d),
             levels,
@@ -339,7 +348,7 @@ impl Multigrid {
         // the quad kernel's workgroup covers the same cell block, so the counts serve both
         let g = cell_groups(&self.levels[0], self.block);
         if self.quads && quad_rows(&self.levels[0]) {
-            launch.go(pass, &self.quad_load.kernels[0], &self.quad_load.groups[0], g, ctl::cells_slot(0));
+            launch.go(pass, self.quad_load.kernel(0), &self.quad_load.groups[0], g, ctl::cells_slot(0));
         } else {
             launch.go(pass, &self.load.kernel, &self.load.groups[0], g, ctl::cells_slot(0));
         }
@@ -410,7 +419,7 @@ impl Multigrid {
             // BLOCK_X / 4 x BLOCK_Y threads a workgroup over a cell block: the gated counts serve both
             let g = cell_groups(&self.levels[l], self.block);
             for k in &self.quad[..2] {
-                launch.go(pass, &k.kernels[l], &k.groups[l], g, ctl::cells_slot(l));
+                launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
             }
             return;
         }
@@ -434,7 +443,7 @@ impl Multigrid {
         let c = &self.levels[l + 1];
         if self.quad_restrict(l) {
             let k = &self.quad[4];
-            return launch.go(pass, &k.kernels[l], &k.groups[l], cell_groups(c, self.block), ctl::cells_slot(l + 1));
+            return launch.go(pass, k.kernel(l), &k.groups[l], cell_groups(c, self.block), ctl::cells_slot(l + 1));
         }
         launch.go(
             pass,
@@ -450,7 +459,7 @@ impl Multigrid {
         let d = &self.levels[l];
         if self.quad_prolong(l) {
             let k = &self.quad[5];
-            return launch.go(pass, &k.kernels[l], &k.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
+            return launch.go(pass, k.kernel(l), &k.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
         }
         launch.go(pass, &self.prolong_add.kernel, &self.prolong_add.groups[l], cell_groups(d, self.block), ctl::cells_slot(l));
     }
@@ -499,7 +508,7 @@ impl Multigrid {
                 let g = cell_groups(&self.levels[0], self.block);
                 for _ in 0..2 {
                     for k in &self.quad[2..4] {
-                        launch.go(pass, &k.kernels[0], &k.groups[0], g, ctl::cells_slot(0));
+                        launch.go(pass, k.kernel(0), &k.groups[0], g, ctl::cells_slot(0));
                     }
                 }
                 return;
