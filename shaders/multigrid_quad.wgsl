@@ -14,6 +14,17 @@
 @group(0) @binding(26) var<storage, read_write> mg_xc: array<vec4<f32>>;
 // level 0's right-hand side (`load`) and the warm start's sums (warm_start_quad.wgsl)
 @group(0) @binding(4) var<storage, read> divergence: array<vec4<f32>>;
+// A level's x as a texture of quads (texel (q, j) = quad q of row j), in and out of the sweeps
+// inside a smoothing block (`red_to_tex` .. `black_from_tex`; src/sim/multigrid.rs `QuadTex`):
+// lavapipe gathers a texture's texels in one pass over the lanes, where it reads storage lane by
+// lane behind a bounds check, and a sweep reads five quads of x. The level's rhs and stencil go
+// the same way: the block's first sweep copies them in.
+@group(0) @binding(34) var x_in: texture_2d<f32>;
+@group(0) @binding(35) var x_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(36) var rhs_in: texture_2d<f32>;
+@group(0) @binding(37) var rhs_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(38) var stencil_in: texture_2d<u32>;
+@group(0) @binding(39) var stencil_out: texture_storage_2d<rgba32uint, write>;
 
 fn has(s: vec4<u32>, side: u32) -> vec4<bool> { return (s & vec4<u32>(side)) != vec4<u32>(0u); }
 fn counts(s: vec4<u32>) -> vec4<f32> { return vec4<f32>((s >> vec4<u32>(4u)) & vec4<u32>(7u)); }
@@ -50,40 +61,60 @@ struct Quad {
     s: vec4<u32>,
     xc: vec4<f32>,
     r: vec4<f32>,
+    rhs: vec4<f32>,
 }
 
+// The rows above and below a quad and its neighbours' lanes, wrapped.
+fn left_quad(q: i32) -> i32 { return select(q - 1, row_quads() - 1, q == 0); }
+fn right_quad(q: i32) -> i32 { return select(q + 1, 0, q == row_quads() - 1); }
+fn row_below(j: i32) -> i32 { return select(j - 1, lny() - 1, j == 0); }
+fn row_above(j: i32) -> i32 { return select(j + 1, 0, j == lny() - 1); }
+
 fn quad_at(q: i32, j: i32) -> Quad {
-    let w = row_quads();
-    let h = lny();
     let row = x_row(j);
     let s = mg_stencil[l_row(j) + q];
     let xc = mg_x[row + q];
-    let left = mg_x[row + select(q - 1, w - 1, q == 0)].w;
-    let right = mg_x[row + select(q + 1, 0, q == w - 1)].x;
-    let below = mg_x[x_row(select(j - 1, h - 1, j == 0)) + q];
-    let above = mg_x[x_row(select(j + 1, 0, j == h - 1)) + q];
-    return Quad(s, xc, quad_residual(s, xc, left, right, below, above, mg_rhs[l_row(j) + q]));
+    let left = mg_x[row + left_quad(q)].w;
+    let right = mg_x[row + right_quad(q)].x;
+    let rhs = mg_rhs[l_row(j) + q];
+    return Quad(s, xc, quad_residual(s, xc, left, right, mg_x[x_row(row_below(j)) + q], mg_x[x_row(row_above(j)) + q], rhs), rhs);
+}
+
+// `quad_at` from the textures.
+fn quad_in(q: i32, j: i32) -> Quad {
+    let at = vec2<i32>(q, j);
+    let s = textureLoad(stencil_in, at, 0);
+    let xc = textureLoad(x_in, at, 0);
+    let left = textureLoad(x_in, vec2<i32>(left_quad(q), j), 0).w;
+    let right = textureLoad(x_in, vec2<i32>(right_quad(q), j), 0).x;
+    let below = textureLoad(x_in, vec2<i32>(q, row_below(j)), 0);
+    let above = textureLoad(x_in, vec2<i32>(q, row_above(j)), 0);
+    let rhs = textureLoad(rhs_in, at, 0);
+    return Quad(s, xc, quad_residual(s, xc, left, right, below, above, rhs), rhs);
 }
 
 // multigrid_smooth `half_sweep` four cells a thread: thread (q, j) computes quad q of row j and
 // keeps the update on the cells of colour `parity`. The other two lanes are written back as read:
 // they are the neighbours other threads read, and no thread changes them in this dispatch.
+fn relaxed_quad(quad: Quad, j: i32, parity: u32, omega: f32) -> vec4<f32> {
+    let s = quad.s;
+    let xc = quad.xc;
+    let fluid = vec4<f32>(countOneBits(s & vec4<u32>(15u)));
+    let diagonal = fluid + (counts(s) - fluid) * outflow_weight(level.index);
+    let relaxed = select(xc + omega * quad.r / diagonal, vec4<f32>(0.0), counts(s) == vec4<f32>(0.0));
+    let mine = ((vec4<u32>(0u, 1u, 2u, 3u) + u32(j)) & vec4<u32>(1u)) == vec4<u32>(parity);
+    return select(xc, relaxed, mine);
+}
+
+// Whether thread (q, j) has a quad of this level.
+fn on_level(q: i32, j: i32) -> bool { return q < row_quads() && j < lny(); }
+
+// A half-sweep in place on x (the buffer).
 fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
     let q = i32(id.x);
     let j = i32(id.y);
-    let w = row_quads();
-    let h = lny();
-    if q >= w || j >= h { return; }
-    let c = x_row(j) + q;
-    let quad = quad_at(q, j);
-    let s = quad.s;
-    let xc = quad.xc;
-    let r = quad.r;
-    let fluid = vec4<f32>(countOneBits(s & vec4<u32>(15u)));
-    let diagonal = fluid + (counts(s) - fluid) * outflow_weight(level.index);
-    let relaxed = select(xc + omega * r / diagonal, vec4<f32>(0.0), counts(s) == vec4<f32>(0.0));
-    let mine = ((vec4<u32>(0u, 1u, 2u, 3u) + u32(j)) & vec4<u32>(1u)) == vec4<u32>(parity);
-    mg_x[c] = select(xc, relaxed, mine);
+    if !on_level(q, j) { return; }
+    mg_x[x_row(j) + q] = relaxed_quad(quad_at(q, j), j, parity, omega);
 }
 
 // multigrid_setup `load` four cells a thread: level 0's right-hand side from the divergence.
@@ -104,6 +135,42 @@ fn red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, SMOOTH
 
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, SMOOTH_OMEGA); }
+
+// A smoothing block's half-sweeps through the level's two textures (src/sim/multigrid.rs
+// `encode_plain_sweeps`): the first red reads x and writes a texture, the sweeps between go from
+// texture to texture, the last black writes x back. Each writes every lane of its quad, so the
+// texture it writes is the whole level. The same arithmetic as `red` and `black`.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn red_to_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    let quad = quad_at(q, j);
+    textureStore(x_out, vec2<i32>(q, j), relaxed_quad(quad, j, 0u, SMOOTH_OMEGA));
+    textureStore(rhs_out, vec2<i32>(q, j), quad.rhs);
+    textureStore(stencil_out, vec2<i32>(q, j), quad.s);
+}
+
+fn tex_sweep(id: vec3<u32>, parity: u32) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    textureStore(x_out, vec2<i32>(q, j), relaxed_quad(quad_in(q, j), j, parity, SMOOTH_OMEGA));
+}
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn red_tex(@builtin(global_invocation_id) id: vec3<u32>) { tex_sweep(id, 0u); }
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn black_tex(@builtin(global_invocation_id) id: vec3<u32>) { tex_sweep(id, 1u); }
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    mg_x[x_row(j) + q] = relaxed_quad(quad_in(q, j), j, 1u, SMOOTH_OMEGA);
+}
 
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, params.sor_omega); }

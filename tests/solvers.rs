@@ -206,6 +206,12 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
                     Box::new(move |pass| mg.encode_plain_sweep(pass, launch, l)),
                     Box::new(move |m| m.smooth(l)),
                 ));
+                // a smoothing block: on a CPU adapter's quad levels through the level's textures
+                steps.push((
+                    format!("plain sweeps {l}"),
+                    Box::new(move |pass| mg.encode_plain_sweeps(pass, launch, l, 3)),
+                    Box::new(move |m| (0..3).for_each(|_| m.smooth(l))),
+                ));
                 steps.push((
                     format!("plain restrict {l}"),
                     Box::new(move |pass| mg.encode_plain_restrict(pass, launch, l)),

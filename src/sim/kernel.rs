@@ -49,7 +49,16 @@ pub mod slot {
     pub const VISC_STATE: u32 = 32;
     /// The pressure of the step before the last (the warm start's extrapolation).
     pub const P_PREV: u32 = 33;
-    pub const COUNT: usize = 34;
+    // 34, 35 a multigrid level's x as textures of quads, read and written by the plain sweeps of a
+    // CPU adapter (shaders/multigrid_quad.wgsl): not buffers, bound by `Kernel::bind_with`
+    pub const X_IN: u32 = 34;
+    pub const X_OUT: u32 = 35;
+    /// The level's rhs and stencil as textures of quads, written by the first sweep of a block.
+    pub const RHS_IN: u32 = 36;
+    pub const RHS_OUT: u32 = 37;
+    pub const STENCIL_IN: u32 = 38;
+    pub const STENCIL_OUT: u32 = 39;
+    pub const COUNT: usize = 40;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -87,6 +96,12 @@ pub mod slot {
         "vel_tmp",
         "visc_state",
         "p_prev",
+        "x_in",
+        "x_out",
+        "rhs_in",
+        "rhs_out",
+        "stencil_in",
+        "stencil_out",
     ];
 }
 
@@ -461,6 +476,43 @@ pub fn entry_bindings(module: &naga::Module, info: &naga::valid::ModuleInfo, ind
     used
 }
 
+/// The textures entry point `index` uses, by slot, as bind group layout entries: sampled ones are
+/// read with `textureLoad` (unfilterable), storage ones written.
+pub fn entry_textures(module: &naga::Module, info: &naga::valid::ModuleInfo, index: usize) -> Result<Vec<(u32, wgpu::BindingType)>> {
+    let uses = info.get_entry_point(index);
+    let mut used = vec![];
+    for (_, g) in module.global_variables.iter().filter(|(handle, _)| !uses[*handle].is_empty()) {
+        let (Some(b), naga::TypeInner::Image { dim: naga::ImageDimension::D2, arrayed: false, class }) =
+            (&g.binding, &module.types[g.ty].inner)
+        else {
+            continue;
+        };
+        let sampled =
+            |sample_type| wgpu::BindingType::Texture { sample_type, view_dimension: wgpu::TextureViewDimension::D2, multisampled: false };
+        let written = |format| wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        };
+        let ty = match class {
+            naga::ImageClass::Sampled { kind: naga::ScalarKind::Float, multi: false } => {
+                sampled(wgpu::TextureSampleType::Float { filterable: false })
+            }
+            naga::ImageClass::Sampled { kind: naga::ScalarKind::Uint, multi: false } => sampled(wgpu::TextureSampleType::Uint),
+            naga::ImageClass::Storage { format: naga::StorageFormat::Rgba32Float, access } if *access == naga::StorageAccess::STORE => {
+                written(wgpu::TextureFormat::Rgba32Float)
+            }
+            naga::ImageClass::Storage { format: naga::StorageFormat::Rgba32Uint, access } if *access == naga::StorageAccess::STORE => {
+                written(wgpu::TextureFormat::Rgba32Uint)
+            }
+            _ => return Err(crate::error!("{}: a texture of a kind the kernels do not bind", g.name.as_deref().unwrap_or("?"))),
+        };
+        used.push((b.binding, ty));
+    }
+    used.sort_unstable_by_key(|t| t.0);
+    Ok(used)
+}
+
 /// Every entry point of a pass and the bindings each uses.
 pub fn reflect(shader: &str) -> Result<Vec<(String, Vec<Binding>)>> {
     let src = source(shader)?;
@@ -524,6 +576,8 @@ pub struct Kernel {
     pub bindings: Vec<u32>,
     /// Whether each of `bindings` is bound writable.
     pub writable: Vec<bool>,
+    /// Texture slots the entry point uses (`entry_textures`), bound by `bind_with`.
+    pub textures: Vec<u32>,
     pub workgroup_size: [u32; 3],
 }
 
@@ -798,6 +852,7 @@ impl Kernel {
             .position(|e| e.name == entry)
             .ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?;
         let used = entry_bindings(&module, &info, index);
+        let textures = entry_textures(&module, &info, index)?;
         let bindings: Vec<u32> = used.iter().map(|b| b.slot).collect();
         let label = if entry == "main" { shader.to_string() } else { format!("{shader}.{entry}") };
         let entries: Vec<wgpu::BindGroupLayoutEntry> = used
@@ -816,6 +871,12 @@ impl Kernel {
                 },
                 count: None,
             })
+            .chain(textures.iter().map(|&(binding, ty)| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty,
+                count: None,
+            }))
             .collect();
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(&label), entries: &entries });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -850,6 +911,7 @@ impl Kernel {
             layout,
             bindings,
             writable: used.iter().map(|b| b.access == Access::ReadWrite).collect(),
+            textures: textures.iter().map(|t| t.0).collect(),
             workgroup_size,
         })
     }
@@ -858,6 +920,11 @@ impl Kernel {
     /// Panics on a buffer bound at two slots where one is writable: WebGPU forbids that
     /// ("writable storage buffer binding aliasing") and native wgpu does not check it.
     pub fn bind(&self, device: &wgpu::Device, table: &Table) -> wgpu::BindGroup {
+        self.bind_with(device, table, &[])
+    }
+
+    /// `bind` with views for the texture slots the kernel uses, by slot.
+    pub fn bind_with(&self, device: &wgpu::Device, table: &Table, views: &[(u32, &wgpu::TextureView)]) -> wgpu::BindGroup {
         let buffer = |b: u32| table[b as usize].unwrap_or_else(|| panic!("{}: slot {b} has no buffer", self.label));
         for (x, &a) in self.bindings.iter().enumerate() {
             for (y, &b) in self.bindings.iter().enumerate().skip(x + 1) {
@@ -871,8 +938,16 @@ impl Kernel {
                 }
             }
         }
-        let entries: Vec<wgpu::BindGroupEntry> =
-            self.bindings.iter().map(|&b| wgpu::BindGroupEntry { binding: b, resource: buffer(b).as_entire_binding() }).collect();
+        let view = |t: u32| {
+            let v = views.iter().find(|v| v.0 == t).unwrap_or_else(|| panic!("{}: texture slot {t} has no view", self.label));
+            wgpu::BindGroupEntry { binding: t, resource: wgpu::BindingResource::TextureView(v.1) }
+        };
+        let entries: Vec<wgpu::BindGroupEntry> = self
+            .bindings
+            .iter()
+            .map(|&b| wgpu::BindGroupEntry { binding: b, resource: buffer(b).as_entire_binding() })
+            .chain(self.textures.iter().map(|&t| view(t)))
+            .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&self.label), layout: &self.layout, entries: &entries })
     }
 

@@ -48,6 +48,73 @@ impl Compiled {
     }
 }
 
+/// The plain sweeps' textures and kernels (CPU adapters): each quad level's x as two textures of
+/// quads, so the half-sweeps inside a smoothing block read x through textures
+/// (shaders/multigrid_quad.wgsl `red_to_tex` .. `black_from_tex`). lavapipe gathers texels a pass
+/// over the lanes where it reads storage lane by lane; a half-sweep at 128² took 0.17-0.21 ms
+/// from textures against 0.47-0.57 ms from storage buffers (BENCHMARKS.md, twenty-fourth session).
+struct QuadTex {
+    /// red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b), black_from_tex (b -> x).
+    kernels: [Compiled; 4],
+    /// Each level's x (a, b), rhs and stencil.
+    _textures: Vec<[wgpu::Texture; 4]>,
+}
+
+impl QuadTex {
+    fn new(target: Target, levels: &[LevelDesc], tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<QuadTex> {
+        let d = target.device;
+        let textures: Vec<[wgpu::Texture; 4]> = levels
+            .iter()
+            .take(tables.len())
+            .map(|l| {
+                std::array::from_fn(|k| {
+                    d.create_texture(&wgpu::TextureDescriptor {
+                        label: Some(["multigrid x a", "multigrid x b", "multigrid rhs", "multigrid stencil"][k]),
+                        size: wgpu::Extent3d { width: (l.nx / 4).max(1), height: l.ny.max(1), depth_or_array_layers: 1 },
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: wgpu::TextureDimension::D2,
+                        format: if k == 3 { wgpu::TextureFormat::Rgba32Uint } else { wgpu::TextureFormat::Rgba32Float },
+                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
+                        view_formats: &[],
+                    })
+                })
+            })
+            .collect();
+        let views: Vec<[wgpu::TextureView; 4]> =
+            textures.iter().map(|t| std::array::from_fn(|k| t[k].create_view(&Default::default()))).collect();
+        // (entry, texture read, texture written): a = 0, b = 1
+        let roles = [
+            ("red_to_tex", None, Some(1)),
+            ("black_tex", Some(1), Some(0)),
+            ("red_tex", Some(0), Some(1)),
+            ("black_from_tex", Some(1), None),
+        ];
+        let kernels = roles.map(|(entry, read, write)| {
+            let kernels = levels
+                .iter()
+                .take(tables.len())
+                .map(|l| super::kernel::with_level_compiled(l, || Kernel::new(target, "multigrid_quad", entry)))
+                .collect::<Result<Vec<_>>>()?;
+            let groups = tables
+                .iter()
+                .enumerate()
+                .map(|(l, t)| {
+                    let v = &views[l];
+                    let mut bound =
+                        vec![(slot::RHS_IN, &v[2]), (slot::RHS_OUT, &v[2]), (slot::STENCIL_IN, &v[3]), (slot::STENCIL_OUT, &v[3])];
+                    bound.extend(read.map(|k: usize| (slot::X_IN, &v[k])));
+                    bound.extend(write.map(|k: usize| (slot::X_OUT, &v[k])));
+                    kernels[l].bind_with(d, t, &bound)
+                })
+                .collect();
+            Ok(Compiled { kernels, groups })
+        });
+        let [a, b, c, e] = kernels;
+        Ok(QuadTex { kernels: [a?, b?, c?, e?], _textures: textures })
+    }
+}
+
 impl PerLevel {
     fn new(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
         let kernel = Kernel::new(target, shader, entry)?;
@@ -163,6 +230,8 @@ pub struct Multigrid {
     quad: [Compiled; 6],
     /// `load` four cells a thread (level 0 only).
     quad_load: Compiled,
+    /// The quad sweeps through textures, where the plain path runs.
+    quad_tex: Option<QuadTex>,
     /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
     /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
     pub quads: bool,
@@ -282,6 +351,7 @@ impl Multigrid {
                 Compiled::new(target, per_level, ("multigrid_quad", "add"), &levels[..coarse], &tables[..coarse])?,
             ],
             quad_load: Compiled::new(target, per_level, ("multigrid_quad", "load"), &levels, fine)?,
+            quad_tex: if per_level { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None },
             quads: true,
             block: cell_block(d),
             levels,
@@ -415,6 +485,28 @@ impl Multigrid {
     /// One smoothing sweep in place on level `l`'s x (plain kernels: red and black, and on an
     /// odd seam the seam's two colours).
     pub fn encode_plain_sweep(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
+        self.encode_plain_sweeps(pass, launch, l, 1);
+    }
+
+    /// `n` smoothing sweeps on level `l`'s x; on quad levels through its textures where they
+    /// exist (`QuadTex`): x -> b, then b -> a and a -> b by turns, then b -> x.
+    pub fn encode_plain_sweeps(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
+        if let (Some(tex), true, true) = (&self.quad_tex, self.quad_sweeps(l), n > 0) {
+            let g = cell_groups(&self.levels[l], self.block);
+            let [to_tex, black, red, from_tex] = &tex.kernels;
+            let order = std::iter::once(to_tex).chain([black, red].into_iter().cycle().take(2 * n as usize - 2)).chain([from_tex]);
+            for k in order {
+                launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
+            }
+            return;
+        }
+        for _ in 0..n {
+            self.encode_plain_sweep_buffer(pass, launch, l);
+        }
+    }
+
+    /// One sweep in place on x's buffer.
+    fn encode_plain_sweep_buffer(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         if self.quad_sweeps(l) {
             // BLOCK_X / 4 x BLOCK_Y threads a workgroup over a cell block: the gated counts serve both
             let g = cell_groups(&self.levels[l], self.block);
@@ -466,17 +558,13 @@ impl Multigrid {
 
     fn encode_vcycle_plain(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         for l in 0..self.coarse {
-            for _ in 0..PRE_SMOOTH {
-                self.encode_plain_sweep(pass, launch, l);
-            }
+            self.encode_plain_sweeps(pass, launch, l, PRE_SMOOTH);
             self.encode_plain_restrict(pass, launch, l);
         }
         self.encode_coarse(pass, launch);
         for l in (0..self.coarse).rev() {
             self.encode_plain_prolong(pass, launch, l);
-            for _ in 0..POST_SMOOTH {
-                self.encode_plain_sweep(pass, launch, l);
-            }
+            self.encode_plain_sweeps(pass, launch, l, POST_SMOOTH);
         }
     }
 
