@@ -15,7 +15,8 @@
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
 @group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
 @group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
-@group(0) @binding(30) var<storage, read> vel_blocks: array<vec4<f32>>;
+@group(0) @binding(30) var u_blocks: texture_2d<f32>;
+@group(0) @binding(40) var v_blocks: texture_2d<f32>;
 
 // The inflow side a back-trace from `pos` came in through (4: none).
 fn inflow_crossed(back: vec2<f32>) -> u32 {

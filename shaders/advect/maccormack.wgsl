@@ -23,7 +23,8 @@
 @group(0) @binding(29) var<storage, read_write> transport_tmp: array<f32>;
 @group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
 // The velocity's blocks, which the traces read on a CPU adapter (shared/velocity_blocks.wgsl).
-@group(0) @binding(30) var<storage, read> vel_blocks: array<vec4<f32>>;
+@group(0) @binding(30) var u_blocks: texture_2d<f32>;
+@group(0) @binding(40) var v_blocks: texture_2d<f32>;
 
 const SCHEME_MACCORMACK: u32 = 1u;
 const SCHEME_BFECC: u32 = 2u;

@@ -9,7 +9,10 @@
 @group(0) @binding(7) var<storage, read> solid: array<f32>;
 @group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
 @group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
-@group(0) @binding(30) var<storage, read_write> vel_blocks: array<vec4<f32>>;
+@group(0) @binding(30) var u_blocks: texture_2d<f32>;
+@group(0) @binding(40) var v_blocks: texture_2d<f32>;
+@group(0) @binding(41) var u_blocks_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(42) var v_blocks_out: texture_storage_2d<rgba32float, write>;
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -51,7 +54,7 @@ fn fill_blocks(@builtin(global_invocation_id) id: vec3<u32>) {
         let j1 = select(j0 + 1, wrap(j0 + 1, ny()), periodic_y());
         let g0 = u_row_ghost(j0);
         let g1 = u_row_ghost(j1);
-        vel_blocks[u_block(a, j0)] = vec4<f32>(u_row_ghosted(a, j0, g0), u_row_ghosted(i1, j0, g0), u_row_ghosted(a, j1, g1), u_row_ghosted(i1, j1, g1));
+        textureStore(u_blocks_out, u_block(a, j0), vec4<f32>(u_row_ghosted(a, j0, g0), u_row_ghosted(i1, j0, g0), u_row_ghosted(a, j1, g1), u_row_ghosted(i1, j1, g1)));
     }
     // v block (a - 1, b); a periodic x axis has no column -1
     let i0 = a - 1;
@@ -60,6 +63,6 @@ fn fill_blocks(@builtin(global_invocation_id) id: vec3<u32>) {
         let j1 = select(b + 1, wrap(b + 1, ny()), periodic_y());
         let g0 = v_col_ghost(i0);
         let g1 = v_col_ghost(i1);
-        vel_blocks[v_block(i0, b)] = vec4<f32>(v_col_ghosted(i0, b, g0), v_col_ghosted(i1, b, g1), v_col_ghosted(i0, j1, g0), v_col_ghosted(i1, j1, g1));
+        textureStore(v_blocks_out, v_block(i0, b), vec4<f32>(v_col_ghosted(i0, b, g0), v_col_ghosted(i1, b, g1), v_col_ghosted(i0, j1, g0), v_col_ghosted(i1, j1, g1)));
     }
 }

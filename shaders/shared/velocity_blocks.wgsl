@@ -3,14 +3,15 @@
 // Lavapipe reads storage one lane at a time but all words of a vector in the same pass over the
 // lanes, so a sample costs one read instead of four. The blend is sample_u's and sample_v's term
 // for term, so the results are the same bit for bit. A pass that takes this part declares
-// `vel_blocks` (slot 30). Layout: the u blocks (i0 in 0..nx, j0 in -1..ny: ny + 1 rows of nx),
-// then the v blocks (i0 in -1..nx, j0 in 0..ny: ny rows of nx + 1), nu + nv vec4s in all.
+// the textures `u_blocks` and `v_blocks` (slots 30 and 40; textures, as lavapipe gathers texels in
+// one pass over the lanes where it reads storage lane by lane). Layout: u's blocks, texel
+// (i0, j0 + 1) for i0 in 0..nx, j0 in -1..ny; v's, texel (i0 + 1, j0) for i0 in -1..nx, j0 in 0..ny.
 
 // Whether the traces read the blocks (true on a CPU adapter: src/sim/kernel.rs `velocity_blocks`).
 override BLOCKED: bool = false;
 
-fn u_block(i0: i32, j0: i32) -> u32 { return u32((j0 + 1) * nx() + i0); }
-fn v_block(i0: i32, j0: i32) -> u32 { return u32(nx() * (ny() + 1) + j0 * (nx() + 1) + i0 + 1); }
+fn u_block(i0: i32, j0: i32) -> vec2<i32> { return vec2<i32>(i0, j0 + 1); }
+fn v_block(i0: i32, j0: i32) -> vec2<i32> { return vec2<i32>(i0 + 1, j0); }
 
 // A block's bilinear blend: sample_u's and sample_v's arithmetic, in the same order.
 fn blend_block(q: vec4<f32>, l: Spans) -> f32 {
@@ -21,12 +22,12 @@ fn blend_block(q: vec4<f32>, l: Spans) -> f32 {
 
 fn sample_u_blocked(pos: vec2<f32>) -> f32 {
     let l = u_spans(pos);
-    return blend_block(vel_blocks[u_block(l.x.i0, l.y.i0)], l);
+    return blend_block(textureLoad(u_blocks, u_block(l.x.i0, l.y.i0), 0), l);
 }
 
 fn sample_v_blocked(pos: vec2<f32>) -> f32 {
     let l = v_spans(pos);
-    return blend_block(vel_blocks[v_block(l.x.i0, l.y.i0)], l);
+    return blend_block(textureLoad(v_blocks, v_block(l.x.i0, l.y.i0), 0), l);
 }
 
 fn velocity_at_blocked(pos: vec2<f32>) -> vec2<f32> {

@@ -79,8 +79,10 @@ impl Advection {
         let transport_ink = Kernel::new(ctx.target(), "advect/conservative", "transport_ink")?;
         let blocked = velocity_blocks(ctx.device);
         let table = ctx.buffers.table();
-        let traced =
-            |shader: &str, entry: &str| Bound::with_constants(ctx.target(), shader, entry, &[("BLOCKED", blocked as u8 as f64)], &table);
+        let views = ctx.buffers.views();
+        let traced = |shader: &str, entry: &str| {
+            Bound::with_views(ctx.target(), shader, entry, &[("BLOCKED", blocked as u8 as f64)], &table, &views)
+        };
         Ok(Advection {
             blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
             velocity: traced("advect/velocity", "main")?,

@@ -36,9 +36,26 @@ pub struct Buffers {
     pub transport_tmp: wgpu::Buffer,
     /// u then v for the velocity corrections.
     pub vel_tmp: wgpu::Buffer,
-    /// The velocity's bilinear blocks, a vec4 a u and a v sample (shaders/shared/velocity_blocks.wgsl),
-    /// where the traces read them (`kernel::velocity_blocks`: a CPU adapter); else one vec4.
-    pub vel_blocks: wgpu::Buffer,
+    /// The velocity's bilinear blocks, a texel a u sample and a v sample: u's, then v's
+    /// (shaders/shared/velocity_blocks.wgsl), where the traces read them
+    /// (`kernel::velocity_blocks`: a CPU adapter); else one texel each.
+    pub blocks: [wgpu::TextureView; 2],
+}
+
+/// A texture of `size` vec4s that kernels read (`textureLoad`) and write (`textureStore`).
+fn vec4_texture(device: &wgpu::Device, label: &str, [width, height]: [usize; 2]) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width: width as u32, height: height as u32, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
 }
 
 fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
@@ -51,7 +68,7 @@ fn storage(device: &wgpu::Device, label: &str, floats: usize) -> wgpu::Buffer {
 }
 
 /// Bytes of GPU memory the state takes for an nx × ny grid with a dye grid k times finer (all
-/// buffers above but `vel_blocks`, which is full size only on a CPU adapter: 32 bytes a cell more
+/// buffers above but the velocity's blocks, full size only on a CPU adapter: 32 bytes a cell more
 /// of the computer's memory there).
 pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let cells = nx * ny;
@@ -110,8 +127,19 @@ impl Buffers {
             cell_tmp: storage(device, "cell_tmp", cells),
             transport_tmp: storage(device, "transport_tmp", 3 * dye + cells),
             vel_tmp: storage(device, "vel_tmp", nu + nv),
-            vel_blocks: storage(device, "vel_blocks", if super::kernel::velocity_blocks(device) { 4 * (nu + nv) } else { 4 }),
+            blocks: {
+                // u's blocks: i0 in 0..nx, j0 in -1..ny; v's: i0 in -1..nx, j0 in 0..ny
+                let full = super::kernel::velocity_blocks(device);
+                let size = |s: [usize; 2]| if full { s } else { [1, 1] };
+                [vec4_texture(device, "u_blocks", size([nx, ny + 1])), vec4_texture(device, "v_blocks", size([nx + 1, ny]))]
+            },
         }
+    }
+
+    /// The textures by slot (`Kernel::bind_with`): the velocity's blocks, read and written.
+    pub fn views(&self) -> [(u32, &wgpu::TextureView); 4] {
+        let [u, v] = &self.blocks;
+        [(slot::U_BLOCKS, u), (slot::V_BLOCKS, v), (slot::U_BLOCKS_OUT, u), (slot::V_BLOCKS_OUT, v)]
     }
 
     /// The table of buffers by slot, every slot at its natural buffer.
@@ -141,7 +169,6 @@ impl Buffers {
         t[slot::CELL_TMP as usize] = Some(&self.cell_tmp);
         t[slot::TRANSPORT_TMP as usize] = Some(&self.transport_tmp);
         t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
-        t[slot::VEL_BLOCKS as usize] = Some(&self.vel_blocks);
         t[slot::P_PREV as usize] = Some(&self.p_prev);
         t
     }

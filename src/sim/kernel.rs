@@ -42,8 +42,8 @@ pub mod slot {
     pub const CELL_TMP: u32 = 28;
     /// Ink's then density's scratch of the transport schemes.
     pub const TRANSPORT_TMP: u32 = 29;
-    /// The velocity's bilinear blocks (shaders/shared/velocity_blocks.wgsl).
-    pub const VEL_BLOCKS: u32 = 30;
+    /// The velocity's bilinear blocks, u's (textures: shaders/shared/velocity_blocks.wgsl).
+    pub const U_BLOCKS: u32 = 30;
     pub const VEL_TMP: u32 = 31;
     // 32 implicit viscosity's Chebyshev sweep state
     pub const VISC_STATE: u32 = 32;
@@ -58,7 +58,11 @@ pub mod slot {
     pub const RHS_OUT: u32 = 37;
     pub const STENCIL_IN: u32 = 38;
     pub const STENCIL_OUT: u32 = 39;
-    pub const COUNT: usize = 40;
+    /// v's blocks, and both written (`fill_blocks`).
+    pub const V_BLOCKS: u32 = 40;
+    pub const U_BLOCKS_OUT: u32 = 41;
+    pub const V_BLOCKS_OUT: u32 = 42;
+    pub const COUNT: usize = 43;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -92,7 +96,7 @@ pub mod slot {
         "mg_levels",
         "cell_tmp",
         "transport_tmp",
-        "vel_blocks",
+        "u_blocks",
         "vel_tmp",
         "visc_state",
         "p_prev",
@@ -102,6 +106,9 @@ pub mod slot {
         "rhs_out",
         "stencil_in",
         "stencil_out",
+        "v_blocks",
+        "u_blocks_out",
+        "v_blocks_out",
     ];
 }
 
@@ -549,8 +556,20 @@ impl Bound {
 
     /// A kernel with values for its pipeline-overridable constants, bound as `new` binds.
     pub fn with_constants(target: Target, shader: &str, entry: &str, constants: &[(&str, f64)], table: &Table) -> Result<Bound> {
+        Bound::with_views(target, shader, entry, constants, table, &[])
+    }
+
+    /// `with_constants` with views for the texture slots (`Kernel::bind_with`).
+    pub fn with_views(
+        target: Target,
+        shader: &str,
+        entry: &str,
+        constants: &[(&str, f64)],
+        table: &Table,
+        views: &[(u32, &wgpu::TextureView)],
+    ) -> Result<Bound> {
         let kernel = Kernel::with_options(target, shader, entry, constants, true)?;
-        let group = kernel.bind(target.device, table);
+        let group = kernel.bind_with(target.device, table, views);
         Ok(Bound { kernel, group })
     }
 

@@ -22,7 +22,7 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// A kernel bound with every slot at its natural buffer.
     pub fn bound(&self, shader: &str, entry: &str) -> Result<Bound> {
-        Bound::new(self.target(), shader, entry, &self.buffers.table())
+        Bound::with_views(self.target(), shader, entry, &[], &self.buffers.table(), &self.buffers.views())
     }
 
     /// The device and this grid, for building kernels.
