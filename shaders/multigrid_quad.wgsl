@@ -169,7 +169,10 @@ fn black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);
     if !on_level(q, j) { return; }
-    mg_x[x_row(j) + q] = relaxed_quad(quad_in(q, j), j, 1u, SMOOTH_OMEGA);
+    let x = relaxed_quad(quad_in(q, j), j, 1u, SMOOTH_OMEGA);
+    mg_x[x_row(j) + q] = x;
+    // x for `restriction_tex` too
+    textureStore(x_out, vec2<i32>(q, j), x);
 }
 
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
@@ -178,28 +181,68 @@ fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, pa
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn sor_black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, params.sor_omega); }
 
-// The residuals of quads q and q + 1 of fine row j (both rows' neighbours read once).
+// The residuals of quads q and q + 1 of fine row j (both rows' neighbours read once), and their
+// stencils.
 struct Pair {
     a: vec4<f32>,
     b: vec4<f32>,
+    sa: vec4<u32>,
+    sb: vec4<u32>,
 }
 
 fn residual_pair(q: i32, j: i32) -> Pair {
-    let w = row_quads();
-    let h = lny();
     let row = x_row(j);
     let xa = mg_x[row + q];
     let xb = mg_x[row + q + 1];
-    let left = mg_x[row + select(q - 1, w - 1, q == 0)].w;
-    let right = mg_x[row + select(q + 2, 0, q + 1 == w - 1)].x;
-    let jb = x_row(select(j - 1, h - 1, j == 0));
-    let ja = x_row(select(j + 1, 0, j == h - 1));
+    let left = mg_x[row + left_quad(q)].w;
+    let right = mg_x[row + right_quad(q + 1)].x;
+    let jb = x_row(row_below(j));
+    let ja = x_row(row_above(j));
     let sa = mg_stencil[l_row(j) + q];
     let sb = mg_stencil[l_row(j) + q + 1];
     let ra = quad_residual(sa, xa, left, xb.x, mg_x[jb + q], mg_x[ja + q], mg_rhs[l_row(j) + q]);
     let rb = quad_residual(sb, xb, xa.w, right, mg_x[jb + q + 1], mg_x[ja + q + 1], mg_rhs[l_row(j) + q + 1]);
-    return Pair(ra, rb);
+    return Pair(ra, rb, sa, sb);
 }
+
+// `residual_pair` from the textures (`black_from_tex` leaves x in the one bound as `x_in`).
+fn residual_pair_in(q: i32, j: i32) -> Pair {
+    let xa = textureLoad(x_in, vec2<i32>(q, j), 0);
+    let xb = textureLoad(x_in, vec2<i32>(q + 1, j), 0);
+    let left = textureLoad(x_in, vec2<i32>(left_quad(q), j), 0).w;
+    let right = textureLoad(x_in, vec2<i32>(right_quad(q + 1), j), 0).x;
+    let jb = row_below(j);
+    let ja = row_above(j);
+    let sa = textureLoad(stencil_in, vec2<i32>(q, j), 0);
+    let sb = textureLoad(stencil_in, vec2<i32>(q + 1, j), 0);
+    let below_a = textureLoad(x_in, vec2<i32>(q, jb), 0);
+    let above_a = textureLoad(x_in, vec2<i32>(q, ja), 0);
+    let below_b = textureLoad(x_in, vec2<i32>(q + 1, jb), 0);
+    let above_b = textureLoad(x_in, vec2<i32>(q + 1, ja), 0);
+    let ra = quad_residual(sa, xa, left, xb.x, below_a, above_a, textureLoad(rhs_in, vec2<i32>(q, j), 0));
+    let rb = quad_residual(sb, xb, xa.w, right, below_b, above_b, textureLoad(rhs_in, vec2<i32>(q + 1, j), 0));
+    return Pair(ra, rb, sa, sb);
+}
+
+// A fine row's pair of quads added to four coarse cells' sum: children di = 0 are the even lanes
+// of the two quads, di = 1 the odd ones; solid children skipped.
+fn restricted(sum: vec4<f32>, r: Pair) -> vec4<f32> {
+    let fa = counts(r.sa) > vec4<f32>(0.0);
+    let fb = counts(r.sb) > vec4<f32>(0.0);
+    let even = select(sum, sum + vec4<f32>(r.a.xz, r.b.xz), vec4<bool>(fa.xz, fb.xz));
+    return select(even, even + vec4<f32>(r.a.yw, r.b.yw), vec4<bool>(fa.yw, fb.yw));
+}
+
+// The four coarse cells' rhs (zero where solid) and x (zero).
+fn restriction_store(t: i32, j: i32, sum: vec4<f32>) {
+    let cw = i32(level.coarse_nx) / 4;
+    let c = i32(level.coarse_off / 4u) + j * cw + t;
+    mg_rhs[c] = select(sum, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
+    mg_xc[i32(level.coarse_x_off / 4u) + j * cw + t] = vec4<f32>(0.0);
+}
+
+// Whether thread (t, j) has four coarse cells.
+fn on_coarse(t: i32, j: i32) -> bool { return t < i32(level.coarse_nx) / 4 && j < i32(level.coarse_ny); }
 
 // multigrid_restrict `main` four coarse cells a thread: thread (t, j) takes coarse cells 4t..4t+3
 // of coarse row j, the fine quads 2t and 2t + 1 of fine rows 2j and 2j + 1 (fine rows of whole
@@ -209,24 +252,19 @@ fn residual_pair(q: i32, j: i32) -> Pair {
 fn restriction(@builtin(global_invocation_id) id: vec3<u32>) {
     let t = i32(id.x);
     let j = i32(id.y);
-    let cw = i32(level.coarse_nx) / 4;
-    if t >= cw || j >= i32(level.coarse_ny) { return; }
-    var sum = vec4<f32>(0.0);
-    for (var dj = 0; dj < 2; dj++) {
-        let b = 2 * j + dj;
-        let r = residual_pair(2 * t, b);
-        let sa = mg_stencil[l_row(b) + 2 * t];
-        let sb = mg_stencil[l_row(b) + 2 * t + 1];
-        let fa = counts(sa) > vec4<f32>(0.0);
-        let fb = counts(sb) > vec4<f32>(0.0);
-        // children di = 0 are the even lanes of the two quads, di = 1 the odd ones
-        sum = select(sum, sum + vec4<f32>(r.a.xz, r.b.xz), vec4<bool>(fa.xz, fb.xz));
-        sum = select(sum, sum + vec4<f32>(r.a.yw, r.b.yw), vec4<bool>(fa.yw, fb.yw));
-    }
-    let c = i32(level.coarse_off / 4u) + j * cw + t;
-    sum = select(sum, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
-    mg_rhs[c] = sum;
-    mg_xc[i32(level.coarse_x_off / 4u) + j * cw + t] = vec4<f32>(0.0);
+    if !on_coarse(t, j) { return; }
+    let sum = restricted(vec4<f32>(0.0), residual_pair(2 * t, 2 * j));
+    restriction_store(t, j, restricted(sum, residual_pair(2 * t, 2 * j + 1)));
+}
+
+// `restriction` from the fine level's textures, after a smoothing block (`black_from_tex`).
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn restriction_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+    let t = i32(id.x);
+    let j = i32(id.y);
+    if !on_coarse(t, j) { return; }
+    let sum = restricted(vec4<f32>(0.0), residual_pair_in(2 * t, 2 * j));
+    restriction_store(t, j, restricted(sum, residual_pair_in(2 * t, 2 * j + 1)));
 }
 
 // One word of the coarse level's x and stencil (cell c of it), read through the quads.

@@ -213,6 +213,15 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
                     Box::new(move |m| (0..3).for_each(|_| m.smooth(l))),
                 ));
                 steps.push((
+                    format!("plain sweeps and restrict {l}"),
+                    Box::new(move |pass| mg.encode_smoothed_restrict(pass, launch, l, 2)),
+                    Box::new(move |m| {
+                        m.smooth(l);
+                        m.smooth(l);
+                        m.restrict_pass(l);
+                    }),
+                ));
+                steps.push((
                     format!("plain restrict {l}"),
                     Box::new(move |pass| mg.encode_plain_restrict(pass, launch, l)),
                     Box::new(move |m| m.restrict_pass(l)),

@@ -54,8 +54,9 @@ impl Compiled {
 /// over the lanes where it reads storage lane by lane; a half-sweep at 128² took 0.17-0.21 ms
 /// from textures against 0.47-0.57 ms from storage buffers (BENCHMARKS.md, twenty-fourth session).
 struct QuadTex {
-    /// red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b), black_from_tex (b -> x).
-    kernels: [Compiled; 4],
+    /// red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b), black_from_tex (b -> x and a),
+    /// restriction_tex (from a).
+    kernels: [Compiled; 5],
     /// Each level's x (a, b), rhs and stencil.
     _textures: Vec<[wgpu::Texture; 4]>,
 }
@@ -88,7 +89,8 @@ impl QuadTex {
             ("red_to_tex", None, Some(1)),
             ("black_tex", Some(1), Some(0)),
             ("red_tex", Some(0), Some(1)),
-            ("black_from_tex", Some(1), None),
+            ("black_from_tex", Some(1), Some(0)),
+            ("restriction_tex", Some(0), None),
         ];
         let kernels = roles.map(|(entry, read, write)| {
             let kernels = levels
@@ -110,8 +112,8 @@ impl QuadTex {
                 .collect();
             Ok(Compiled { kernels, groups })
         });
-        let [a, b, c, e] = kernels;
-        Ok(QuadTex { kernels: [a?, b?, c?, e?], _textures: textures })
+        let [a, b, c, e, f] = kernels;
+        Ok(QuadTex { kernels: [a?, b?, c?, e?, f?], _textures: textures })
     }
 }
 
@@ -493,7 +495,7 @@ impl Multigrid {
     pub fn encode_plain_sweeps(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
         if let (Some(tex), true, true) = (&self.quad_tex, self.quad_sweeps(l), n > 0) {
             let g = cell_groups(&self.levels[l], self.block);
-            let [to_tex, black, red, from_tex] = &tex.kernels;
+            let [to_tex, black, red, from_tex, _] = &tex.kernels;
             let order = std::iter::once(to_tex).chain([black, red].into_iter().cycle().take(2 * n as usize - 2)).chain([from_tex]);
             for k in order {
                 launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
@@ -546,6 +548,19 @@ impl Multigrid {
         );
     }
 
+    /// `n` sweeps on level `l` (`encode_plain_sweeps`), then its restriction: from the level's
+    /// textures where the sweeps left x there.
+    pub fn encode_smoothed_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
+        self.encode_plain_sweeps(pass, launch, l, n);
+        match &self.quad_tex {
+            Some(tex) if n > 0 && self.quad_sweeps(l) && self.quad_restrict(l) => {
+                let k = &tex.kernels[4];
+                launch.go(pass, k.kernel(l), &k.groups[l], cell_groups(&self.levels[l + 1], self.block), ctl::cells_slot(l + 1));
+            }
+            _ => self.encode_plain_restrict(pass, launch, l),
+        }
+    }
+
     /// Level `l + 1`'s correction added to level `l`'s x in place.
     pub fn encode_plain_prolong(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize) {
         let d = &self.levels[l];
@@ -558,8 +573,7 @@ impl Multigrid {
 
     fn encode_vcycle_plain(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         for l in 0..self.coarse {
-            self.encode_plain_sweeps(pass, launch, l, PRE_SMOOTH);
-            self.encode_plain_restrict(pass, launch, l);
+            self.encode_smoothed_restrict(pass, launch, l, PRE_SMOOTH);
         }
         self.encode_coarse(pass, launch);
         for l in (0..self.coarse).rev() {
