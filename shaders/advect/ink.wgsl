@@ -17,6 +17,11 @@
 @group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
 @group(0) @binding(30) var u_blocks: texture_2d<f32>;
 @group(0) @binding(40) var v_blocks: texture_2d<f32>;
+// The ink as texels (`pack_ink`), which the passes read where BLOCKED (a CPU adapter): lavapipe
+// gathers a texel's channels in one pass over the lanes, where a stencil's twelve storage reads
+// go lane by lane.
+@group(0) @binding(43) var ink_texels: texture_2d<f32>;
+@group(0) @binding(44) var ink_texels_out: texture_storage_2d<rgba32float, write>;
 
 // The inflow side a back-trace from `pos` came in through (4: none).
 fn inflow_crossed(back: vec2<f32>) -> u32 {
@@ -38,6 +43,31 @@ fn ink_in(s: CellStencil) -> vec3<f32> {
     return rgb;
 }
 
+// `ink_in` from the texels, channel by channel the same sums.
+fn ink_in_texels(s: CellStencil) -> vec3<f32> {
+    let t00 = textureLoad(ink_texels, s.c00, 0).xyz;
+    let t10 = textureLoad(ink_texels, s.c10, 0).xyz;
+    let t01 = textureLoad(ink_texels, s.c01, 0).xyz;
+    let t11 = textureLoad(ink_texels, s.c11, 0).xyz;
+    return s.w.x * t00 + s.w.y * t10 + s.w.z * t01 + s.w.w * t11;
+}
+
+// The ink under a dye-grid stencil, read as this adapter reads it best.
+fn ink_under(s: CellStencil) -> vec3<f32> {
+    if BLOCKED { return ink_in_texels(s); }
+    return ink_in(s);
+}
+
+// The ink's texels (a thread a dye cell), before a pass that reads them.
+@compute @workgroup_size(BLOCK_X, BLOCK_Y)
+fn pack_ink(@builtin(global_invocation_id) id: vec3<u32>) {
+    let a = i32(id.x);
+    let b = i32(id.y);
+    if a >= dye_nx() || b >= dye_ny() { return; }
+    let d = 3u * dye_idx(a, b);
+    textureStore(ink_texels_out, vec2<i32>(a, b), vec4<f32>(ink[d], ink[d + 1u], ink[d + 2u], 0.0));
+}
+
 // Density under a flow-grid stencil.
 fn density_in(s: CellStencil) -> f32 {
     return s.w.x * density[cell_idx(s.c00.x, s.c00.y)] + s.w.y * density[cell_idx(s.c10.x, s.c10.y)] + s.w.z * density[cell_idx(s.c01.x, s.c01.y)]
@@ -53,7 +83,7 @@ fn carry_ink(a: i32, b: i32) {
         if side < 4u {
             rgb = vec3<f32>(params.inflow_ink_r[side], params.inflow_ink_g[side], params.inflow_ink_b[side]);
         } else {
-            rgb = ink_in(dye_stencil(clamp_to_domain(back)));
+            rgb = ink_under(dye_stencil(clamp_to_domain(back)));
         }
         rgb = rgb * exp(-params.ink_dissipation * params.dt);
     }
@@ -112,7 +142,7 @@ fn same_grid(@builtin(global_invocation_id) id: vec3<u32>) {
             rho = params.inflow_density[side];
         } else {
             let s = cell_stencil(clamp_to_domain(back));
-            rgb = ink_in(s);
+            rgb = ink_under(s);
             rho = density_in(s);
         }
         rgb = rgb * exp(-params.ink_dissipation * params.dt);

@@ -40,6 +40,9 @@ pub struct Buffers {
     /// (shaders/shared/velocity_blocks.wgsl), where the traces read them
     /// (`kernel::velocity_blocks`: a CPU adapter); else one texel each.
     pub blocks: [wgpu::TextureView; 2],
+    /// The ink as RGB texels of the dye grid, where the semi-Lagrangian ink pass reads them (a CPU
+    /// adapter, as the blocks); else one texel.
+    pub ink_texels: wgpu::TextureView,
 }
 
 /// A texture of `size` vec4s that kernels read (`textureLoad`) and write (`textureStore`).
@@ -133,13 +136,26 @@ impl Buffers {
                 let size = |s: [usize; 2]| if full { s } else { [1, 1] };
                 [vec4_texture(device, "u_blocks", size([nx, ny + 1])), vec4_texture(device, "v_blocks", size([nx + 1, ny]))]
             },
+            ink_texels: {
+                let full = super::kernel::velocity_blocks(device);
+                vec4_texture(device, "ink_texels", if full { [k * nx, k * ny] } else { [1, 1] })
+            },
         }
     }
 
-    /// The textures by slot (`Kernel::bind_with`): the velocity's blocks, read and written.
-    pub fn views(&self) -> [(u32, &wgpu::TextureView); 4] {
+    /// The textures by slot (`Kernel::bind_with`): the velocity's blocks and the ink's texels,
+    /// read and written.
+    pub fn views(&self) -> [(u32, &wgpu::TextureView); 6] {
         let [u, v] = &self.blocks;
-        [(slot::U_BLOCKS, u), (slot::V_BLOCKS, v), (slot::U_BLOCKS_OUT, u), (slot::V_BLOCKS_OUT, v)]
+        let ink = &self.ink_texels;
+        [
+            (slot::U_BLOCKS, u),
+            (slot::V_BLOCKS, v),
+            (slot::U_BLOCKS_OUT, u),
+            (slot::V_BLOCKS_OUT, v),
+            (slot::INK_TEXELS, ink),
+            (slot::INK_TEXELS_OUT, ink),
+        ]
     }
 
     /// The table of buffers by slot, every slot at its natural buffer.

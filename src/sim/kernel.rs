@@ -62,7 +62,11 @@ pub mod slot {
     pub const V_BLOCKS: u32 = 40;
     pub const U_BLOCKS_OUT: u32 = 41;
     pub const V_BLOCKS_OUT: u32 = 42;
-    pub const COUNT: usize = 43;
+    /// The ink as a texture of RGB texels, read by the semi-Lagrangian ink pass on a CPU adapter,
+    /// and written (`advect/ink.wgsl` `pack_ink`).
+    pub const INK_TEXELS: u32 = 43;
+    pub const INK_TEXELS_OUT: u32 = 44;
+    pub const COUNT: usize = 45;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -109,6 +113,8 @@ pub mod slot {
         "v_blocks",
         "u_blocks_out",
         "v_blocks_out",
+        "ink_texels",
+        "ink_texels_out",
     ];
 }
 
