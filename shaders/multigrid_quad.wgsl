@@ -377,8 +377,23 @@ fn with_cell(row: CoarseRow, k: i32, ci: i32, cj: i32) -> CoarseRow {
 fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    mg_x[x_row(j) + q] = prolonged(q, j);
+}
+
+// `add` into the level's texture a (`x_out`) instead of x, for a smoothing block that starts
+// from the textures (src/sim/multigrid.rs `encode_prolong_smoothed`).
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn add_to_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    textureStore(x_out, vec2<i32>(q, j), prolonged(q, j));
+}
+
+// Quad q of fine row j with the coarse correction added.
+fn prolonged(q: i32, j: i32) -> vec4<f32> {
     let w = row_quads();
-    if q >= w || j >= lny() { return; }
     let c = x_row(j) + q;
     let fine = counts(mg_stencil[l_row(j) + q]) > vec4<f32>(0.0);
     let x = mg_x[c];
@@ -416,5 +431,5 @@ fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     let solid_corner = counts(r1.s.xzyw) == vec4<f32>(0.0);
     let corner = select(r1.x.xzyw, parent, solid_corner);
     let corr = 0.5625 * parent + 0.1875 * (side + up) + 0.0625 * corner;
-    mg_x[c] = select(x, x + corr, fine);
+    return select(x, x + corr, fine);
 }

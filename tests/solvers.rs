@@ -259,6 +259,25 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
                 assert_close(&format!("{ctx} {label} {field}"), &g[..end], &w[..end], rel);
             }
         }
+        // the prolongation into the level's textures and the post-smoothing from them, right after a
+        // pre-smoothing block and the restriction (which leave its rhs and stencil there), with a
+        // coarse correction to add
+        for l in 0..mg.coarse {
+            upload_mg(&sim, &state);
+            run(&sim, |pass| mg.encode_smoothed_restrict(pass, launch, l, 2));
+            let mut mid = download_mg(&sim, false);
+            let coarse = &mid.levels[l + 1];
+            let (at, n) = (coarse.off as usize, coarse.cells());
+            mid.x[at..at + n].copy_from_slice(&state.x[at..at + n]);
+            upload_mg(&sim, &mid);
+            run(&sim, |pass| mg.encode_prolong_smoothed(pass, launch, l, 2));
+            let got = download_mg(&sim, false);
+            let mut want = mid.clone();
+            want.prolong(l, &p);
+            want.smooth(l);
+            want.smooth(l);
+            assert_close(&format!("{ctx} prolong and sweeps {l} x"), &got.x, &want.x, REL);
+        }
         drop(steps);
         // SOR: one dispatch is two sweeps on level 0
         for tiled in [true, false] {

@@ -55,8 +55,8 @@ impl Compiled {
 /// from textures against 0.47-0.57 ms from storage buffers (BENCHMARKS.md, twenty-fourth session).
 struct QuadTex {
     /// red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b), black_from_tex (b -> x and a),
-    /// restriction_tex (from a).
-    kernels: [Compiled; 5],
+    /// restriction_tex (from a), add_to_tex (x -> a).
+    kernels: [Compiled; 6],
     /// Each level's x (a, b), rhs and stencil.
     _textures: Vec<[wgpu::Texture; 4]>,
 }
@@ -91,6 +91,7 @@ impl QuadTex {
             ("red_tex", Some(0), Some(1)),
             ("black_from_tex", Some(1), Some(0)),
             ("restriction_tex", Some(0), None),
+            ("add_to_tex", None, Some(0)),
         ];
         let kernels = roles.map(|(entry, read, write)| {
             let kernels = levels
@@ -112,8 +113,8 @@ impl QuadTex {
                 .collect();
             Ok(Compiled { kernels, groups })
         });
-        let [a, b, c, e, f] = kernels;
-        Ok(QuadTex { kernels: [a?, b?, c?, e?, f?], _textures: textures })
+        let [a, b, c, e, f, g] = kernels;
+        Ok(QuadTex { kernels: [a?, b?, c?, e?, f?, g?], _textures: textures })
     }
 }
 
@@ -495,7 +496,7 @@ impl Multigrid {
     pub fn encode_plain_sweeps(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
         if let (Some(tex), true, true) = (&self.quad_tex, self.quad_sweeps(l), n > 0) {
             let g = cell_groups(&self.levels[l], self.block);
-            let [to_tex, black, red, from_tex, _] = &tex.kernels;
+            let [to_tex, black, red, from_tex, ..] = &tex.kernels;
             let order = std::iter::once(to_tex).chain([black, red].into_iter().cycle().take(2 * n as usize - 2)).chain([from_tex]);
             for k in order {
                 launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
@@ -577,8 +578,27 @@ impl Multigrid {
         }
         self.encode_coarse(pass, launch);
         for l in (0..self.coarse).rev() {
-            self.encode_plain_prolong(pass, launch, l);
-            self.encode_plain_sweeps(pass, launch, l, POST_SMOOTH);
+            self.encode_prolong_smoothed(pass, launch, l, POST_SMOOTH);
+        }
+    }
+
+    /// Level `l + 1`'s correction added to level `l`'s x, then `n` sweeps. After this V-cycle's
+    /// pre-smoothing through the level's textures (rhs and stencil there), the correction goes
+    /// into texture a and the sweeps start from it: x -> a, a -> b, b -> a, ..., b -> x.
+    pub fn encode_prolong_smoothed(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
+        match &self.quad_tex {
+            Some(tex) if n > 0 && PRE_SMOOTH > 0 && self.quad_sweeps(l) && self.quad_prolong(l) => {
+                let [_, black, red, from_tex, _, add] = &tex.kernels;
+                let g = cell_groups(&self.levels[l], self.block);
+                let order = std::iter::once(add).chain([red, black].into_iter().cycle().take(2 * n as usize - 1)).chain([from_tex]);
+                for k in order {
+                    launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
+                }
+            }
+            _ => {
+                self.encode_plain_prolong(pass, launch, l);
+                self.encode_plain_sweeps(pass, launch, l, n);
+            }
         }
     }
 
