@@ -252,3 +252,18 @@ fn a_level_compiled_in_replaces_the_level_binding() {
     }
     assert!(built >= 10, "{built} kernels read a level");
 }
+
+/// A grid as wide as the device's largest 2D texture still runs: its texture copies (the
+/// velocity's blocks, the ink's texels, the multigrid's quads on a CPU adapter) would not fit, so
+/// the passes read storage there instead (`kernel::textures_fit`).
+#[test]
+fn a_grid_as_wide_as_the_largest_texture_reads_storage_instead() {
+    let gpu = Gpu::headless().unwrap();
+    let most = gpu.device.limits().max_texture_dimension_2d as usize;
+    assert!(!kernel::textures_fit(&gpu.device, most, 8, 1) && kernel::textures_fit(&gpu.device, most - 1, 8, 1));
+    let sets = [format!("grid.nx={most}"), "grid.ny=8".into(), "grid.dye_scale=1".into()];
+    let (scene, source) = Scene::load("plume", &sets).unwrap();
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+    sim.run_blocking(2, true);
+    assert!(sim.download().u.iter().all(|x| x.is_finite()));
+}

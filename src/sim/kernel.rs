@@ -800,6 +800,14 @@ pub fn velocity_blocks(device: &wgpu::Device) -> bool {
     }
 }
 
+/// Whether a grid's texture copies fit the device's largest 2D texture: the velocity's blocks
+/// (nx + 1 x ny + 1 at most), the ink's texels (the dye grid) and the multigrid's textures of
+/// quads. Where they do not (a grid as wide as the limit), a CPU adapter reads storage instead.
+pub fn textures_fit(device: &wgpu::Device, nx: usize, ny: usize, k: usize) -> bool {
+    let most = device.limits().max_texture_dimension_2d as usize;
+    (k * nx).max(nx + 1) <= most && (k * ny).max(ny + 1) <= most
+}
+
 /// Whether the solvers use their workgroup-memory (tiled, temporally blocked) kernels. Not on a CPU
 /// adapter: lavapipe runs them several times slower than one plain dispatch per sweep (measured
 /// in BENCHMARKS.md), while a dispatch there costs little. `SMOKEBOX_SOLVER_TILES=1` or `=0`

@@ -1,7 +1,7 @@
 //! Geometric multigrid V-cycles on the GPU (shaders/multigrid_*.wgsl); the level layout is in
 //! src/sim/levels.rs (re-exported here), the convergence gate in src/sim/solver_check.rs.
 
-use super::kernel::{Kernel, Target, cell_block, slot, solver_tiles, solver_workgroup};
+use super::kernel::{Kernel, Target, cell_block, slot, solver_tiles, solver_workgroup, textures_fit};
 pub use super::levels::*;
 use super::params::BC_PERIODIC;
 use super::solver_check::{self as check, Launch, ctl};
@@ -354,7 +354,11 @@ impl Multigrid {
                 Compiled::new(target, per_level, ("multigrid_quad", "add"), &levels[..coarse], &tables[..coarse])?,
             ],
             quad_load: Compiled::new(target, per_level, ("multigrid_quad", "load"), &levels, fine)?,
-            quad_tex: if per_level { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None },
+            quad_tex: if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) {
+                Some(QuadTex::new(target, &levels, &tables[..coarse])?)
+            } else {
+                None
+            },
             quads: true,
             block: cell_block(d),
             levels,
