@@ -69,6 +69,21 @@ fn every_entry_point_obeys_webgpus_default_limits() {
             }
         }
     }
+    // textures: at most WebGPU's default counts a stage (tests/layout.rs checks their slots' names)
+    let limits = wgpu::Limits::default();
+    for (shader, _) in kernel::SHADERS {
+        let (module, info) = kernel::parse(shader, &kernel::source(shader).unwrap()).unwrap();
+        for (i, entry) in module.entry_points.iter().enumerate() {
+            let textures = kernel::entry_textures(&module, &info, i).unwrap();
+            let written = textures.iter().filter(|t| matches!(t.1, wgpu::BindingType::StorageTexture { .. })).count();
+            let sampled = textures.len() - written;
+            if written > limits.max_storage_textures_per_shader_stage as usize
+                || sampled > limits.max_sampled_textures_per_shader_stage as usize
+            {
+                wrong.push(format!("{shader}.{}: {written} storage and {sampled} sampled textures", entry.name));
+            }
+        }
+    }
     println!("{report}");
     assert!(wrong.is_empty(), "{} binding rules broken:\n{}", wrong.len(), wrong.join("\n"));
 }

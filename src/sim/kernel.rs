@@ -1,7 +1,8 @@
 //! Compute kernels: a pass's WGSL with the shared prelude in front, checked by naga, with the
 //! bindings it really uses found by reflection. Each pass declares its own bindings, `read` where
 //! it only reads, each name at its number in `slot` below, so the Rust side binds by name from one
-//! table of buffers; tests/bindings.rs checks every entry point against WebGPU's rules.
+//! table of buffers (and the few textures by slot: `Kernel::bind_with`); tests/bindings.rs checks
+//! every entry point against WebGPU's rules.
 
 use crate::error::{Error, Result};
 use std::sync::Arc;
