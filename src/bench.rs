@@ -38,7 +38,7 @@ pub struct BenchArgs {
     /// Only these solvers (jacobi, sor, multigrid); default all.
     #[arg(long, value_delimiter = ',')]
     pub solvers: Vec<String>,
-    /// Also time each dispatch of one step (timestamps inside passes) and list the kernels by GPU time.
+    /// Also time each dispatch of 8 steps (timestamps inside passes) and list the kernels by mean GPU time a step.
     #[arg(long)]
     pub dispatches: bool,
 }
@@ -63,10 +63,11 @@ pub struct BenchRow {
     /// Mean GPU ms per step of each profiler scope (timestamp queries), in step order; empty
     /// where the adapter has no timestamp queries.
     pub gpu_passes: Vec<(String, f64)>,
-    /// With `--dispatches`: each kernel's dispatches in one step and their GPU ms, most first.
-    pub gpu_kernels: Vec<(String, u32, f64)>,
-    /// With `--dispatches`: GPU ms from the step's first dispatch to its last (the kernels' time
-    /// and the gaps between them).
+    /// With `--dispatches`: each kernel's dispatches a step and their GPU ms, means of 8 steps,
+    /// most time first.
+    pub gpu_kernels: Vec<(String, f64, f64)>,
+    /// With `--dispatches`: mean GPU ms from a step's first dispatch to its last (the kernels'
+    /// time and the gaps between them).
     pub gpu_dispatch_span: f64,
 }
 
@@ -106,32 +107,41 @@ fn gpu_pass_times(gpu: &Gpu, sim: &mut Simulation, steps: usize) -> Vec<(String,
     passes
 }
 
-/// Each kernel's dispatches in one step and their summed GPU ms, most time first (empty where the
-/// device cannot time inside a pass).
-fn gpu_kernel_times(sim: &mut Simulation) -> (Vec<(String, u32, f64)>, f64) {
-    let Some(probe) = crate::sim::dispatch_probe::DispatchProbe::new(&sim.device, 2048) else { return (Vec::new(), 0.0) };
-    probe.install();
-    let mut encoder = sim.device.create_command_encoder(&Default::default());
-    sim.encode_step(&mut encoder, false, None);
-    let probe = crate::sim::dispatch_probe::DispatchProbe::uninstall().expect("installed");
-    probe.resolve(&mut encoder);
-    sim.queue.submit([encoder.finish()]);
+/// Each kernel's dispatches a step and their summed GPU ms, most time first, the mean of
+/// `PROFILED_STEPS` steps (one step's timestamps swing by half on a loaded CPU adapter); empty
+/// where the device cannot time inside a pass. The span is the mean from a step's first dispatch
+/// to its last.
+fn gpu_kernel_times(sim: &mut Simulation) -> (Vec<(String, f64, f64)>, f64) {
+    const PROFILED_STEPS: usize = 8;
     let mut kernels: Vec<(String, u32, f64)> = Vec::new();
-    let (times, span) = probe.read(&sim.device, &sim.queue);
-    // every dispatch in recording order, for finding which level or check a cost belongs to
-    if std::env::var_os("SMOKEBOX_DISPATCH_TRACE").is_some() {
-        for (label, ms) in &times {
-            eprintln!("dispatch {label} {ms:.4}");
+    let mut spans = 0.0;
+    for _ in 0..PROFILED_STEPS {
+        let Some(probe) = crate::sim::dispatch_probe::DispatchProbe::new(&sim.device, 2048) else { return (Vec::new(), 0.0) };
+        probe.install();
+        let mut encoder = sim.device.create_command_encoder(&Default::default());
+        sim.encode_step(&mut encoder, false, None);
+        let probe = crate::sim::dispatch_probe::DispatchProbe::uninstall().expect("installed");
+        probe.resolve(&mut encoder);
+        sim.queue.submit([encoder.finish()]);
+        let (times, span) = probe.read(&sim.device, &sim.queue);
+        spans += span;
+        // every dispatch in recording order, for finding which level or check a cost belongs to
+        if std::env::var_os("SMOKEBOX_DISPATCH_TRACE").is_some() {
+            for (label, ms) in &times {
+                eprintln!("dispatch {label} {ms:.4}");
+            }
+        }
+        for (label, ms) in times {
+            match kernels.iter_mut().find(|k| k.0 == label) {
+                Some(k) => (k.1, k.2) = (k.1 + 1, k.2 + ms),
+                None => kernels.push((label, 1, ms)),
+            }
         }
     }
-    for (label, ms) in times {
-        match kernels.iter_mut().find(|k| k.0 == label) {
-            Some(k) => (k.1, k.2) = (k.1 + 1, k.2 + ms),
-            None => kernels.push((label, 1, ms)),
-        }
-    }
+    let steps = PROFILED_STEPS as f64;
+    let mut kernels: Vec<(String, f64, f64)> = kernels.into_iter().map(|(label, n, ms)| (label, n as f64 / steps, ms / steps)).collect();
     kernels.sort_by(|a, b| b.2.total_cmp(&a.2));
-    (kernels, span)
+    (kernels, spans / steps)
 }
 
 /// The configurations: the seed's 40 Jacobi sweeps, SOR 40, multigrid with a fixed 4 V-cycles,
@@ -196,10 +206,10 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 println!("{:>16} GPU ms/step: {}", "", list.join(", "));
             }
             if !row.gpu_kernels.is_empty() {
-                let list: Vec<String> = row.gpu_kernels.iter().take(12).map(|(k, n, ms)| format!("{k} {n}x {ms:.3}")).collect();
+                let list: Vec<String> = row.gpu_kernels.iter().take(12).map(|(k, n, ms)| format!("{k} {n:.1}x {ms:.3}")).collect();
                 let inside: f64 = row.gpu_kernels.iter().map(|k| k.2).sum();
                 println!(
-                    "{:>16} GPU ms by kernel (one step; {inside:.2} in dispatches of a {:.2} span): {}",
+                    "{:>16} GPU ms by kernel (mean of 8 steps; {inside:.2} in dispatches of a {:.2} span): {}",
                     "",
                     row.gpu_dispatch_span,
                     list.join(", ")
