@@ -15,8 +15,10 @@ use crate::error::Result;
 pub struct Advection {
     /// The velocity's bilinear blocks for the traces below, where they read them (a CPU adapter).
     blocks: Option<Bound>,
-    /// The ink's texels for the semi-Lagrangian ink pass, where the blocks are (`pack_ink`).
-    pack_ink: Option<Bound>,
+    /// The ink's texels for the semi-Lagrangian ink pass, where the blocks are (`pack_ink`; four
+    /// dye cells a thread where dye rows are whole quads, shaders/advect/pack_ink.wgsl), and the
+    /// threads it takes.
+    pack_ink: Option<(Bound, [u32; 2])>,
     velocity: Bound,
     ink: Bound,
     /// Density apart from the ink on a finer dye grid (shaders/advect/ink.wgsl `density_cells`).
@@ -87,7 +89,11 @@ impl Advection {
         };
         Ok(Advection {
             blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
-            pack_ink: if blocked { Some(ctx.bound("advect/ink", "pack_ink")?) } else { None },
+            pack_ink: match ctx.dye_cells() {
+                _ if !blocked => None,
+                [w, h] if w.is_multiple_of(4) => Some((ctx.bound("advect/pack_ink", "quads")?, [w / 4, h])),
+                cells => Some((ctx.bound("advect/ink", "pack_ink")?, cells)),
+            },
             velocity: traced("advect/velocity", "main")?,
             // k = 1: one back-trace serves ink and density
             ink: traced("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "ink_cells" })?,
@@ -156,8 +162,8 @@ impl Advection {
 
     /// Semi-Lagrangian ink and density advection into ink_out, density_out (after `encode_blocks`).
     pub fn encode_ink(&self, pass: &mut wgpu::ComputePass<'_>) {
-        if let Some(pack) = &self.pack_ink {
-            pack.dispatch(pass, self.cells);
+        if let Some((pack, threads)) = &self.pack_ink {
+            pack.dispatch(pass, *threads);
         }
         self.ink.dispatch(pass, self.cells);
         if let Some(density) = &self.density {

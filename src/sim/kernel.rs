@@ -187,6 +187,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("project", concat!(part!(solid), include_str!("../../shaders/project.wgsl"))),
     ("advect/velocity", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../shaders/advect/velocity.wgsl"))),
     ("advect/ink", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../shaders/advect/ink.wgsl"))),
+    ("advect/pack_ink", include_str!("../../shaders/advect/pack_ink.wgsl")),
     ("stats", concat!(part!(solid), part!(velocity), include_str!("../../shaders/stats.wgsl"))),
     ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/vorticity.wgsl"))),
     ("vorticity_quad", include_str!("../../shaders/vorticity_quad.wgsl")),

@@ -11,19 +11,21 @@ pub struct Vorticity {
     curl: Bound,
     force: Bound,
     confine: Bound,
+    /// Threads of `curl` and `force`: a cell each, or four cells of a row each (quads).
     cells: [u32; 2],
     edges: [u32; 2],
 }
 
 impl Vorticity {
     pub fn new(ctx: &Ctx) -> Result<Vorticity> {
-        // the quad kernels' workgroups cover the same cell blocks, so `cells` serves both
-        let cells = if ctx.nx.is_multiple_of(4) { "vorticity_quad" } else { "vorticity" };
+        let quads = ctx.nx.is_multiple_of(4);
+        let shader = if quads { "vorticity_quad" } else { "vorticity" };
+        let [w, h] = ctx.cells();
         Ok(Vorticity {
-            curl: ctx.bound(cells, "curl")?,
-            force: ctx.bound(cells, "force")?,
+            curl: ctx.bound(shader, "curl")?,
+            force: ctx.bound(shader, "force")?,
             confine: ctx.bound("vorticity", "confine")?,
-            cells: ctx.cells(),
+            cells: if quads { [w / 4, h] } else { [w, h] },
             edges: ctx.edges(),
         })
     }
