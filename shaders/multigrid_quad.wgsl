@@ -381,22 +381,28 @@ fn add(@builtin(global_invocation_id) id: vec3<u32>) {
     mg_x[x_row(j) + q] = prolonged(q, j);
 }
 
-// `add` into the level's texture a (`x_out`) instead of x, for a smoothing block that starts
-// from the textures (src/sim/multigrid.rs `encode_prolong_smoothed`).
+// `add` from the level's texture a into b (`x_in` -> `x_out`), for a smoothing block that starts
+// from the textures (src/sim/multigrid.rs `encode_prolong_smoothed`): a holds x and the stencil
+// texture the level's stencils since this V-cycle's pre-smoothing (`black_from_tex`), so only the
+// coarse level is read from storage.
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn add_to_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+fn add_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);
     if !on_level(q, j) { return; }
-    textureStore(x_out, vec2<i32>(q, j), prolonged(q, j));
+    let at = vec2<i32>(q, j);
+    textureStore(x_out, at, corrected(q, j, textureLoad(x_in, at, 0), textureLoad(stencil_in, at, 0)));
 }
 
 // Quad q of fine row j with the coarse correction added.
 fn prolonged(q: i32, j: i32) -> vec4<f32> {
+    return corrected(q, j, mg_x[x_row(j) + q], mg_stencil[l_row(j) + q]);
+}
+
+// Quad q of fine row j, x with stencils s, with the coarse correction added.
+fn corrected(q: i32, j: i32, x: vec4<f32>, s: vec4<u32>) -> vec4<f32> {
     let w = row_quads();
-    let c = x_row(j) + q;
-    let fine = counts(mg_stencil[l_row(j) + q]) > vec4<f32>(0.0);
-    let x = mg_x[c];
+    let fine = counts(s) > vec4<f32>(0.0);
     let pj = j / 2;
     let cj = pj + select(1, -1, j % 2 == 0);
     var r0 = coarse_span(q, pj);

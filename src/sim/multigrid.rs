@@ -54,9 +54,10 @@ impl Compiled {
 /// over the lanes where it reads storage lane by lane; a half-sweep at 128² took 0.17-0.21 ms
 /// from textures against 0.47-0.57 ms from storage buffers (BENCHMARKS.md, twenty-fourth session).
 struct QuadTex {
-    /// red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b), black_from_tex (b -> x and a),
-    /// restriction_tex (from a), add_to_tex (x -> a).
-    kernels: [Compiled; 6],
+    /// The pre-smoothing's red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b),
+    /// black_from_tex (b -> x and a); restriction_tex (from a); then the post-smoothing's
+    /// add_from_tex (a -> b), red_tex (b -> a), black_tex (a -> b), black_from_tex (a -> x and b).
+    kernels: [Compiled; 9],
     /// Each level's x (a, b), rhs and stencil.
     _textures: Vec<[wgpu::Texture; 4]>,
 }
@@ -91,7 +92,10 @@ impl QuadTex {
             ("red_tex", Some(0), Some(1)),
             ("black_from_tex", Some(1), Some(0)),
             ("restriction_tex", Some(0), None),
-            ("add_to_tex", None, Some(0)),
+            ("add_from_tex", Some(0), Some(1)),
+            ("red_tex", Some(1), Some(0)),
+            ("black_tex", Some(0), Some(1)),
+            ("black_from_tex", Some(0), Some(1)),
         ];
         let kernels = roles.map(|(entry, read, write)| {
             let kernels = levels
@@ -113,8 +117,8 @@ impl QuadTex {
                 .collect();
             Ok(Compiled { kernels, groups })
         });
-        let [a, b, c, e, f, g] = kernels;
-        Ok(QuadTex { kernels: [a?, b?, c?, e?, f?, g?], _textures: textures })
+        let [a, b, c, e, f, g, h, i, k] = kernels;
+        Ok(QuadTex { kernels: [a?, b?, c?, e?, f?, g?, h?, i?, k?], _textures: textures })
     }
 }
 
@@ -587,12 +591,12 @@ impl Multigrid {
     }
 
     /// Level `l + 1`'s correction added to level `l`'s x, then `n` sweeps. After this V-cycle's
-    /// pre-smoothing through the level's textures (rhs and stencil there), the correction goes
-    /// into texture a and the sweeps start from it: x -> a, a -> b, b -> a, ..., b -> x.
+    /// pre-smoothing through the level's textures (x in a, rhs and stencil there), the correction
+    /// reads a and goes into b, and the sweeps start from it: a -> b, b -> a, a -> b, ..., a -> x.
     pub fn encode_prolong_smoothed(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
         match &self.quad_tex {
             Some(tex) if n > 0 && PRE_SMOOTH > 0 && self.quad_sweeps(l) && self.quad_prolong(l) => {
-                let [_, black, red, from_tex, _, add] = &tex.kernels;
+                let [_, _, _, _, _, add, red, black, from_tex] = &tex.kernels;
                 let g = cell_groups(&self.levels[l], self.block);
                 let order = std::iter::once(add).chain([red, black].into_iter().cycle().take(2 * n as usize - 1)).chain([from_tex]);
                 for k in order {
