@@ -1030,3 +1030,35 @@ fn idle_cpu_of_a_hidden_window_and_of_hovering_while_paused() {
          the same with the panel hidden {no_panel:.0}"
     );
 }
+
+/// On a software adapter the window's pictures reach the X server through shared memory
+/// (src/app/soft_present.rs), where Mesa would send each one through the socket (Xvfb has no
+/// DRI3); `SMOKEBOX_PRESENT=surface` keeps the Vulkan surface, the way every GPU and Wayland
+/// take. Both must show the field, and the frame log says which way the frames went.
+#[test]
+fn shared_memory_and_the_surface_both_show_the_field() {
+    let (display, _x) = xvfb(6);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_present");
+    std::fs::create_dir_all(&out).unwrap();
+    for (way, present, lap) in [("shared", None, "present shm "), ("surface", Some("surface"), "present ")] {
+        let log = out.join(format!("{way}.log"));
+        let mut command = smokebox(&out);
+        command
+            .args(["--scene", "plume"])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_FRAME_LOG", "1")
+            .stderr(std::fs::File::create(&log).unwrap());
+        if let Some(p) = present {
+            command.env("SMOKEBOX_PRESENT", p);
+        }
+        let mut app = Kill(command.spawn().expect("smokebox starts"));
+        let shot = wait_for_field(&display, &out.join(format!("{way}.png")), &mut app);
+        let (x0, y0, x1, y1) = domain(&shot);
+        assert!(x1 > x0 + 200 && y1 > y0 + 200, "[{way}] no field drawn (see {})", out.display());
+        let line =
+            wait_for_line(&log, "frame ms", 90).unwrap_or_else(|| panic!("[{way}] no frame log line in 90 s (see {})", log.display()));
+        let by_shm = line.contains("present shm ");
+        assert!(line.contains(lap) && by_shm == present.is_none(), "[{way}] frames went the other way: {line}");
+        drop(app);
+    }
+}

@@ -47,6 +47,10 @@ pub struct Running {
     pub capture: Capture,
     /// The last picture without the hover layer.
     kept: Option<KeptFrame>,
+    /// Where the pictures reach an X11 screen through shared memory instead of the surface (a
+    /// software adapter: src/app/soft_present.rs).
+    #[cfg(target_os = "linux")]
+    soft: Option<super::soft_present::SoftPresent>,
 }
 
 /// A picture drawn without the hover layer, and what it was drawn from. It reaches the surface
@@ -149,8 +153,21 @@ impl Running {
             .map_err(|_| Error(no_adapter.into()))?;
         let gpu = Gpu::open(instance, adapter, OnFault::Record).await?;
         let caps = surface.get_capabilities(&gpu.adapter);
+        // (only where the surface takes the same format and copies: the way back if the shared
+        // image fails)
+        #[cfg(target_os = "linux")]
+        let soft = if gpu.is_software()
+            && caps.formats.contains(&super::soft_present::FORMAT)
+            && caps.usages.contains(wgpu::TextureUsages::COPY_DST)
+        {
+            super::soft_present::SoftPresent::new(&window)
+        } else {
+            None
+        };
         // the field shader writes gamma-encoded colour, as egui does: prefer a non-sRGB format
         let format = crate::gpu::surface_format(&caps.formats)?;
+        #[cfg(target_os = "linux")]
+        let format = if soft.is_some() { super::soft_present::FORMAT } else { format };
         let size = window.inner_size();
         #[cfg(target_arch = "wasm32")]
         let size = if size.width == 0 { winit::dpi::PhysicalSize::new(800, 600) } else { size };
@@ -166,7 +183,13 @@ impl Running {
         // present mode made no measurable difference (the frame time is raster work)
         config.present_mode = wgpu::PresentMode::AutoVsync;
         config.desired_maximum_frame_latency = 2;
-        surface.configure(&gpu.device, &config);
+        #[cfg(target_os = "linux")]
+        let surface_shows = soft.is_none();
+        #[cfg(not(target_os = "linux"))]
+        let surface_shows = true;
+        if surface_shows {
+            surface.configure(&gpu.device, &config);
+        }
         let egui_ctx = egui::Context::default();
         ui::fonts::install(&egui_ctx);
         let egui_state =
@@ -198,6 +221,8 @@ impl Running {
             reading_values: false,
             capture,
             kept: None,
+            #[cfg(target_os = "linux")]
+            soft,
         })
     }
 
@@ -213,9 +238,26 @@ impl Running {
     pub fn resize(&mut self, width: u32, height: u32) {
         self.config.width = width;
         self.config.height = height;
-        if width > 0 && height > 0 {
+        if width > 0 && height > 0 && !self.presents_itself() {
             self.surface.configure(&self.gpu.device, &self.config);
         }
+    }
+
+    /// The shared image failed (`e`): the next frames go through the surface.
+    #[cfg(target_os = "linux")]
+    fn surface_instead(&mut self, e: &str) {
+        log::warn!("{e}; showing the window's pictures through the GPU's surface instead");
+        self.soft = None;
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.window.request_redraw();
+    }
+
+    /// Whether the pictures reach the screen without the surface (`soft`).
+    fn presents_itself(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        return self.soft.is_some();
+        #[cfg(not(target_os = "linux"))]
+        return false;
     }
 }
 
@@ -350,6 +392,16 @@ impl Running {
     /// Encodes the steps and the drawing, submits and presents. False when there was nothing to
     /// draw into (an outdated surface: the next frame tries again).
     pub fn draw(&mut self, ui: UiFrame, d: Drawing, log: &mut Option<FrameLog>) -> bool {
+        #[cfg(target_os = "linux")]
+        if let Some(soft) = self.soft.as_mut() {
+            return match soft.target(&self.gpu.device, [self.config.width, self.config.height]) {
+                Ok(texture) => self.draw_into(None, texture, ui, d, log),
+                Err(e) => {
+                    self.surface_instead(&e);
+                    false
+                }
+            };
+        }
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated => {
@@ -363,8 +415,21 @@ impl Running {
             }
             _ => return false,
         };
+        let texture = frame.texture.clone();
+        self.draw_into(Some(frame), texture, ui, d, log)
+    }
+
+    /// `draw` into `texture`, the surface's `frame` or the shared image's (`soft`).
+    fn draw_into(
+        &mut self,
+        frame: Option<wgpu::SurfaceTexture>,
+        texture: wgpu::Texture,
+        ui: UiFrame,
+        d: Drawing,
+        log: &mut Option<FrameLog>,
+    ) -> bool {
         lap(log, "acquire");
-        let view = frame.texture.create_view(&Default::default());
+        let view = texture.create_view(&Default::default());
         let device = self.gpu.device.clone();
         let queue = self.gpu.queue.clone();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
@@ -409,7 +474,7 @@ impl Running {
             }
         }
         // the picture under the hover layer: drawn again only when something in it changed
-        let extent = frame.texture.size();
+        let extent = texture.size();
         let picture = Picture { size: [extent.width, extent.height], viewport: d.viewport, pixels_per_point: ppp, shapes: ui.full.shapes };
         if self.kept.as_ref().is_none_or(|k| k.texture.size() != extent) {
             self.kept = Some(KeptFrame::new(&device, self.config.format, extent, &self.field));
@@ -457,7 +522,7 @@ impl Running {
         if !reuse {
             kept.drawn = Some(picture);
         }
-        self.show_kept(&frame.texture, &view, ui.hover, &screen);
+        self.show_kept(&texture, &view, ui.hover, &screen);
         for id in &ui.full.textures_delta.free {
             self.egui_renderer.free_texture(id);
         }
@@ -466,7 +531,17 @@ impl Running {
         }
         lap(log, "submit");
         self.window.pre_present_notify();
-        queue.present(frame);
+        if let Some(frame) = frame {
+            queue.present(frame);
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(shown) = self.soft.as_mut().map(|soft| soft.present(&device)) {
+            if let Err(e) = shown {
+                self.surface_instead(&e);
+            }
+            lap(log, "present shm");
+            return true;
+        }
         lap(log, "present");
         true
     }
@@ -501,6 +576,10 @@ impl Running {
             .forget_lifetime();
             pass.set_viewport(window.x, window.y, window.w, window.h, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, screen);
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(soft) = self.soft.as_mut() {
+            soft.encode_copy(&mut encoder);
         }
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
     }

@@ -20,6 +20,8 @@ mod profile;
 mod rebuild;
 #[cfg(target_arch = "wasm32")]
 mod selftest;
+#[cfg(target_os = "linux")]
+mod soft_present;
 pub mod stepper;
 #[cfg(target_arch = "wasm32")]
 mod web;
