@@ -36,7 +36,7 @@ impl SoftPresent {
     /// Presentation through shared memory for `window`, where the platform is X11 and this
     /// build can reach its server (None elsewhere: Wayland, or `SMOKEBOX_PRESENT=surface`).
     pub fn new(window: &Arc<Window>) -> Option<SoftPresent> {
-        if std::env::var("SMOKEBOX_PRESENT").is_ok_and(|v| v == "surface") {
+        if crate::platform::var("SMOKEBOX_PRESENT").is_some_and(|v| v == "surface") {
             return None;
         }
         let context = softbuffer::Context::new(window.clone()).ok()?;
