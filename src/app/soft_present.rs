@@ -50,7 +50,7 @@ impl SoftPresent {
             let (w, h) = (NonZeroU32::new(size[0]), NonZeroU32::new(size[1]));
             let (Some(w), Some(h)) = (w, h) else { return Err("the window has no area".into()) };
             self.surface.resize(w, h).map_err(|e| format!("cannot size the window's shared image: {e}"))?;
-            self.row = (size[0] * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+            self.row = crate::render::offscreen::padded_row(size[0]);
             self.texture = Some(device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("window picture"),
                 size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
@@ -75,14 +75,7 @@ impl SoftPresent {
     /// Records the copy of this frame's picture into the staging buffer.
     pub fn encode_copy(&mut self, encoder: &mut wgpu::CommandEncoder) {
         let (Some(texture), Some(staging)) = (&self.texture, &self.staging) else { return };
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: staging,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(self.row), rows_per_image: None },
-            },
-            texture.size(),
-        );
+        crate::render::offscreen::encode_copy(encoder, texture, staging, self.row);
         self.copied = true;
     }
 

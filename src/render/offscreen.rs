@@ -10,6 +10,25 @@ pub struct Offscreen {
     row: u32,
 }
 
+/// Bytes a row of a `width`-pixel, 4-byte-a-pixel image takes in a staging buffer: padded to
+/// wgpu's copy alignment.
+pub fn padded_row(width: u32) -> u32 {
+    (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+}
+
+/// Records the copy of the whole of `texture` (4 bytes a pixel) into `staging`, rows `row` bytes
+/// apart (`padded_row`).
+pub fn encode_copy(encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, staging: &wgpu::Buffer, row: u32) {
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: staging,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
+        },
+        texture.size(),
+    );
+}
+
 impl Offscreen {
     /// Records drawing `renderer` (already prepared) into a fresh `size` image at `viewport`,
     /// and the copy of the image into a staging buffer.
@@ -41,22 +60,14 @@ impl Offscreen {
 
     /// Records the copy of `texture` (`HEADLESS_FORMAT`, `size`) into a fresh staging buffer.
     pub fn copy(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, size: [u32; 2]) -> Offscreen {
-        let extent = wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 };
-        let row = (size[0] * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let row = padded_row(size[0]);
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("offscreen staging"),
             size: (row * size[1]) as u64,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(size[1]) },
-            },
-            extent,
-        );
+        encode_copy(encoder, texture, &staging, row);
         Offscreen { size, staging, row }
     }
 
