@@ -27,6 +27,11 @@ use winit::window::Window;
 /// Frames between field read-backs (pressure range, numbers).
 const READBACK_EVERY: u32 = 6;
 
+/// The steps' passes are timed in one frame of each such span, not in every frame: on lavapipe
+/// the timestamps cost the default plume's window 1-5 ms of CPU a frame (a flush at each), and
+/// the panel's figures change twice a second anyway.
+const TIME_PASSES_EVERY: Duration = Duration::from_millis(250);
+
 /// GPU objects that exist while the window does.
 pub struct Running {
     pub window: Arc<Window>,
@@ -41,6 +46,8 @@ pub struct Running {
     pub probe: CellProbe,
     pub sim: Simulation,
     pub profiler: Option<wgpu_profiler::GpuProfiler>,
+    /// When the steps' passes were last timed (`TIME_PASSES_EVERY`).
+    passes_timed: Option<Instant>,
     /// Whether the field values (pressure, divergence) are being read back: what the panel's
     /// pressure range and the numbers come from.
     pub reading_values: bool,
@@ -218,6 +225,7 @@ impl Running {
             probe,
             sim,
             profiler,
+            passes_timed: None,
             reading_values: false,
             capture,
             kept: None,
@@ -433,10 +441,16 @@ impl Running {
         let device = self.gpu.device.clone();
         let queue = self.gpu.queue.clone();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let now = Instant::now();
+        let time_passes = d.steps > 0 && self.passes_timed.is_none_or(|t| now.duration_since(t) >= TIME_PASSES_EVERY);
+        if time_passes {
+            self.passes_timed = Some(now);
+        }
+        let profiler = self.profiler.as_ref().filter(|_| time_passes);
         let sim = &mut self.sim;
         for k in 0..d.steps {
             let last = k + 1 == d.steps;
-            sim.encode_step(&mut encoder, last, self.profiler.as_ref());
+            sim.encode_step(&mut encoder, last, profiler);
             if last {
                 let (step, time) = (sim.step_index, sim.time);
                 sim.readback.encode_copy(&mut encoder, &sim.buffers.stats, step, time);

@@ -277,7 +277,9 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
         for (name, ms) in &s.passes {
             ui.monospace(format!("{name:>16} {ms:8.3} ms"));
         }
-    });
+    })
+    .header_response
+    .on_hover_text("GPU milliseconds of each pass in one frame's steps, timed four times a second");
     ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
     if let Some(note) = &s.for_adapter {
         ui.small(note).on_hover_text(
