@@ -270,16 +270,18 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
         let p = s.pressure_range.map_or("–".to_string(), |(lo, hi)| format!("{lo:.2e}..{hi:.2e} Pa"));
         row(ui, "pressure", p, "Pressure minimum and maximum, read back while the pressure overlay (auto range) or the numbers are shown");
     });
-    egui::CollapsingHeader::new("GPU time per pass").default_open(false).show(ui, |ui| {
-        if s.passes.is_empty() {
-            ui.label("– (this adapter has no timestamp queries)");
-        }
-        for (name, ms) in &s.passes {
-            ui.monospace(format!("{name:>16} {ms:8.3} ms"));
-        }
-    })
-    .header_response
-    .on_hover_text("GPU milliseconds of each pass in one frame's steps, timed four times a second");
+    egui::CollapsingHeader::new("GPU time per pass")
+        .default_open(false)
+        .show(ui, |ui| {
+            if s.passes.is_empty() {
+                ui.label("– (this adapter has no timestamp queries)");
+            }
+            for (name, ms) in &s.passes {
+                ui.monospace(format!("{name:>16} {ms:8.3} ms"));
+            }
+        })
+        .header_response
+        .on_hover_text("GPU milliseconds of each pass in one frame's steps, timed four times a second");
     ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
     if let Some(note) = &s.for_adapter {
         ui.small(note).on_hover_text(
