@@ -97,7 +97,19 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     red[lid.x] = s;
     reduce_sum(lid.x);
     if lid.x == 0u { partials[2u * GROUPS + wid.x] = red[0]; }
+    workgroupBarrier();
+    flow(lid.x, wid.x);
+}
 
+// The figures the next step's sub-steps are sized by (and the energy, from the same reads) alone:
+// what the window reduces in the steps between its full figures (src/sim/stats.rs `Figures`).
+@compute @workgroup_size(WG)
+fn speeds(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    flow(lid.x, wid.x);
+}
+
+// Kinetic energy, max |u|, |v| and max |density|: partials 3G, 4G and 7G.
+fn flow(lid: u32, wid: u32) {
     // distinct faces only: on a periodic axis the last face repeats the first
     let ux = select(u32(nx()) + 1u, u32(nx()), periodic_x());
     let vy = select(u32(ny()) + 1u, u32(ny()), periodic_y());
@@ -105,7 +117,7 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     let nv = u32(nx()) * vy;
     var e = 0.0;
     var top = 0.0;
-    for (var k = wid.x * WG + lid.x; k < nu + nv; k += GROUPS * WG) {
+    for (var k = wid * WG + lid; k < nu + nv; k += GROUPS * WG) {
         var x = 0.0;
         if k < nu {
             x = u[(k / ux) * (u32(nx()) + 1u) + k % ux];
@@ -115,23 +127,22 @@ fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
         e += x * x;
         top = max_or_nonfinite(top, abs(x));
     }
+    red[lid] = e;
+    reduce_sum(lid);
+    if lid == 0u { partials[3u * GROUPS + wid] = red[0]; }
     workgroupBarrier();
-    red[lid.x] = e;
-    reduce_sum(lid.x);
-    if lid.x == 0u { partials[3u * GROUPS + wid.x] = red[0]; }
-    workgroupBarrier();
-    red[lid.x] = top;
-    reduce_max(lid.x);
-    if lid.x == 0u { partials[4u * GROUPS + wid.x] = red[0]; }
+    red[lid] = top;
+    reduce_max(lid);
+    if lid == 0u { partials[4u * GROUPS + wid] = red[0]; }
 
     var heavy = 0.0;
-    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) {
+    for (var c = wid * WG + lid; c < cell_count(); c += GROUPS * WG) {
         heavy = max_or_nonfinite(heavy, abs(density[c]));
     }
     workgroupBarrier();
-    red[lid.x] = heavy;
-    reduce_max(lid.x);
-    if lid.x == 0u { partials[7u * GROUPS + wid.x] = red[0]; }
+    red[lid] = heavy;
+    reduce_max(lid);
+    if lid == 0u { partials[7u * GROUPS + wid] = red[0]; }
 }
 
 var<workgroup> folded: array<array<f32, 6>, 64>;

@@ -85,7 +85,7 @@ fn gpu_pass_times(gpu: &Gpu, sim: &mut Simulation, steps: usize) -> Vec<(String,
     let mut frames = 0;
     for _ in 0..steps {
         let mut encoder = sim.device.create_command_encoder(&Default::default());
-        sim.encode_step(&mut encoder, false, Some(&profiler));
+        sim.encode_step(&mut encoder, crate::sim::Figures::None, Some(&profiler));
         profiler.resolve_queries(&mut encoder);
         sim.queue.submit([encoder.finish()]);
         let _ = profiler.end_frame();
@@ -119,7 +119,7 @@ fn gpu_kernel_times(sim: &mut Simulation) -> (Vec<(String, f64, f64)>, f64) {
         let Some(probe) = crate::sim::dispatch_probe::DispatchProbe::new(&sim.device, 2048) else { return (Vec::new(), 0.0) };
         probe.install();
         let mut encoder = sim.device.create_command_encoder(&Default::default());
-        sim.encode_step(&mut encoder, false, None);
+        sim.encode_step(&mut encoder, crate::sim::Figures::None, None);
         let probe = crate::sim::dispatch_probe::DispatchProbe::uninstall().expect("installed");
         probe.resolve(&mut encoder);
         sim.queue.submit([encoder.finish()]);

@@ -14,7 +14,7 @@ fn probed_step(sim: &mut Simulation) -> (u64, (Vec<(String, f64)>, f64)) {
     probe.install();
     let before = dispatches();
     let mut encoder = sim.device.create_command_encoder(&Default::default());
-    sim.encode_step(&mut encoder, false, None);
+    sim.encode_step(&mut encoder, smokebox::sim::Figures::None, None);
     let counted = dispatches() - before;
     let probe = DispatchProbe::uninstall().expect("installed");
     probe.resolve(&mut encoder);
@@ -41,7 +41,7 @@ fn every_dispatch_of_a_step_is_timed_once() {
     assert!(whole >= inside * 0.999, "the dispatches lie within the step's span: {inside} of {whole} ms");
     // uninstalled: the next step records no timestamps
     let mut encoder = sim.device.create_command_encoder(&Default::default());
-    sim.encode_step(&mut encoder, false, None);
+    sim.encode_step(&mut encoder, smokebox::sim::Figures::None, None);
     assert!(DispatchProbe::uninstall().is_none());
     sim.queue.submit([encoder.finish()]);
 }

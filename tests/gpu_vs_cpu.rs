@@ -413,6 +413,29 @@ fn stats_match_cpu() {
     }
 }
 
+/// The speeds alone (`Figures::Speeds`: what a CFL limit reads every step, and all the window
+/// reduces between its full figures) against the CPU's: max speed, max |density| and the energy
+/// behind the rms speed. They are not reported as a step's statistics.
+#[test]
+fn speed_figures_match_cpu() {
+    let gpu = gpu();
+    for (label, f, p) in inputs() {
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 5, ..SolverConfig::jacobi(40) }).unwrap();
+        sim.max_cfl = 100.0;
+        (sim.max_speed, sim.max_density, sim.rms_speed) = (-1.0, -1.0, -1.0);
+        assert!(sim.run_blocking(1, false).is_empty(), "[{label}] speeds alone are no step's statistics");
+        let got = sim.download();
+        let close = |a: f32, b: f64| (a as f64 - b).abs() <= 1e-4 * b.abs().max(1e-6);
+        let speed = cpu::stats::max_speed(&got);
+        assert!(close(sim.max_speed, speed), "[{label}] max speed {} vs {speed}", sim.max_speed);
+        let heavy = cpu::stats::max_density(&got);
+        assert!(close(sim.max_density, heavy), "[{label}] max |density| {} vs {heavy}", sim.max_density);
+        let energy = cpu::stats::kinetic_energy(&got, &sim.params) as f32;
+        let rms = smokebox::sim::rms_speed(energy, &sim.params, got.nx * got.ny) as f64;
+        assert!(close(sim.rms_speed, rms), "[{label}] rms speed {} vs {rms}", sim.rms_speed);
+    }
+}
+
 /// Walls that slide (some no-slip, some free-slip) so the ghost values are exercised.
 fn moving_walls(mut p: Params) -> Params {
     p.bc_slip = [SLIP_NO_SLIP, SLIP_FREE, SLIP_NO_SLIP, SLIP_NO_SLIP];

@@ -67,7 +67,7 @@ fn several_steps_in_one_submission_each_land_their_own_dab() {
     let mut encoder = sim.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
     for &x in &xs {
         sim.add_splat(dab(x));
-        sim.encode_step(&mut encoder, false, None);
+        sim.encode_step(&mut encoder, smokebox::sim::Figures::None, None);
     }
     sim.queue.submit([encoder.finish()]);
     let got = sim.download();

@@ -18,7 +18,7 @@ use crate::gpu::{Fault, Gpu, NO_ADAPTER_HELP, OnFault, instance_descriptor};
 use crate::platform::{Duration, Instant};
 use crate::render::readback::{CellProbe, FieldReadback};
 use crate::render::{self, CachedField, RenderParams, Viewport};
-use crate::sim::Simulation;
+use crate::sim::{Figures, Simulation};
 use crate::ui::{self, Command, PanelState, Shown, View};
 use std::sync::Arc;
 use winit::event_loop::ActiveEventLoop;
@@ -27,10 +27,12 @@ use winit::window::Window;
 /// Frames between field read-backs (pressure range, numbers).
 const READBACK_EVERY: u32 = 6;
 
-/// The steps' passes are timed in one frame of each such span, not in every frame: on lavapipe
-/// the timestamps cost the default plume's window 1-5 ms of CPU a frame (a flush at each), and
-/// the panel's figures change twice a second anyway.
-const TIME_PASSES_EVERY: Duration = Duration::from_millis(250);
+/// The steps' passes are timed, and their full statistics reduced, in one frame of each such
+/// span, not in every frame: the panel's figures change twice a second anyway, and on lavapipe
+/// the timestamps cost the default plume's window 1-5 ms of CPU a frame (a flush at each) and
+/// the full statistics another 5-7 (the ink summed over every dye cell). The frames between
+/// reduce only what sizes the next step's sub-steps (`Figures::Speeds`).
+const SAMPLE_EVERY: Duration = Duration::from_millis(250);
 
 /// GPU objects that exist while the window does.
 pub struct Running {
@@ -46,8 +48,8 @@ pub struct Running {
     pub probe: CellProbe,
     pub sim: Simulation,
     pub profiler: Option<wgpu_profiler::GpuProfiler>,
-    /// When the steps' passes were last timed (`TIME_PASSES_EVERY`).
-    passes_timed: Option<Instant>,
+    /// When the steps' passes were last timed and their statistics fully reduced (`SAMPLE_EVERY`).
+    sampled: Option<Instant>,
     /// Whether the field values (pressure, divergence) are being read back: what the panel's
     /// pressure range and the numbers come from.
     pub reading_values: bool,
@@ -225,7 +227,7 @@ impl Running {
             probe,
             sim,
             profiler,
-            passes_timed: None,
+            sampled: None,
             reading_values: false,
             capture,
             kept: None,
@@ -442,19 +444,21 @@ impl Running {
         let queue = self.gpu.queue.clone();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         let now = Instant::now();
-        let time_passes = d.steps > 0 && self.passes_timed.is_none_or(|t| now.duration_since(t) >= TIME_PASSES_EVERY);
-        if time_passes {
-            self.passes_timed = Some(now);
+        let sample = d.steps > 0 && self.sampled.is_none_or(|t| now.duration_since(t) >= SAMPLE_EVERY);
+        if sample {
+            self.sampled = Some(now);
         }
-        let profiler = self.profiler.as_ref().filter(|_| time_passes);
+        let profiler = self.profiler.as_ref().filter(|_| sample);
         let sim = &mut self.sim;
         for k in 0..d.steps {
-            let last = k + 1 == d.steps;
-            sim.encode_step(&mut encoder, last, profiler);
-            if last {
-                let (step, time) = (sim.step_index, sim.time);
-                sim.readback.encode_copy(&mut encoder, &sim.buffers.stats, step, time);
-            }
+            let figures = match (k + 1 == d.steps, sample) {
+                (false, _) => Figures::None,
+                (true, false) => Figures::Speeds,
+                (true, true) => Figures::All,
+            };
+            sim.encode_step(&mut encoder, figures, profiler);
+            let (step, time) = (sim.step_index, sim.time);
+            sim.readback.encode_copy(&mut encoder, &sim.buffers.stats, figures, step, time);
         }
         lap(log, "encode steps");
         let o = d.overlays;

@@ -4,7 +4,7 @@
 use super::Simulation;
 use super::solver;
 use super::stage::{copy_all, timed_pass};
-use super::stats::StepStats;
+use super::stats::{Figures, StepStats};
 
 impl Simulation {
     /// Steps `n` times and waits for the GPU; returns each step's statistics when `stats`. With a
@@ -12,14 +12,19 @@ impl Simulation {
     /// follow this one's speed deterministically (a dumped state continues bit for bit).
     pub fn run_blocking(&mut self, n: u64, stats: bool) -> Vec<StepStats> {
         let mut out = Vec::new();
-        let reduce = stats || self.max_cfl > 0.0;
+        let figures = if stats {
+            Figures::All
+        } else if self.max_cfl > 0.0 {
+            Figures::Speeds
+        } else {
+            Figures::None
+        };
+        let reduce = figures != Figures::None;
         for _ in 0..n {
             let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("step") });
-            self.encode_step(&mut encoder, reduce, None);
-            if reduce {
-                let stats_buffer = &self.buffers.stats;
-                self.readback.encode_copy(&mut encoder, stats_buffer, self.step_index, self.time);
-            }
+            self.encode_step(&mut encoder, figures, None);
+            let stats_buffer = &self.buffers.stats;
+            self.readback.encode_copy(&mut encoder, stats_buffer, figures, self.step_index, self.time);
             self.queue.submit([encoder.finish()]);
             self.after_submit();
             // every step waits, so the solver's count read-back arrives before the next step
@@ -28,7 +33,7 @@ impl Simulation {
             self.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
             if reduce {
                 let mut got = self.readback.collect();
-                if let Some(s) = got.last() {
+                if let Some(s) = self.readback.take_latest() {
                     self.max_speed = s.max_speed;
                     self.max_density = s.max_density;
                     self.rms_speed = super::rms_speed(s.kinetic_energy, &self.params, self.nx * self.ny);

@@ -43,6 +43,7 @@ use project::Project;
 use solver::Solvers;
 use sources::Sources;
 use stage::{Ctx, timed_pass};
+pub use stats::Figures;
 use stats::{Stats, StatsReadback};
 use viscosity::Viscosity;
 use vorticity::Vorticity;
@@ -338,9 +339,9 @@ impl Simulation {
     }
 
     /// Records one full step (DESIGN.md §2), split into sub-steps when its dt would break the CFL
-    /// limit (`max_cfl`, from `max_speed`). With `stats`, the GPU also reduces the (last
-    /// sub-)step's statistics into the stats buffer (copy it out with `readback.encode_copy`).
-    pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, stats: bool, profiler: Option<&wgpu_profiler::GpuProfiler>) {
+    /// limit (`max_cfl`, from `max_speed`). The GPU also reduces the (last sub-)step's `figures`
+    /// into the stats buffer (copy it out with `readback.encode_copy`).
+    pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, figures: Figures, profiler: Option<&wgpu_profiler::GpuProfiler>) {
         if let Some(s) = self.readback.take_latest() {
             self.max_speed = s.max_speed;
             self.max_density = s.max_density;
@@ -373,7 +374,8 @@ impl Simulation {
         for k in 0..plan.substeps {
             // the dabs land once, in the first sub-step; emitters act in every one
             let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
-            self.encode_substep(encoder, &these, stats && k + 1 == plan.substeps, profiler);
+            let figures = if k + 1 == plan.substeps { figures } else { Figures::None };
+            self.encode_substep(encoder, &these, figures, profiler);
         }
         self.params.dt = dt;
         self.last_plan = plan;
@@ -384,9 +386,10 @@ impl Simulation {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         splats: &[Splat],
-        stats: bool,
+        figures: Figures,
         profiler: Option<&wgpu_profiler::GpuProfiler>,
     ) {
+        let all = figures == Figures::All;
         self.prepare(encoder, splats);
         let s = &self.stages;
         let b = &self.buffers;
@@ -407,14 +410,14 @@ impl Simulation {
             }
             timed_pass(encoder, profiler, "divergence", |pass| {
                 s.divergence.encode(pass);
-                if stats {
+                if all {
                     s.stats.encode_div_before(pass);
                 }
             });
             s.solvers.encode_solve(encoder, profiler, b, self.solve_spec(), self.params.bc_kind);
             timed_pass(encoder, profiler, "project", |pass| {
                 s.project.encode(pass);
-                if stats {
+                if all {
                     s.stats.encode_div_after(pass);
                 }
                 if let Some(d) = &self.div_after {
@@ -423,8 +426,12 @@ impl Simulation {
             });
         }
         s.advection.encode(encoder, profiler, b, freeze, self.params.schemes);
-        if stats {
+        if figures != Figures::None {
             timed_pass(encoder, profiler, "stats", |pass| {
+                if !all {
+                    s.stats.encode_speeds(pass);
+                    return;
+                }
                 if freeze && !painted {
                     // no solve this step: both figures are the divergence of the frozen field
                     s.divergence.encode(pass);

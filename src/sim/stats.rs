@@ -58,8 +58,8 @@ impl StepStats {
 
 struct Slot {
     buffer: wgpu::Buffer,
-    /// (step, time) of the copy in flight, if any.
-    pending: Option<(u64, f64)>,
+    /// (step, time, all figures) of the copy in flight, if any.
+    pending: Option<(u64, f64, bool)>,
     map_requested: bool,
     mapped: Arc<AtomicBool>,
 }
@@ -90,12 +90,23 @@ impl StatsReadback {
         StatsReadback { slots, latest: None }
     }
 
-    /// Copies the stats buffer into a free slot; false when every slot is still in flight
-    /// (then this step's figures are skipped rather than waited for).
-    pub fn encode_copy(&mut self, encoder: &mut wgpu::CommandEncoder, stats: &wgpu::Buffer, step: u64, time: f64) -> bool {
+    /// Copies the stats buffer, after a step that reduced `figures` into it, into a free slot;
+    /// false when every slot is still in flight (then this step's figures are skipped rather
+    /// than waited for) or there was nothing reduced.
+    pub fn encode_copy(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        stats: &wgpu::Buffer,
+        figures: Figures,
+        step: u64,
+        time: f64,
+    ) -> bool {
+        if figures == Figures::None {
+            return false;
+        }
         let Some(slot) = self.slots.iter_mut().find(|s| s.pending.is_none()) else { return false };
         encoder.copy_buffer_to_buffer(stats, 0, &slot.buffer, 0, (STATS_LEN * 4) as u64);
-        slot.pending = Some((step, time));
+        slot.pending = Some((step, time, figures == Figures::All));
         slot.map_requested = false;
         true
     }
@@ -113,24 +124,25 @@ impl StatsReadback {
         }
     }
 
-    /// Figures that have arrived, oldest first. Needs `device.poll` to have run.
+    /// The full figures (`Figures::All`) that have arrived, oldest first; the newest of any kind
+    /// becomes `take_latest`'s. Needs `device.poll` to have run.
     pub fn collect(&mut self) -> Vec<StepStats> {
         let mut out = Vec::new();
         for slot in &mut self.slots {
             if slot.mapped.load(Ordering::Acquire) {
-                let (step, time) = slot.pending.take().expect("a mapped slot has a step");
+                let (step, time, all) = slot.pending.take().expect("a mapped slot has a step");
                 let raw: Vec<f32> = bytemuck::cast_slice(&slot.buffer.slice(..).get_mapped_range().expect("mapped")).to_vec();
                 slot.buffer.unmap();
                 slot.mapped.store(false, Ordering::Release);
                 slot.map_requested = false;
-                out.push(StepStats::from_raw(step, time, &raw));
+                out.push((StepStats::from_raw(step, time, &raw), all));
             }
         }
-        out.sort_by_key(|s| s.step);
-        if let Some(s) = out.last() {
+        out.sort_by_key(|(s, _)| s.step);
+        if let Some((s, _)) = out.last() {
             self.latest = Some(*s);
         }
-        out
+        out.into_iter().filter_map(|(s, all)| all.then_some(s)).collect()
     }
 
     /// The newest figures collected since the last call, once.
@@ -139,11 +151,23 @@ impl StatsReadback {
     }
 }
 
+/// Which statistics a step reduces (`Simulation::encode_step`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Figures {
+    None,
+    /// The speed and density that size the next step's sub-steps (and the kinetic energy): what
+    /// a CFL limit needs every step. The copied figures are not reported (`collect`).
+    Speeds,
+    /// Everything in `StepStats`.
+    All,
+}
+
 /// The reduction kernels of shaders/stats.wgsl.
 pub struct Stats {
     div_before: Bound,
     div_after: Bound,
     totals: Bound,
+    speeds: Bound,
     finish: Bound,
     /// Workgroups of the first stage (`kernel::reduction_groups`).
     groups: u32,
@@ -168,6 +192,7 @@ impl Stats {
             div_before: reduction(ctx, "div_before")?,
             div_after: reduction(ctx, "div_after")?,
             totals: reduction(ctx, "totals")?,
+            speeds: reduction(ctx, "speeds")?,
             finish: reduction(ctx, "finish")?,
             groups: reduction_groups(ctx.target()),
         })
@@ -186,6 +211,13 @@ impl Stats {
     /// Total ink and kinetic energy, then the four figures into the stats buffer.
     pub fn encode_totals(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.totals.dispatch_groups(pass, self.groups);
+        self.finish.dispatch_groups(pass, 1);
+    }
+
+    /// Kinetic energy, max speed and max |density| alone into the stats buffer (`Figures::Speeds`;
+    /// the rest of it keeps the last full figures).
+    pub fn encode_speeds(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.speeds.dispatch_groups(pass, self.groups);
         self.finish.dispatch_groups(pass, 1);
     }
 }

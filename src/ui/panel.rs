@@ -281,7 +281,7 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
             }
         })
         .header_response
-        .on_hover_text("GPU milliseconds of each pass in one frame's steps, timed four times a second");
+        .on_hover_text("GPU milliseconds of each pass in one frame's steps, timed four times a second, in the frames that also reduce the full statistics (the stats pass; the frames between reduce only the speeds)");
     ui.small(if s.adapter.is_empty() { "–" } else { &s.adapter }).on_hover_text("The GPU adapter the simulation runs on");
     if let Some(note) = &s.for_adapter {
         ui.small(note).on_hover_text(
