@@ -89,17 +89,26 @@ fn smokebox(out: &Path) -> Command {
     c
 }
 
-/// A fresh X server of its own (tests run side by side: `slot` keeps their displays apart).
-fn xvfb(slot: u32) -> (String, Kill) {
+/// A fresh X server of its own. Xvfb picks a free display itself (`-displayfd`) and names it on
+/// its standard output once it takes connections: a display number chosen here could be held by
+/// the lock file of a server killed earlier, and tests run side by side.
+fn xvfb() -> (String, Kill) {
     for t in ["Xvfb", "xdotool", "import"] {
         tool(t);
     }
-    let display = format!(":{}", 70 + 2 * (std::process::id() % 200) + slot);
-    let x = Kill(
-        Command::new("Xvfb").args([display.as_str(), "-screen", "0", "1280x800x24"]).stderr(Stdio::null()).spawn().expect("Xvfb starts"),
+    let mut x = Kill(
+        Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1280x800x24"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts"),
     );
-    sleep(Duration::from_secs(2));
-    (display, x)
+    let mut line = String::new();
+    let out = x.0.stdout.take().expect("piped");
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line).expect("Xvfb names its display");
+    let n: u32 = line.trim().parse().unwrap_or_else(|_| panic!("Xvfb named no display (it wrote {line:?})"));
+    (format!(":{n}"), x)
 }
 
 /// Screenshots the field, drags the left button left to right across its upper third, and
@@ -137,7 +146,7 @@ fn ink_along(img: &image::RgbImage, at: &impl Fn(f32, f32) -> (u32, u32)) -> usi
 /// setting "every step" holds the app at 4 steps a frame even on a slow software renderer.
 #[test]
 fn several_steps_a_frame_keep_every_dab() {
-    let (display, _x) = xvfb(5);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_steps");
     std::fs::create_dir_all(&out).unwrap();
     let log = out.join("stderr.txt");
@@ -185,7 +194,7 @@ fn several_steps_a_frame_keep_every_dab() {
 
 #[test]
 fn drag_paints_ink_and_key_toggles_overlay() {
-    let (display, _x) = xvfb(0);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb");
     std::fs::create_dir_all(&out).unwrap();
     let mut app = Kill(
@@ -264,7 +273,7 @@ fn changed(a: &image::RgbImage, b: &image::RgbImage) -> usize {
 
 #[test]
 fn every_builtin_scene_opens_and_runs_in_the_window() {
-    let (display, _x) = xvfb(1);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_scenes");
     std::fs::create_dir_all(&out).unwrap();
     let list = Command::new(env!("CARGO_BIN_EXE_smokebox")).arg("scenes").output().expect("smokebox scenes");
@@ -387,7 +396,7 @@ fn logged_kept(text: &str) -> Vec<u32> {
 /// readout once the cursor leaves.
 #[test]
 fn a_paused_app_waits_for_events_instead_of_drawing() {
-    let (display, _x) = xvfb(2);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle");
     std::fs::create_dir_all(&out).unwrap();
     let log = out.join("stderr.txt");
@@ -510,7 +519,7 @@ fn key_until_line(display: &str, key: &str, log: &Path, prefix: &str, secs: u64)
 
 #[test]
 fn screenshot_key_saves_the_screen_and_a_recording_has_every_frame() {
-    let (display, _x) = xvfb(3);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_capture");
     let captures = out.join("captures");
     let _ = std::fs::remove_dir_all(&captures);
@@ -598,7 +607,7 @@ fn mean_difference(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
 
 #[test]
 fn a_saved_state_reopens_with_load_and_its_scene_runs_the_same() {
-    let (display, _x) = xvfb(4);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_files");
     let saves = out.join("saves");
     let _ = std::fs::remove_dir_all(&saves);
@@ -677,7 +686,7 @@ fn mean_colour(img: &image::RgbImage) -> [f64; 3] {
 
 #[test]
 fn a_scene_file_and_a_state_folder_dropped_on_the_window_open() {
-    let (display, _x) = xvfb(8);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_drop");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
@@ -787,7 +796,7 @@ fn logged_steps(text: &str) -> Vec<u64> {
 
 #[test]
 fn a_lost_device_is_replaced_and_the_scene_runs_and_paints_on_the_new_one() {
-    let (display, _x) = xvfb(7);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_lost");
     std::fs::create_dir_all(&out).unwrap();
     let log = out.join("app.log");
@@ -873,7 +882,7 @@ fn arrow_runs(field: &image::RgbImage) -> Vec<(u32, u32, u32)> {
 /// overlay prints the divergence with no tint on; the badges show with the panel hidden.
 #[test]
 fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_panel() {
-    let (display, _x) = xvfb(9);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_overlays");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
@@ -975,7 +984,7 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
 #[test]
 #[ignore]
 fn idle_cpu_of_a_hidden_window_and_of_hovering_while_paused() {
-    let (display, _x) = xvfb(11);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle_cpu");
     std::fs::create_dir_all(&out).unwrap();
     let mut command = smokebox(&out);
@@ -1037,7 +1046,7 @@ fn idle_cpu_of_a_hidden_window_and_of_hovering_while_paused() {
 /// take. Both must show the field, and the frame log says which way the frames went.
 #[test]
 fn shared_memory_and_the_surface_both_show_the_field() {
-    let (display, _x) = xvfb(6);
+    let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_present");
     std::fs::create_dir_all(&out).unwrap();
     for (way, present, lap) in [("shared", None, "present shm "), ("surface", Some("surface"), "present ")] {
