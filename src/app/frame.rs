@@ -56,6 +56,8 @@ pub struct Running {
     pub capture: Capture,
     /// The last picture without the hover layer.
     kept: Option<KeptFrame>,
+    /// The hover layer's painter on a software adapter (src/app/plain_paint.rs).
+    plain: Option<super::plain_paint::PlainPaint>,
     /// Where the pictures reach an X11 screen through shared memory instead of the surface (a
     /// software adapter: src/app/soft_present.rs).
     #[cfg(target_os = "linux")]
@@ -210,6 +212,7 @@ impl Running {
         let values = FieldReadback::new(&gpu.device, sim.nx, sim.ny);
         let probe = CellProbe::new(&gpu.device);
         let capture = Capture::new(&gpu.device, &sim);
+        let plain = if gpu.is_software() { super::plain_paint::PlainPaint::new(&gpu.device, format) } else { None };
         let profiler = if gpu.has_timestamps() {
             wgpu_profiler::GpuProfiler::new(&gpu.device, wgpu_profiler::GpuProfilerSettings::default()).ok()
         } else {
@@ -231,6 +234,7 @@ impl Running {
             reading_values: false,
             capture,
             kept: None,
+            plain,
             #[cfg(target_os = "linux")]
             soft,
         })
@@ -581,7 +585,8 @@ impl Running {
             encoder.copy_texture_to_texture(kept.texture.as_image_copy(), target.as_image_copy(), target.size());
         }
         let paint = self.egui_state.egui_ctx().tessellate(hover, screen.pixels_per_point);
-        let user_buffers = self.egui_renderer.update_buffers(device, queue, &mut encoder, &paint, screen);
+        let plain = !paint.is_empty() && self.plain.as_mut().is_some_and(|p| p.prepare(device, queue, &self.egui_renderer, &paint, screen));
+        let user_buffers = if plain { Vec::new() } else { self.egui_renderer.update_buffers(device, queue, &mut encoder, &paint, screen) };
         if !copy || !paint.is_empty() {
             let window = Viewport { x: 0.0, y: 0.0, w: self.config.width as f32, h: self.config.height as f32 };
             let mut pass = if copy {
@@ -592,8 +597,13 @@ impl Running {
                 pass
             }
             .forget_lifetime();
-            pass.set_viewport(window.x, window.y, window.w, window.h, 0.0, 1.0);
-            self.egui_renderer.render(&mut pass, &paint, screen);
+            match self.plain.as_ref().filter(|_| plain) {
+                Some(p) => p.draw(&mut pass, screen),
+                None => {
+                    pass.set_viewport(window.x, window.y, window.w, window.h, 0.0, 1.0);
+                    self.egui_renderer.render(&mut pass, &paint, screen);
+                }
+            }
         }
         #[cfg(target_os = "linux")]
         if let Some(soft) = self.soft.as_mut() {

@@ -16,6 +16,7 @@ mod files;
 mod frame;
 pub mod input;
 mod numbers;
+mod plain_paint;
 mod profile;
 mod rebuild;
 #[cfg(target_arch = "wasm32")]
