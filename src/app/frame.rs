@@ -29,7 +29,7 @@ const READBACK_EVERY: u32 = 6;
 
 /// The steps' passes are timed, and their full statistics reduced, in one frame of each such
 /// span, not in every frame: the panel's figures change twice a second anyway, and on lavapipe
-/// the timestamps cost the default plume's window 1-5 ms of CPU a frame (a flush at each) and
+/// the timestamps cost the default plume's window 1-5 ms of CPU a frame (measured) and
 /// the full statistics another 5-7 (the ink summed over every dye cell). The frames between
 /// reduce only what sizes the next step's sub-steps (`Figures::Speeds`).
 const SAMPLE_EVERY: Duration = Duration::from_millis(250);
