@@ -100,6 +100,31 @@ fn a_solve_short_of_its_tolerance_is_reported() {
     assert_eq!(sim.run_blocking(1, true)[0].converged, None);
 }
 
+/// `run --stats` takes each step's verdict from the solve's own feedback read-back, not from a
+/// read of its own: the two agree step by step, through steps that fail and steps that converge,
+/// with every solver (and a sub-stepped step, whose last solve's feedback carries the step's).
+#[test]
+fn the_feedback_carries_the_verdict_a_blocking_read_sees() {
+    let gpu = gpu();
+    for (kind, iterations) in [("jacobi", 16), ("jacobi", 5000), ("sor", 2000), ("multigrid", 20), ("multigrid", 1)] {
+        let mut sim = boxed(&gpu, kind, iterations);
+        let solver_kind = sim.solve_spec().kind;
+        let mut seen_failed = false;
+        for step in 0..6 {
+            if step % 2 == 0 {
+                sim.add_splat(Splat { x: 0.4, y: 0.5, radius: 0.15, mode: SPLAT_ADD, vx: 2.0, vy: 1.0, ..Default::default() });
+            }
+            sim.run_blocking(1, false);
+            let solvers = &sim.stages.solvers;
+            let arrived = solvers.verdict_arrived(solver_kind);
+            let read = solvers.verdict_now(&sim.device, &sim.queue, solver_kind);
+            assert_eq!(arrived, Some(read), "{kind} {iterations}, step {step}");
+            seen_failed |= read.0.failed;
+        }
+        assert_eq!(seen_failed, iterations == 16 || iterations == 1, "{kind} {iterations}: the steps tried both outcomes");
+    }
+}
+
 /// The predicted count grows at once: a solve that stops above the tolerance asks for the units
 /// its measured rate needs, not one more.
 #[test]

@@ -41,8 +41,10 @@ impl Simulation {
                 if stats {
                     let spec = self.solve_spec();
                     // no solve (a frozen flow, nothing painted): nothing converged or failed
-                    let verdict = (spec.tolerance > 0.0 && spec.iterations > 0 && self.last_step_solved)
-                        .then(|| self.stages.solvers.verdict_now(&self.device, &self.queue, spec.kind));
+                    let solvers = &self.stages.solvers;
+                    let verdict = (spec.tolerance > 0.0 && spec.iterations > 0 && self.last_step_solved).then(|| {
+                        solvers.verdict_arrived(spec.kind).unwrap_or_else(|| solvers.verdict_now(&self.device, &self.queue, spec.kind))
+                    });
                     for s in &mut got {
                         s.substeps = self.last_plan.substeps;
                         s.converged = verdict.map(|(v, _)| !v.failed);

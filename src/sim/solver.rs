@@ -192,6 +192,8 @@ struct FeedbackSlot {
     spec: Option<SolveSpec>,
     /// Copied before the last `forget_prediction`: its count of failed steps is the old state's.
     stale: bool,
+    /// Which gated solve copied it (`Solvers::gated_solves`).
+    solve: u64,
 }
 
 /// What the solver remembers between steps.
@@ -222,6 +224,11 @@ pub struct Solvers {
     counts: wgpu::Buffer,
     feedback: RefCell<Vec<FeedbackSlot>>,
     memory: Cell<Memory>,
+    /// Gated solves encoded so far (each one's feedback carries its number).
+    gated_solves: Cell<u64>,
+    /// The newest feedback taken in: its solve's number, the step's verdict and the solve's
+    /// report (in units).
+    newest: Cell<Option<(u64, Verdict, SolveReport)>>,
 }
 
 impl Solvers {
@@ -254,6 +261,7 @@ impl Solvers {
                 plan: Plan::default(),
                 spec: None,
                 stale: false,
+                solve: 0,
             })
             .collect();
         Ok(Solvers {
@@ -264,6 +272,8 @@ impl Solvers {
             control,
             counts,
             feedback: RefCell::new(feedback),
+            gated_solves: Cell::new(0),
+            newest: Cell::new(None),
             memory: Cell::new(Memory::default()),
         })
     }
@@ -309,6 +319,19 @@ impl Solvers {
         let mut report = SolveReport::from_words(words);
         report.iterations *= unit_sweeps(kind);
         (Verdict::from_words(&words[ctl::VERDICT..ctl::VERDICT + 3]), report)
+    }
+
+    /// `verdict_now` from the last gated solve's own feedback read-back, once a `device.poll` has
+    /// seen its step finish: no submission and no wait of its own (`run --stats` takes it every
+    /// step). None when that read-back has not arrived or was not copied (every slot in flight).
+    pub fn verdict_arrived(&self, kind: SolverKind) -> Option<(Verdict, SolveReport)> {
+        self.collect_feedback();
+        let (solve, verdict, mut report) = self.newest.get()?;
+        if solve != self.gated_solves.get() {
+            return None;
+        }
+        report.iterations *= unit_sweeps(kind);
+        Some((verdict, report))
     }
 
     /// Steps that stopped above the tolerance, as far as the read-backs have told (non-blocking).
@@ -389,7 +412,11 @@ impl Solvers {
                 continue;
             }
             let report = SolveReport::from_words(&words);
-            m.failed_steps = m.failed_steps.max(Verdict::from_words(&words[ctl::FEEDBACK_WORDS..]).failed_steps);
+            let verdict = Verdict::from_words(&words[ctl::FEEDBACK_WORDS..]);
+            m.failed_steps = m.failed_steps.max(verdict.failed_steps);
+            if self.newest.get().is_none_or(|(solve, ..)| solve < s.solve) {
+                self.newest.set(Some((s.solve, verdict, report)));
+            }
             if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
                 m.prediction = Some(s.plan.next(&report, spec.tolerance, spec.max_units()));
                 m.last_report = Some(report);
@@ -510,6 +537,8 @@ impl Solvers {
             copy_all(encoder, &b.p_out, &b.p);
         }
         if gated {
+            let solve = self.gated_solves.get() + 1;
+            self.gated_solves.set(solve);
             let mut slots = self.feedback.borrow_mut();
             if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
                 encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
@@ -519,6 +548,7 @@ impl Solvers {
                 s.plan = plan;
                 s.spec = Some(spec);
                 s.stale = false;
+                s.solve = solve;
             }
         }
     }
