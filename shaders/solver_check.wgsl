@@ -126,11 +126,12 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
 }
 
 // After a run of sweeps or cycles: counts them if they ran, then stops the rest once the residual
-// is in.
+// is in. The solve's last gate (no gated units left to count) also gives the step its verdict.
 @compute @workgroup_size(GATE_WG)
 fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
     let r = partial_max(lid.x);
     if lid.x == 0u {
+        let last = mg_control[TAIL + 1u] == 0u;
         var done = mg_control[2];
         if done == 0u {
             mg_control[4] += mg_control[6];
@@ -152,13 +153,14 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
         mg_control[TAIL + 1u] -= block;
         mg_control[2] = done;
         done_now = done;
+        if last { verdict(); }
     }
     write_args(lid.x);
 }
 
-// After a solve: the step's worst ratio, and the step counted once as failed when a solve of it
-// stopped above the tolerance (src/sim/solver.rs `begin_step` clears the first two words).
-@compute @workgroup_size(1)
+// After a solve (its last gate): the step's worst ratio, and the step counted once as failed when
+// a solve of it stopped above the tolerance (src/sim/solver.rs `begin_step` clears the first two
+// words).
 fn verdict() {
     let r = bitcast<f32>(mg_control[3]);
     let worst = bitcast<f32>(mg_control[VERDICT]);

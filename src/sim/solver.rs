@@ -531,7 +531,6 @@ impl Solvers {
                 self.check.encode_gate(pass, measure);
                 (left, k) = (left - block, k + 1);
             }
-            self.check.encode_verdict(pass);
         });
         if in_out {
             copy_all(encoder, &b.p_out, &b.p);

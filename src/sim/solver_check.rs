@@ -27,7 +27,7 @@ pub mod ctl {
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
     pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
     pub const LIVE_ARGS: usize = FULL_ARGS + 3 * ARG_SLOTS;
-    /// The verdict of the current step (`verdict`): its worst relative residual (f32), whether a
+    /// The verdict of the current step (the solve's last `gate`): its worst relative residual (f32), whether a
     /// solve of it stopped above the tolerance, and the steps that did since the last reset.
     pub const VERDICT: usize = LIVE_ARGS + 3 * ARG_SLOTS;
     /// The gated tail's schedule (`tail_block`): checks done, gated units not yet checked, checks
@@ -99,8 +99,7 @@ pub struct Check {
     reduce_p: Kernel,
     gate_start: Kernel,
     gate: Kernel,
-    verdict: Kernel,
-    groups: [wgpu::BindGroup; 6],
+    groups: [wgpu::BindGroup; 5],
     /// Workgroups of a reduction (`kernel::reduction_groups`).
     reduce_groups: u32,
 }
@@ -130,8 +129,8 @@ impl Check {
             let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
             Kernel::with_options(target, shader, entry, constants, false)
         };
-        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate, verdict) = super::kernel::with_level0_compiled(target, quads, || {
-            Ok::<_, crate::error::Error>((k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?, k("verdict")?))
+        let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = super::kernel::with_level0_compiled(target, quads, || {
+            Ok::<_, crate::error::Error>((k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?))
         })?;
         let groups = [
             reduce_rhs.bind(device, table),
@@ -139,9 +138,8 @@ impl Check {
             reduce_p.bind(device, table),
             gate_start.bind(device, table),
             gate.bind(device, table),
-            verdict.bind(device, table),
         ];
-        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, verdict, groups, reduce_groups })
+        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, groups, reduce_groups })
     }
 
     /// Start of a gated solve: measures max |rhs| and opens the gate.
@@ -158,15 +156,12 @@ impl Check {
     }
 
     /// A residual check that closes the gate once the tolerance is met (its reduction returns
-    /// at once when the gate is already closed).
+    /// at once when the gate is already closed). The solve's last one, after its last gated
+    /// units (`ctl::TAIL` + 1 down to zero), also folds the solve's outcome into the step's
+    /// verdict (`ctl::VERDICT`): no dispatch of its own.
     pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
         self.encode_reduce(pass, measure);
         self.gate.dispatch_groups(pass, &self.groups[4], 1);
-    }
-
-    /// After a solve: folds its outcome into the step's verdict (`ctl::VERDICT`).
-    pub fn encode_verdict(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.verdict.dispatch_groups(pass, &self.groups[5], 1);
     }
 }
 
