@@ -1,12 +1,12 @@
 // Tolerance control of the pressure solvers (src/sim/solver.rs): a two-stage reduction measures
 // max |residual| (in rhs units, so max |residual| / max |rhs| equals max |div after projection| /
 // max |div before|). `gate` decides whether the solve is done and rewrites the indirect dispatch
-// arguments of the few gated sweeps or cycles that follow: the real workgroup counts while not
-// converged, zero after.
+// arguments (`mg_args`) of the gated sweeps, cycles and residual reductions that follow: the real
+// workgroup counts while not converged, zero after.
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
 //   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
 //   5 units per check   6 units the next gate counts   7 unused
-//   8..1032 partial maxima (GROUPS of them used)   1032.. full args, then live args (3 words per slot)
+//   8..1032 partial maxima (GROUPS of them used)   1032.. full args (3 words per slot)
 //   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
 //   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks
 
@@ -20,6 +20,8 @@
 @group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
 @group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+// The gated dispatches' arguments, 3 words a slot (src/sim/solver_check.rs `args_buffer`).
+@group(0) @binding(45) var<storage, read_write> mg_args: array<u32>;
 
 
 // Workgroups of a reduction's first stage are GROUPS (shaders/solver_reduce.wgsl); the words after
@@ -27,11 +29,10 @@
 const MAX_GROUPS: u32 = 1024u;
 // Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments).
 const GATE_WG: u32 = 64u;
-const ARG_SLOTS: u32 = 33u;
+const ARG_SLOTS: u32 = 34u;
 const FULL_ARGS: u32 = 1032u;
-const LIVE_ARGS: u32 = 1131u;
-const VERDICT: u32 = 1230u;
-const TAIL: u32 = 1233u;
+const VERDICT: u32 = 1134u;
+const TAIL: u32 = 1137u;
 const MAX_BLOCK: u32 = 64u;
 
 var<workgroup> done_now: u32;
@@ -105,7 +106,7 @@ fn write_args(lid: u32) {
     workgroupBarrier();
     let done = done_now;
     for (var k = lid; k < 3u * ARG_SLOTS; k += GATE_WG) {
-        mg_control[LIVE_ARGS + k] = select(mg_control[FULL_ARGS + k], 0u, done != 0u);
+        mg_args[k] = select(mg_control[FULL_ARGS + k], 0u, done != 0u);
     }
 }
 

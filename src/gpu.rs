@@ -307,9 +307,9 @@ pub fn instance_descriptor() -> wgpu::InstanceDescriptor {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     // wgpu checks every indirect dispatch with a dispatch of its own (and rebinds the pass's
     // pipeline after it): the solves' gated units are all indirect, so that doubled their
-    // dispatches. Their arguments come only from the control buffer, whose gate copies the full
-    // counts made here within the device's limits (solver_check::control_buffer) or zeros, so
-    // the check cannot fail. D3D12 needs it for `@builtin(num_workgroups)` (the seam kernels),
+    // dispatches. Their arguments come only from the arguments buffer, into which the gates copy
+    // the full counts made here within the device's limits (solver_check::control_buffer) or
+    // zeros, so the check cannot fail. D3D12 needs it for `@builtin(num_workgroups)` (the seam kernels),
     // and the variable WGPU_VALIDATION_INDIRECT_CALL=1 turns it back on.
     if !cfg!(windows) {
         desc.flags.remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);

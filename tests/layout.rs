@@ -147,11 +147,12 @@ fn solver_control_words_match_wgsl() {
     assert_eq!(u32_constant(&module, "PARTIALS") as usize, ctl::PARTIALS);
     assert_eq!(u32_constant(&module, "ARG_SLOTS") as usize, ctl::ARG_SLOTS);
     assert_eq!(u32_constant(&module, "FULL_ARGS") as usize, ctl::FULL_ARGS);
-    assert_eq!(u32_constant(&module, "LIVE_ARGS") as usize, ctl::LIVE_ARGS);
+    assert_eq!(u32_constant(&module, "VERDICT") as usize, ctl::VERDICT);
+    assert_eq!(u32_constant(&module, "TAIL") as usize, ctl::TAIL);
     // the partial maxima fill the words from PARTIALS up to the argument slots
     assert_eq!(u32_constant(&module, "PARTIALS") + u32_constant(&module, "MAX_GROUPS"), ctl::FULL_ARGS as u32);
-    assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::LIVE_ARGS, "full args then live args, 3 words a slot");
-    const { assert!(ctl::LIVE_ARGS + 3 * ctl::ARG_SLOTS <= ctl::WORDS) };
+    assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::VERDICT, "full args, 3 words a slot, then the verdict");
+    const { assert!(ctl::VERDICT + 3 <= ctl::WORDS) };
     // the first words are indexed by number in the shader; its layout comment is the contract
     let body = kernel::SHADERS.iter().find(|(n, _)| *n == "solver_check").unwrap().1;
     for (word, what) in [

@@ -168,14 +168,14 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         upload_mg(&sim, &spiked);
         run(&sim, |pass| {
             s.check.encode_start(pass);
-            s.check.encode_gate(pass, Measure::Level0);
+            s.check.encode_gate(pass, Measure::Level0, Launch { args: &s.args, gated: false });
         });
         let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
         let partials = &words[ctl::PARTIALS..ctl::PARTIALS + MAX_REDUCTION_GROUPS as usize];
         let gpu_max = partials.iter().fold(0.0f32, |m, &v| m.max(v));
         let twin = cpu::solver_check::reduce_mg(&spiked);
         assert!(twin > 50.0 && (gpu_max - twin).abs() <= REL * twin, "{ctx}: reduce_mg {gpu_max:e}, CPU twin {twin:e}");
-        let launch = Launch { control: &s.control, gated: false };
+        let launch = Launch { args: &s.args, gated: false };
         let p = sim.params;
         type Step<'a> = (String, Box<dyn Fn(&mut wgpu::ComputePass<'_>) + 'a>, Box<dyn Fn(&mut Mg)>);
         let mut steps: Vec<Step> = Vec::new();
@@ -338,7 +338,7 @@ fn reduce_p_uses_the_difference_form() {
     let s = &sim.stages.solvers;
     run(&sim, |pass| {
         s.check.encode_start(pass);
-        s.check.encode_gate(pass, Measure::Jacobi);
+        s.check.encode_gate(pass, Measure::Jacobi, Launch { args: &s.args, gated: false });
     });
     let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
     let rhs_max = words[1];

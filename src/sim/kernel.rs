@@ -67,7 +67,11 @@ pub mod slot {
     /// and written (`advect/ink.wgsl` `pack_ink`).
     pub const INK_TEXELS: u32 = 43;
     pub const INK_TEXELS_OUT: u32 = 44;
-    pub const COUNT: usize = 45;
+    /// The gated dispatches' arguments (src/sim/solver_check.rs `args_buffer`), which the gates
+    /// write: apart from the control buffer, so that a reduction that writes the control words can
+    /// be dispatched through them (WebGPU forbids an indirect buffer a dispatch also writes).
+    pub const MG_ARGS: u32 = 45;
+    pub const COUNT: usize = 46;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -116,6 +120,7 @@ pub mod slot {
         "v_blocks_out",
         "ink_texels",
         "ink_texels_out",
+        "mg_args",
     ];
 }
 

@@ -250,11 +250,12 @@ pub struct Multigrid {
 }
 
 impl Multigrid {
-    /// Builds the hierarchy; `control` is the solver control buffer, bound to every level, and
+    /// Builds the hierarchy; `control` is the solver control buffer and `args` the gated dispatches' arguments, bound to every level, and
     /// `with_tables` receives the per-level binding tables (level 0's first) for other passes.
     pub fn new(
         ctx: &Ctx,
         control: &wgpu::Buffer,
+        args: &wgpu::Buffer,
         with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<()>,
     ) -> Result<Multigrid> {
         let d = ctx.device;
@@ -295,6 +296,7 @@ impl Multigrid {
                 t[check::MG_Y as usize] = Some(if k == 0 { &ctx.buffers.p_out } else { &mg_y });
                 t[check::MG_RHS as usize] = Some(&mg_rhs);
                 t[check::CONTROL as usize] = Some(control);
+                t[slot::MG_ARGS as usize] = Some(args);
                 t[check::MG_STENCIL as usize] = Some(&mg_stencil);
                 t[check::MG_XC as usize] = Some(x(k + 1));
                 t[check::MG_LEVELS as usize] = Some(&table_buffer);

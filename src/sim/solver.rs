@@ -220,6 +220,8 @@ pub struct Solvers {
     pub warm: WarmStart,
     pub jacobi: Jacobi,
     pub control: wgpu::Buffer,
+    /// The gated dispatches' arguments, which the gates write (`solver_check::args_buffer`).
+    pub args: wgpu::Buffer,
     /// u32 k at word k: copied into the control words (a count per step, in stream order).
     counts: wgpu::Buffer,
     feedback: RefCell<Vec<FeedbackSlot>>,
@@ -235,9 +237,10 @@ impl Solvers {
     pub fn new(ctx: &Ctx) -> Result<Solvers> {
         let d = ctx.device;
         let levels = super::multigrid::levels(ctx.nx, ctx.ny);
-        let control = super::solver_check::control_buffer(d, &levels);
+        let control = super::solver_check::control_buffer(d, &levels, super::kernel::reduction_groups(ctx.target()));
+        let args = super::solver_check::args_buffer(d);
         let (mut check, mut warm) = (None, None);
-        let mg = Multigrid::new(ctx, &control, |tables| {
+        let mg = Multigrid::new(ctx, &control, &args, |tables| {
             check = Some(Check::new(ctx.target(), &tables[0], super::multigrid::quad_rows(&levels[0]))?);
             warm = Some(WarmStart::new(ctx.target(), &tables[0], ctx.nx * ctx.ny, super::multigrid::quad_rows(&levels[0]))?);
             Ok(())
@@ -270,6 +273,7 @@ impl Solvers {
             jacobi: Jacobi::new(ctx)?,
             mg,
             control,
+            args,
             counts,
             feedback: RefCell::new(feedback),
             gated_solves: Cell::new(0),
@@ -279,7 +283,7 @@ impl Solvers {
     }
 
     fn launch(&self, gated: bool) -> Launch<'_> {
-        Launch { control: &self.control, gated }
+        Launch { args: &self.args, gated }
     }
 
     /// Solids changed (a load, the obstacle brush): the set-up runs again before the next solve.
@@ -520,7 +524,8 @@ impl Solvers {
             for _ in 0..plan.direct {
                 self.encode_unit(pass, kind, direct, &mut in_out);
             }
-            self.check.encode_gate(pass, measure);
+            // gated: a zero right-hand side closed the gate at the start
+            self.check.encode_gate(pass, measure, self.launch(true));
             // the gated tail, in the blocks the gate counts (`tail_block`)
             let (mut left, mut k) = (plan.gated, 0);
             while left > 0 {
@@ -528,7 +533,7 @@ impl Solvers {
                 for _ in 0..block {
                     self.encode_unit(pass, kind, self.launch(true), &mut in_out);
                 }
-                self.check.encode_gate(pass, measure);
+                self.check.encode_gate(pass, measure, self.launch(true));
                 (left, k) = (left - block, k + 1);
             }
         });

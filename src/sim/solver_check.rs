@@ -23,13 +23,14 @@ pub mod ctl {
     // word 7 is unused
     /// The partial maxima of a reduction's workgroups (`kernel::reduction_groups`) from here.
     pub const PARTIALS: usize = 8;
-    /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse solve.
-    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 1;
+    /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse
+    /// solve, the residual reductions. Their full counts live here; the gates copy them, or
+    /// zeros, into the arguments buffer (`args_buffer`), which the gated dispatches read.
+    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 2;
     pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
-    pub const LIVE_ARGS: usize = FULL_ARGS + 3 * ARG_SLOTS;
     /// The verdict of the current step (the solve's last `gate`): its worst relative residual (f32), whether a
     /// solve of it stopped above the tolerance, and the steps that did since the last reset.
-    pub const VERDICT: usize = LIVE_ARGS + 3 * ARG_SLOTS;
+    pub const VERDICT: usize = FULL_ARGS + 3 * ARG_SLOTS;
     /// The gated tail's schedule (`tail_block`): checks done, gated units not yet checked, checks
     /// after a single unit before the blocks double.
     pub const TAIL: usize = VERDICT + 3;
@@ -46,13 +47,15 @@ pub mod ctl {
         MAX_LEVELS + level
     }
     pub const COARSE_SLOT: usize = 2 * MAX_LEVELS;
+    pub const REDUCE_SLOT: usize = 2 * MAX_LEVELS + 1;
 }
 
 /// Buffer slots of the solver buffers (`kernel::slot`).
 pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_LEVELS, MG_RHS, MG_STENCIL, MG_X, MG_XC, MG_Y};
 
-/// The control buffer with every level's full workgroup counts in place.
-pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc]) -> wgpu::Buffer {
+/// The control buffer with every level's full workgroup counts in place, and the reductions'
+/// (`reduce_groups`).
+pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups: u32) -> wgpu::Buffer {
     let mut words = vec![0u32; ctl::WORDS];
     let mut put = |slot: usize, groups: [u32; 3]| {
         words[ctl::FULL_ARGS + 3 * slot..ctl::FULL_ARGS + 3 * slot + 3].copy_from_slice(&groups);
@@ -62,18 +65,30 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc]) -> wgpu::Buff
         put(ctl::tile_slot(k), tile_groups(l.nx, l.ny));
     }
     put(ctl::COARSE_SLOT, [1, 1, 1]);
+    put(ctl::REDUCE_SLOT, [reduce_groups, 1, 1]);
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("solver control"),
         contents: bytemuck::cast_slice(&words),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
     })
 }
 
-/// How the dispatches of a sweep or cycle are recorded: directly, or gated (indirect, with their
-/// workgroup counts from the control buffer's live arguments).
+/// The gated dispatches' live arguments, 3 words a slot (`ctl::ARG_SLOTS`), written by the gates:
+/// zeros until the first gate opens them.
+pub fn args_buffer(device: &wgpu::Device) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("solver arguments"),
+        size: (3 * ctl::ARG_SLOTS * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+        mapped_at_creation: false,
+    })
+}
+
+/// How the dispatches of a sweep, cycle or check are recorded: directly, or gated (indirect, with
+/// their workgroup counts from the arguments buffer, `args_buffer`).
 #[derive(Clone, Copy)]
 pub struct Launch<'a> {
-    pub control: &'a wgpu::Buffer,
+    pub args: &'a wgpu::Buffer,
     pub gated: bool,
 }
 
@@ -85,7 +100,7 @@ impl Launch<'_> {
         pass.set_bind_group(0, group, &[]);
         super::dispatch_probe::timed(pass, &kernel.label, |pass| {
             if self.gated {
-                pass.dispatch_workgroups_indirect(self.control, ((ctl::LIVE_ARGS + 3 * slot) * 4) as u64);
+                pass.dispatch_workgroups_indirect(self.args, (3 * slot * 4) as u64);
             } else {
                 pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
             }
@@ -148,19 +163,21 @@ impl Check {
         self.gate_start.dispatch_groups(pass, &self.groups[3], 1);
     }
 
-    fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
-        match measure {
-            Measure::Jacobi => self.reduce_p.dispatch_groups(pass, &self.groups[2], self.reduce_groups),
-            Measure::Level0 => self.reduce_mg.dispatch_groups(pass, &self.groups[1], self.reduce_groups),
-        }
+    fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
+        let (kernel, group) = match measure {
+            Measure::Jacobi => (&self.reduce_p, &self.groups[2]),
+            Measure::Level0 => (&self.reduce_mg, &self.groups[1]),
+        };
+        launch.go(pass, kernel, group, [self.reduce_groups, 1, 1], ctl::REDUCE_SLOT);
     }
 
-    /// A residual check that closes the gate once the tolerance is met (its reduction returns
-    /// at once when the gate is already closed). The solve's last one, after its last gated
-    /// units (`ctl::TAIL` + 1 down to zero), also folds the solve's outcome into the step's
-    /// verdict (`ctl::VERDICT`): no dispatch of its own.
-    pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure) {
-        self.encode_reduce(pass, measure);
+    /// A residual check that closes the gate once the tolerance is met. Its reduction, gated,
+    /// takes no workgroup once the gate is closed (a dispatch of workgroups that return at once
+    /// still wakes a CPU adapter's threads); the gate itself always runs. The solve's last gate,
+    /// after its last gated units (`ctl::TAIL` + 1 down to zero), also folds the solve's outcome
+    /// into the step's verdict (`ctl::VERDICT`): no dispatch of its own.
+    pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
+        self.encode_reduce(pass, measure, launch);
         self.gate.dispatch_groups(pass, &self.groups[4], 1);
     }
 }
