@@ -250,8 +250,9 @@ pub struct Multigrid {
 }
 
 impl Multigrid {
-    /// Builds the hierarchy; `control` is the solver control buffer and `args` the gated dispatches' arguments, bound to every level, and
-    /// `with_tables` receives the per-level binding tables (level 0's first) for other passes.
+    /// Builds the hierarchy; `control` is the solver control buffer and `args` the gated
+    /// dispatches' arguments, both bound to every level, and `with_tables` receives the per-level
+    /// binding tables (level 0's first) for other passes.
     pub fn new(
         ctx: &Ctx,
         control: &wgpu::Buffer,

@@ -28,8 +28,9 @@ pub mod ctl {
     /// zeros, into the arguments buffer (`args_buffer`), which the gated dispatches read.
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 2;
     pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
-    /// The verdict of the current step (the solve's last `gate`): its worst relative residual (f32), whether a
-    /// solve of it stopped above the tolerance, and the steps that did since the last reset.
+    /// The verdict of the current step (the solve's last `gate`): its worst relative residual
+    /// (f32), whether a solve of it stopped above the tolerance, and the steps that did since the
+    /// last reset.
     pub const VERDICT: usize = FULL_ARGS + 3 * ARG_SLOTS;
     /// The gated tail's schedule (`tail_block`): checks done, gated units not yet checked, checks
     /// after a single unit before the blocks double.
