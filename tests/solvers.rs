@@ -198,6 +198,14 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         }
         let first = mg.coarse;
         steps.push(("coarse".into(), Box::new(move |pass| mg.encode_coarse(pass, launch)), Box::new(move |m| m.coarse_pass(first, &p))));
+        // a CPU adapter's level above the coarse solve and the solve in one dispatch, where the level
+        // is small and takes the quad kernels (80 x 72: 40 x 36)
+        if nx == 80 && !mg.tiled {
+            assert_eq!(mg.lower_level(), Some(first - 1), "{ctx}: the level above the coarse solve in one dispatch");
+        }
+        if let Some(l) = mg.lower_level() {
+            steps.push(("lower".into(), Box::new(move |pass| mg.encode_lower(pass, launch)), Box::new(move |m| m.lower_pass(l, &p))));
+        }
         // the plain kernels (CPU adapters), in place
         {
             for l in 0..mg.coarse {
@@ -252,7 +260,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
             cpu_step(&mut want);
             // the coarse solve and the V-cycle run many relaxations in a row: rounding grows; the
             // levels below the coarse solve's first live only in workgroup memory on the GPU
-            let whole = label.starts_with("coarse") || label.starts_with('v');
+            let whole = label.starts_with("coarse") || label.starts_with('v') || label == "lower";
             let rel = if whole { 2e-4 } else { REL };
             let end = if whole { (mg.levels[first].off as usize) + mg.levels[first].cells() } else { got.x.len() };
             for (field, g, w) in [("x", &got.x, &want.x), ("rhs", &got.rhs, &want.rhs)] {

@@ -141,6 +141,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("multigrid_restrict", include_str!("../../shaders/multigrid_restrict.wgsl")),
     ("multigrid_prolong", include_str!("../../shaders/multigrid_prolong.wgsl")),
     ("multigrid_coarse", include_str!("../../shaders/multigrid_coarse.wgsl")),
+    ("multigrid_coarse_levels", include_str!("../../shaders/multigrid_coarse_levels.wgsl")),
     ("multigrid_quad", include_str!("../../shaders/multigrid_quad.wgsl")),
     ("solver_reduce", include_str!("../../shaders/solver_reduce.wgsl")),
 ];
@@ -206,8 +207,9 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
     ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
     ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
-    ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse"))),
+    ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
     ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
+    ("multigrid_lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
     ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), reduce!(), include_str!("../../shaders/solver_check.wgsl"))),
     ("solver_check_quad", concat!(mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl"))),
     ("warm_start", concat!(mg!("level"), warm!(), include_str!("../../shaders/warm_start.wgsl"))),

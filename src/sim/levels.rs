@@ -34,6 +34,10 @@ pub const MAX_LEVELS: usize = 16;
 /// after the coarse-grid correction (the tile kernels run both of a side's sweeps in one dispatch).
 pub const PRE_SMOOTH: u32 = 2;
 pub const POST_SMOOTH: u32 = 2;
+/// Most cells of the level a CPU adapter's V-cycle takes with the coarse solve in one dispatch of
+/// one workgroup (shaders/multigrid_lower.wgsl): 64², where the level's ten dispatches cost more
+/// in lavapipe's thread wake-ups than one thread takes for their work.
+pub const LOWER_CELLS: usize = 4096;
 
 /// The tile of the fused smoothers (shaders/multigrid_tile.wgsl, pressure.wgsl): each workgroup
 /// owns `TILE` x `TILE` cells and loads a halo of `HALO` cells around them, enough for four

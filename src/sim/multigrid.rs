@@ -175,6 +175,26 @@ fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffe
     })
 }
 
+/// The CPU adapter's dispatch of the level above the coarse solve and the solve below it
+/// (shaders/multigrid_lower.wgsl).
+struct Lower {
+    level: usize,
+    kernel: Kernel,
+    group: wgpu::BindGroup,
+}
+
+/// Whether the quad restriction can take fine level `d` onto `c`: pairs of quads a row, an even
+/// count of rows, and both levels' rows whole quads at offsets of whole quads.
+fn restrict_quads(d: &LevelDesc, c: &LevelDesc) -> bool {
+    d.ny.is_multiple_of(2) && prolong_quads(d, c)
+}
+
+/// Whether the quad prolongation can take `c`'s correction onto `d`: rows of whole quads (the
+/// coarse level's too) at offsets of whole quads.
+fn prolong_quads(d: &LevelDesc, c: &LevelDesc) -> bool {
+    d.nx.is_multiple_of(8) && [d.off, d.x_off, c.off, c.x_off].iter().all(|o| o.is_multiple_of(4))
+}
+
 /// Whether a level's rows are whole quads at offsets of whole quads (the quad kernels read it as
 /// vec4s: shaders/multigrid_quad.wgsl, shaders/solver_check_quad.wgsl).
 pub fn quad_rows(d: &LevelDesc) -> bool {
@@ -239,6 +259,9 @@ pub struct Multigrid {
     quad_load: Compiled,
     /// The quad sweeps through textures, where the plain path runs.
     quad_tex: Option<QuadTex>,
+    /// The level above the coarse solve and the solve in one dispatch, on a CPU adapter where
+    /// that level is small (`lower_level`).
+    lower: Option<Lower>,
     /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
     /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
     pub quads: bool,
@@ -366,6 +389,23 @@ impl Multigrid {
             } else {
                 None
             },
+            lower: match coarse.checked_sub(1) {
+                Some(l)
+                    if per_level
+                        && levels[l].cells() <= LOWER_CELLS
+                        && quad_rows(&levels[l])
+                        && restrict_quads(&levels[l], &levels[coarse]) =>
+                {
+                    let mut constants = vec![("WG", solver_workgroup(d))];
+                    constants.extend_from_slice(&coarse_constants(&levels, coarse));
+                    let kernel = super::kernel::with_level_compiled(&levels[l], || {
+                        Kernel::with_options(target, "multigrid_lower", "main", &constants, false)
+                    })?;
+                    let group = kernel.bind(d, &tables[l]);
+                    Some(Lower { level: l, kernel, group })
+                }
+                _ => None,
+            },
             quads: true,
             block: cell_block(d),
             levels,
@@ -401,15 +441,21 @@ impl Multigrid {
     /// Whether the plain restriction of level `l` takes the quad kernel: pairs of quads a row, an
     /// even count of rows, and the coarse level's rows whole quads too.
     pub fn quad_restrict(&self, l: usize) -> bool {
-        let (d, c) = (&self.levels[l], &self.levels[l + 1]);
-        self.quads && d.nx % 8 == 0 && d.ny % 2 == 0 && d.off % 4 == 0 && d.x_off % 4 == 0 && c.off % 4 == 0 && c.x_off % 4 == 0
+        self.quads && restrict_quads(&self.levels[l], &self.levels[l + 1])
     }
 
     /// Whether the plain prolongation onto level `l` takes the quad kernel: rows of whole quads,
     /// the coarse level's too.
     pub fn quad_prolong(&self, l: usize) -> bool {
-        let (d, c) = (&self.levels[l], &self.levels[l + 1]);
-        self.quads && d.nx % 8 == 0 && d.off % 4 == 0 && d.x_off % 4 == 0 && c.off % 4 == 0 && c.x_off % 4 == 0
+        self.quads && prolong_quads(&self.levels[l], &self.levels[l + 1])
+    }
+
+    /// The level the plain V-cycle's one-workgroup dispatch takes with the coarse solve below it
+    /// (`encode_lower`), where this adapter built it and the level takes the quad kernels now (no
+    /// odd seam).
+    pub fn lower_level(&self) -> Option<usize> {
+        let l = self.lower.as_ref()?.level;
+        (self.quad_sweeps(l) && self.quad_restrict(l) && self.quad_prolong(l)).then_some(l)
     }
 
     /// Whether `encode_smooth` leaves level `l`'s iterate in its second buffer (y), as
@@ -479,7 +525,8 @@ impl Multigrid {
     }
 
     /// One V-cycle on level 0: 3 dispatches per level above the coarse solve, plus one (tiled);
-    /// 10 per level plus one with the plain kernels.
+    /// with the plain kernels 10 per level above the one dispatch of the bottom (the coarse solve,
+    /// or `encode_lower` from `lower_level`).
     pub fn encode_vcycle(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         if self.tiled { self.encode_vcycle_tiled(pass, launch) } else { self.encode_vcycle_plain(pass, launch) }
     }
@@ -584,13 +631,25 @@ impl Multigrid {
     }
 
     fn encode_vcycle_plain(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
-        for l in 0..self.coarse {
+        let top = self.lower_level().unwrap_or(self.coarse);
+        for l in 0..top {
             self.encode_smoothed_restrict(pass, launch, l, PRE_SMOOTH);
         }
-        self.encode_coarse(pass, launch);
-        for l in (0..self.coarse).rev() {
+        if top < self.coarse {
+            self.encode_lower(pass, launch);
+        } else {
+            self.encode_coarse(pass, launch);
+        }
+        for l in (0..top).rev() {
             self.encode_prolong_smoothed(pass, launch, l, POST_SMOOTH);
         }
+    }
+
+    /// The V-cycle from `lower_level` down in one dispatch: its pre-smoothing, restriction, the
+    /// coarse solve, prolongation and post-smoothing (plain kernels, x in its buffer).
+    pub fn encode_lower(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        let lower = self.lower.as_ref().expect("a lower dispatch built for this adapter and grid");
+        launch.go(pass, &lower.kernel, &lower.group, [1, 1, 1], ctl::COARSE_SLOT);
     }
 
     /// Level `l + 1`'s correction added to level `l`'s x, then `n` sweeps. After this V-cycle's
@@ -620,7 +679,8 @@ impl Multigrid {
             (true, true) => 5,
             (false, seam) => (if seam { 4 } else { 2 }) * (PRE_SMOOTH + POST_SMOOTH) + 2,
         };
-        (0..self.coarse).map(per_level).sum::<u32>() + 1
+        let top = if self.tiled { self.coarse } else { self.lower_level().unwrap_or(self.coarse) };
+        (0..top).map(per_level).sum::<u32>() + 1
     }
 
     /// Dispatches of two SOR sweeps (`encode_sor`).

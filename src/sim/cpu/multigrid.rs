@@ -320,6 +320,15 @@ impl Mg {
         }
     }
 
+    /// multigrid_lower: level `l`'s pre-smoothing and restriction, the coarse solve from `l + 1`
+    /// down, then the correction and the post-smoothing (a CPU adapter's one dispatch).
+    pub fn lower_pass(&mut self, l: usize, p: &Params) {
+        self.smooth_pass(l);
+        self.restrict_pass(l);
+        self.coarse_pass(l + 1, p);
+        self.prolong_pass(l, p);
+    }
+
     /// One V-cycle on level 0, as the GPU records it.
     pub fn vcycle(&mut self, p: &Params) {
         let first =

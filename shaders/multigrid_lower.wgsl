@@ -1,0 +1,70 @@
+// The bottom of a CPU adapter's V-cycle in one dispatch: the level just above the coarse solve
+// (the bound `level`, at most LOWER_CELLS cells: src/sim/multigrid.rs `lower_level`) smoothed,
+// restricted, solved below by the coarse solve (multigrid_coarse_levels.wgsl), corrected and
+// smoothed again, by one workgroup with barriers between the steps. The same steps in the same
+// order, with the same arithmetic, as the plain passes multigrid_quad.wgsl `red`, `black`,
+// `restriction`, multigrid_coarse.wgsl and `add`, so the result is theirs bit for bit. Why: on
+// lavapipe every dispatch wakes the compute threads and waits for them (60-100 µs on the 2-core
+// VMs), and at 64² the ten dispatches of such a level did little else; one thread does the
+// level's work in less than their waits (BENCHMARKS.md, twenty-ninth session).
+
+// Sweeps before and after the coarse correction (src/sim/levels.rs PRE_SMOOTH, POST_SMOOTH).
+const PRE_SMOOTH: u32 = 2u;
+const POST_SMOOTH: u32 = 2u;
+
+// A half-sweep of this level in place, a quad an invocation at a time.
+fn lower_half(lid: u32, parity: u32) {
+    let w = u32(row_quads());
+    for (var t = lid; t < w * level.ny; t += WG) {
+        quad_sweep(vec3<u32>(t % w, t / w, 0u), parity, SMOOTH_OMEGA);
+    }
+    storageBarrier();
+}
+
+fn lower_sweeps(lid: u32, n: u32) {
+    for (var k = 0u; k < n; k++) {
+        lower_half(lid, 0u);
+        lower_half(lid, 1u);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
+    let lid = lid3.x;
+    lower_sweeps(lid, PRE_SMOOTH);
+    // `restriction`: the coarse level's rhs, and its x zeroed
+    let cw = level.coarse_nx / 4u;
+    for (var t = lid; t < cw * level.coarse_ny; t += WG) {
+        let ti = i32(t % cw);
+        let tj = i32(t / cw);
+        let sum = restricted(vec4<f32>(0.0), residual_pair(2 * ti, 2 * tj));
+        restriction_store(ti, tj, restricted(sum, residual_pair(2 * ti, 2 * tj + 1)));
+    }
+    storageBarrier();
+    // the coarse solve, as multigrid_coarse.wgsl `main` (x is zero after the restriction)
+    let n = FIRST_NX * FIRST_NY;
+    for (var c = lid; c < n; c += WG) {
+        sx[c] = 0.0;
+        let k = level.coarse_off + c;
+        srhs[c] = mg_rhs[k / 4u][k % 4u];
+    }
+    for (var c = lid; c < s_off(LAST) + BOTTOM_NX * BOTTOM_NY; c += WG) {
+        let k = level.coarse_off + c;
+        sst[c] = mg_stencil[k / 4u][k % 4u];
+    }
+    coarse_vcycle(lid);
+    // x back a quad at a time (the coarse level's rows are whole quads)
+    for (var t = lid; t < n / 4u; t += WG) {
+        mg_xc[level.coarse_x_off / 4u + t] = vec4<f32>(sx[4u * t], sx[4u * t + 1u], sx[4u * t + 2u], sx[4u * t + 3u]);
+    }
+    storageBarrier();
+    // `add`, then the post-smoothing
+    let w = u32(row_quads());
+    for (var t = lid; t < w * level.ny; t += WG) {
+        let q = i32(t % w);
+        let j = i32(t / w);
+        mg_x[x_row(j) + q] = prolonged(q, j);
+    }
+    storageBarrier();
+    lower_sweeps(lid, POST_SMOOTH);
+}
