@@ -22,6 +22,9 @@
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 // The gated dispatches' arguments, 3 words a slot (src/sim/solver_check.rs `args_buffer`).
 @group(0) @binding(45) var<storage, read_write> mg_args: array<u32>;
+// The next gate's own arguments (src/sim/solver_check.rs `Check`): a closed gate stops the gates
+// after it too, as nothing is left for them to do once the solve is done.
+@group(0) @binding(46) var<storage, read_write> gate_args: array<u32>;
 
 
 // Workgroups of a reduction's first stage are GROUPS (shaders/solver_reduce.wgsl); the words after
@@ -108,6 +111,9 @@ fn write_args(lid: u32) {
     for (var k = lid; k < 3u * ARG_SLOTS; k += GATE_WG) {
         mg_args[k] = select(mg_control[FULL_ARGS + k], 0u, done != 0u);
     }
+    if lid < 3u {
+        gate_args[lid] = select(1u, 0u, done != 0u);
+    }
 }
 
 // Start of a gated solve: the rhs scale from reduce_rhs; a zero right-hand side is already solved.
@@ -127,7 +133,8 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
 }
 
 // After a run of sweeps or cycles: counts them if they ran, then stops the rest once the residual
-// is in. The solve's last gate (no gated units left to count) also gives the step its verdict.
+// is in. The gate that closes, or the solve's last (no gated units left to count), also gives the
+// step its verdict: the gates after a closed one do not run.
 @compute @workgroup_size(GATE_WG)
 fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
     let r = partial_max(lid.x);
@@ -154,12 +161,13 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
         mg_control[TAIL + 1u] -= block;
         mg_control[2] = done;
         done_now = done;
-        if last { verdict(); }
+        // (done already: only a gate dispatched directly, where `verdict` changes nothing more)
+        if last || done != 0u { verdict(); }
     }
     write_args(lid.x);
 }
 
-// After a solve (its last gate): the step's worst ratio, and the step counted once as failed when
+// After a solve (the gate that closes it, or its last): the step's worst ratio, and the step counted once as failed when
 // a solve of it stopped above the tolerance (src/sim/solver.rs `begin_step` clears the first two
 // words).
 fn verdict() {

@@ -71,7 +71,10 @@ pub mod slot {
     /// write: apart from the control buffer, so that a reduction that writes the control words can
     /// be dispatched through them (WebGPU forbids an indirect buffer a dispatch also writes).
     pub const MG_ARGS: u32 = 45;
-    pub const COUNT: usize = 46;
+    /// The next gate's own arguments, which a gate writes: two buffers by turns, as a gate
+    /// dispatched through one cannot write it (src/sim/solver_check.rs `Check`).
+    pub const GATE_ARGS: u32 = 46;
+    pub const COUNT: usize = 47;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -121,6 +124,7 @@ pub mod slot {
         "ink_texels",
         "ink_texels_out",
         "mg_args",
+        "gate_args",
     ];
 }
 

@@ -115,7 +115,15 @@ pub struct Check {
     reduce_p: Kernel,
     gate_start: Kernel,
     gate: Kernel,
-    groups: [wgpu::BindGroup; 5],
+    /// reduce_rhs, reduce_mg, reduce_p, gate_start (which writes `gate_args[0]`).
+    groups: [wgpu::BindGroup; 4],
+    /// The gates' own arguments by turns: a gate dispatched through one writes the other, which
+    /// the next gate reads (`gate_groups[k]` writes buffer 1 - k). A gate that closes writes
+    /// zeros, and the gates after it take no workgroup (each cost a CPU adapter a thread wake-up).
+    gate_args: [wgpu::Buffer; 2],
+    gate_groups: [wgpu::BindGroup; 2],
+    /// Which of `gate_args` the next gate reads (0 after `encode_start`).
+    turn: std::cell::Cell<usize>,
     /// Workgroups of a reduction (`kernel::reduction_groups`).
     reduce_groups: u32,
 }
@@ -148,20 +156,45 @@ impl Check {
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = super::kernel::with_level0_compiled(target, quads, || {
             Ok::<_, crate::error::Error>((k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?))
         })?;
+        let gate_args = [0, 1].map(|k| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(["gate arguments 0", "gate arguments 1"][k]),
+                size: 12,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+                mapped_at_creation: false,
+            })
+        });
+        let writing = |k: usize| {
+            let mut t = *table;
+            t[slot::GATE_ARGS as usize] = Some(&gate_args[k]);
+            t
+        };
         let groups = [
             reduce_rhs.bind(device, table),
             reduce_mg.bind(device, table),
             reduce_p.bind(device, table),
-            gate_start.bind(device, table),
-            gate.bind(device, table),
+            gate_start.bind(device, &writing(0)),
         ];
-        Ok(Check { reduce_rhs, reduce_mg, reduce_p, gate_start, gate, groups, reduce_groups })
+        let gate_groups = [gate.bind(device, &writing(1)), gate.bind(device, &writing(0))];
+        Ok(Check {
+            reduce_rhs,
+            reduce_mg,
+            reduce_p,
+            gate_start,
+            gate,
+            groups,
+            gate_args,
+            gate_groups,
+            turn: std::cell::Cell::new(0),
+            reduce_groups,
+        })
     }
 
     /// Start of a gated solve: measures max |rhs| and opens the gate.
     pub fn encode_start(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.reduce_rhs.dispatch_groups(pass, &self.groups[0], self.reduce_groups);
         self.gate_start.dispatch_groups(pass, &self.groups[3], 1);
+        self.turn.set(0);
     }
 
     fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
@@ -172,14 +205,17 @@ impl Check {
         launch.go(pass, kernel, group, [self.reduce_groups, 1, 1], ctl::REDUCE_SLOT);
     }
 
-    /// A residual check that closes the gate once the tolerance is met. Its reduction, gated,
-    /// takes no workgroup once the gate is closed (a dispatch of workgroups that return at once
-    /// still wakes a CPU adapter's threads); the gate itself always runs. The solve's last gate,
-    /// after its last gated units (`ctl::TAIL` + 1 down to zero), also folds the solve's outcome
-    /// into the step's verdict (`ctl::VERDICT`): no dispatch of its own.
+    /// A residual check that closes the gate once the tolerance is met. Gated, its reduction and
+    /// the gate itself take no workgroup once the gate is closed (a dispatch of workgroups that
+    /// return at once still wakes a CPU adapter's threads). The gate that closes, or the solve's
+    /// last (after its last gated units: `ctl::TAIL` + 1 down to zero), also folds the solve's
+    /// outcome into the step's verdict (`ctl::VERDICT`): no dispatch of its own.
     pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
         self.encode_reduce(pass, measure, launch);
-        self.gate.dispatch_groups(pass, &self.groups[4], 1);
+        let k = self.turn.get();
+        let own = Launch { args: &self.gate_args[k], gated: launch.gated };
+        own.go(pass, &self.gate, &self.gate_groups[k], [1, 1, 1], 0);
+        self.turn.set(1 - k);
     }
 }
 
