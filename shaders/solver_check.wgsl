@@ -8,7 +8,8 @@
 //   5 units per check   6 units the next gate counts   7 unused
 //   8..1032 partial maxima (GROUPS of them used)   1032.. full args (3 words per slot)
 //   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
-//   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks
+//   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks,
+//             the check after which the multigrid's polish runs (src/sim/solver.rs `polish_at`)
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(3) var<storage, read> p: array<f32>;
@@ -36,6 +37,7 @@ const ARG_SLOTS: u32 = 34u;
 const FULL_ARGS: u32 = 1032u;
 const VERDICT: u32 = 1134u;
 const TAIL: u32 = 1137u;
+const POLISH_AT: u32 = 1140u;
 const MAX_BLOCK: u32 = 64u;
 
 var<workgroup> done_now: u32;
@@ -150,12 +152,19 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
             if finite(r) && finite(rhs) && ratio <= bitcast<f32>(mg_control[0]) { done = 1u; }
         }
         // the gated units before the next check (src/sim/solver_check.rs `tail_block`): single
-        // ones for the first `fine` checks, then doubling blocks, never past the tail's end
+        // ones for the first `fine` checks, then doubling blocks, never past the tail's end; the
+        // polish's block (after check POLISH_AT) counts none, and the blocks after it go on as if
+        // it were not there
         let k = mg_control[TAIL];
         let fine = mg_control[TAIL + 2u];
-        var block = 1u;
-        if k >= fine { block = min(1u << min(k - fine + 1u, 6u), MAX_BLOCK); }
-        block = min(block, mg_control[TAIL + 1u]);
+        let polish = mg_control[POLISH_AT];
+        var block = 0u;
+        if k != polish {
+            let kk = select(k, k - 1u, k > polish);
+            block = 1u;
+            if kk >= fine { block = min(1u << min(kk - fine + 1u, 6u), MAX_BLOCK); }
+            block = min(block, mg_control[TAIL + 1u]);
+        }
         mg_control[6] = block;
         mg_control[TAIL] = k + 1u;
         mg_control[TAIL + 1u] -= block;

@@ -672,6 +672,29 @@ impl Multigrid {
         }
     }
 
+    /// Sweeps of the polish (`encode_polish`): two with the plain kernels, four tiled (a tile
+    /// dispatch is two sweeps, and a level's x must end where it started).
+    pub fn polish_sweeps(&self) -> u32 {
+        if self.tiled { 4 } else { 2 }
+    }
+
+    /// The polish of a solve to a tolerance (src/sim/solver.rs `polish_at`): `polish_sweeps`
+    /// smoothing sweeps on level 0, x in p before and after. Needs a level above the coarse
+    /// solve (`coarse` > 0).
+    pub fn encode_polish(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        if !self.tiled {
+            return self.encode_plain_sweeps(pass, launch, 0, 2);
+        }
+        if self.odd_seam(0) {
+            // each smoothing block two sweeps, x -> y -> x
+            self.encode_smooth(pass, launch, 0);
+            self.encode_smooth(pass, launch, 0);
+        } else {
+            self.tile(pass, launch, &self.smooth, 0);
+            self.tile(pass, launch, &self.smooth_back, 0);
+        }
+    }
+
     /// Dispatches of one V-cycle.
     pub fn vcycle_dispatches(&self) -> u32 {
         let per_level = |l: usize| match (self.tiled, self.odd_seam(l)) {

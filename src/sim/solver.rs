@@ -499,6 +499,7 @@ impl Solvers {
             put(ctl::TAIL, 0);
             put(ctl::TAIL + 1, plan.gated);
             put(ctl::TAIL + 2, plan.fine);
+            put(ctl::POLISH_AT, self.polish_at(spec, plan).unwrap_or(ctl::NO_POLISH));
         }
         let direct = self.launch(false);
         timed_pass(encoder, profiler, "pressure setup", |pass| {
@@ -528,14 +529,25 @@ impl Solvers {
                 }
                 return;
             }
-            for _ in 0..plan.direct {
+            let polish_at = self.polish_at(spec, plan);
+            for i in 0..plan.direct {
                 self.encode_unit(pass, kind, direct, &mut in_out);
+                if i == 0 && plan.direct >= 2 && self.polishes(spec) {
+                    self.mg.encode_polish(pass, direct);
+                }
             }
             // gated: a zero right-hand side closed the gate at the start
             self.check.encode_gate(pass, measure, self.launch(true));
-            // the gated tail, in the blocks the gate counts (`tail_block`)
-            let (mut left, mut k) = (plan.gated, 0);
+            // the gated tail, in the blocks the gate counts (`tail_block`), the polish among them
+            let (mut left, mut k, mut checks) = (plan.gated, 0, 1);
             while left > 0 {
+                if polish_at == Some(checks - 1) {
+                    self.mg.encode_polish(pass, self.launch(true));
+                    self.check.encode_gate(pass, measure, self.launch(true));
+                    checks += 1;
+                    continue;
+                }
+                checks += 1;
                 let block = tail_block(k, plan.fine).min(left);
                 for _ in 0..block {
                     self.encode_unit(pass, kind, self.launch(true), &mut in_out);
@@ -561,6 +573,35 @@ impl Solvers {
                 s.stale = false;
                 s.solve = solve;
             }
+        }
+    }
+
+    /// Whether a solve of `spec` polishes: multigrid to a tolerance with room for a second
+    /// V-cycle, on a grid with a level above the coarse solve. One V-cycle leaves most steps of a
+    /// running flow just under the tolerance and the rest just over it (plume at 128²: the 2-cycle
+    /// steps' first ratio was within 1.5x of the target in half of them, 3x in 90 %), and a
+    /// second V-cycle costs a CPU adapter about as much as the first. Two smoothing sweeps on
+    /// level 0 first (four tiled) finish most of those steps for a tenth to a third of it
+    /// (BENCHMARKS.md, twenty-ninth session). It runs once a solve, right after the first
+    /// V-cycle, whatever the plan, so the predicted and fully gated paths stay one sequence
+    /// (tests/solvers.rs `predicted_tolerance_path_stops_where_the_gated_one_does`), and counts
+    /// as no V-cycle.
+    fn polishes(&self, spec: SolveSpec) -> bool {
+        spec.gated() && spec.kind == SolverKind::Multigrid && spec.max_units() >= 2 && self.mg.coarse > 0
+    }
+
+    /// The check after which the polish runs as a gated block, where it is gated: after the
+    /// direct V-cycle's (check 0), or after the first gated V-cycle's (check 1); None where it
+    /// runs among the direct units (two or more) or not at all. Always with gated V-cycles
+    /// after it, so a gate before it is never the solve's last.
+    fn polish_at(&self, spec: SolveSpec, plan: Plan) -> Option<u32> {
+        if !self.polishes(spec) {
+            return None;
+        }
+        match plan.direct {
+            0 if plan.gated >= 2 => Some(1),
+            1 if plan.gated >= 1 => Some(0),
+            _ => None,
         }
     }
 

@@ -35,7 +35,11 @@ pub mod ctl {
     /// The gated tail's schedule (`tail_block`): checks done, gated units not yet checked, checks
     /// after a single unit before the blocks double.
     pub const TAIL: usize = VERDICT + 3;
-    pub const WORDS: usize = TAIL + 3;
+    /// The check after which the multigrid's polish runs as a gated block of no units
+    /// (src/sim/solver.rs `polish_at`); `NO_POLISH` for none.
+    pub const POLISH_AT: usize = TAIL + 3;
+    pub const NO_POLISH: u32 = 4095;
+    pub const WORDS: usize = TAIL + 4;
     /// Words the feedback read-back copies (0..8), then the three verdict words after them.
     pub const FEEDBACK_WORDS: usize = 8;
     /// The longest block of gated units between two checks.

@@ -329,6 +329,14 @@ impl Mg {
         self.prolong_pass(l, p);
     }
 
+    /// The polish of a solve to a tolerance (src/sim/multigrid.rs `encode_polish`): `sweeps`
+    /// smoothing sweeps on level 0.
+    pub fn polish(&mut self, sweeps: u32) {
+        for _ in 0..sweeps {
+            self.smooth(0);
+        }
+    }
+
     /// One V-cycle on level 0, as the GPU records it.
     pub fn vcycle(&mut self, p: &Params) {
         let first =
