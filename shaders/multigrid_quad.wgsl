@@ -117,15 +117,24 @@ fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
     mg_x[x_row(j) + q] = relaxed_quad(quad_at(q, j), j, parity, omega);
 }
 
+// -rho h^2 div / dt of grid quad k (level 0's right-hand side where the cells are fluid).
+fn rhs_quad(k: i32) -> vec4<f32> {
+    return -params.rho * params.h * params.h * divergence[k] / params.dt;
+}
+
+// Level 0's right-hand side at quad q of row j from b (`rhs_quad`): zero on solid cells.
+fn store_rhs(q: i32, j: i32, b: vec4<f32>) {
+    let c = l_row(j) + q;
+    mg_rhs[c] = select(b, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
+}
+
 // multigrid_setup `load` four cells a thread: level 0's right-hand side from the divergence.
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn load(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);
     if q >= row_quads() || j >= lny() { return; }
-    let c = l_row(j) + q;
-    let b = -params.rho * params.h * params.h * divergence[j * row_quads() + q] / params.dt;
-    mg_rhs[c] = select(b, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
+    store_rhs(q, j, rhs_quad(j * row_quads() + q));
 }
 
 // A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (src/sim/kernel.rs

@@ -6,14 +6,20 @@
 @group(0) @binding(4) var<storage, read> divergence: array<f32>;
 @group(0) @binding(17) var<storage, read> stencil: array<u32>;
 @group(0) @binding(18) var<storage, read> level: Level;
+@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(33) var<storage, read_write> p_prev: array<f32>;
 
-// Cell c's shares of the five sums, with packed stencil s. The energy products are sums over the
+// -rho h^2 div / dt at cell c (level 0's right-hand side where it is fluid).
+fn rhs_cell(c: u32) -> f32 {
+    return -params.rho * params.h * params.h * divergence[c] / params.dt;
+}
+
+// Cell c's shares of the five sums, with packed stencil s and b = `rhs_cell`. The energy products are sums over the
 // stencil's edges, each taken once (from its left or bottom cell), of the products of the two
 // vectors' differences, plus their product at the cell per outflow ghost: p·Ap is positive term
 // by term, with no cancellation of a large constant in p.
-fn cell_terms(c: u32, s: u32) -> Terms {
+fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
     let count = stencil_count(s);
     if count == 0.0 { return Terms(vec4<f32>(0.0), 0.0); }
     let w = nx();
@@ -40,7 +46,6 @@ fn cell_terms(c: u32, s: u32) -> Terms {
         e += vec3<f32>(dp * dp, dp * dd, dd * dd);
         fluid += 1.0;
     }
-    let b = -params.rho * params.h * params.h * divergence[c] / params.dt;
     e += (count - fluid) * vec3<f32>(pc * pc, pc * dc, dc * dc);
     return Terms(vec4<f32>(pc * b, dc * b, e.x, e.y), e.z);
 }
@@ -49,15 +54,21 @@ fn cell_terms(c: u32, s: u32) -> Terms {
 @compute @workgroup_size(WG)
 fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = Terms(vec4<f32>(0.0), 0.0);
-    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) { t = add_terms(t, cell_terms(c, stencil[c])); }
+    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) { t = add_terms(t, cell_terms(c, stencil[c], rhs_cell(c))); }
     finish_partials(lid.x, wid.x, t);
 }
 
-// The sums with multigrid level 0's stencil (multigrid and SOR; the same packing).
+// The sums with multigrid level 0's stencil (multigrid and SOR; the same packing), and level 0's
+// right-hand side on the way (multigrid_setup.wgsl `load`, whose dispatch a warm start saves).
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = Terms(vec4<f32>(0.0), 0.0);
-    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) { t = add_terms(t, cell_terms(c, mg_stencil[level.off + c])); }
+    for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) {
+        let s = mg_stencil[level.off + c];
+        let b = rhs_cell(c);
+        t = add_terms(t, cell_terms(c, s, b));
+        mg_rhs[level.off + c] = select(0.0, b, stencil_count(s) > 0.0);
+    }
     finish_partials(lid.x, wid.x, t);
 }
 

@@ -21,8 +21,9 @@ struct QuadTerms {
     edd: vec4<f32>,
 }
 
-// warm_start.wgsl `cell_terms` of quad q of row j, with packed stencils s.
-fn quad_terms(q: i32, j: i32, s: vec4<u32>) -> QuadTerms {
+// warm_start.wgsl `cell_terms` of quad q of row j, with packed stencils s and -rho h^2 div / dt
+// b (multigrid_quad.wgsl `rhs_quad`).
+fn quad_terms(q: i32, j: i32, s: vec4<u32>, b: vec4<f32>) -> QuadTerms {
     let w = nx() / 4;
     let row = j * w;
     let c = row + q;
@@ -56,7 +57,6 @@ fn quad_terms(q: i32, j: i32, s: vec4<u32>) -> QuadTerms {
     e11 += ghosts * (pc * pc);
     e1d += ghosts * (pc * dc);
     edd += ghosts * (dc * dc);
-    let b = -params.rho * params.h * params.h * divergence[c] / params.dt;
     let fluid = count != zero;
     return QuadTerms(select(zero, pc * b, fluid), select(zero, dc * b, fluid), select(zero, e11, fluid), select(zero, e1d, fluid), select(zero, edd, fluid));
 }
@@ -87,17 +87,24 @@ fn quad_count() -> u32 { return cell_count() / 4u; }
 fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let w = u32(nx() / 4);
     var t = no_terms();
-    for (var c = wid.x * WG + lid.x; c < quad_count(); c += GROUPS * WG) { t = add_quads(t, quad_terms(i32(c % w), i32(c / w), stencil[c])); }
+    for (var c = wid.x * WG + lid.x; c < quad_count(); c += GROUPS * WG) {
+        t = add_quads(t, quad_terms(i32(c % w), i32(c / w), stencil[c], rhs_quad(i32(c))));
+    }
     finish_partials(lid.x, wid.x, folded(t));
 }
 
-// The sums with multigrid level 0's stencil (multigrid and SOR; the same packing).
+// The sums with multigrid level 0's stencil (multigrid and SOR; the same packing), and level 0's
+// right-hand side on the way (multigrid_quad.wgsl `load`, whose dispatch a warm start saves).
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let w = u32(nx() / 4);
     var t = no_terms();
     for (var c = wid.x * WG + lid.x; c < quad_count(); c += GROUPS * WG) {
-        t = add_quads(t, quad_terms(i32(c % w), i32(c / w), mg_stencil[level.off / 4u + c]));
+        let q = i32(c % w);
+        let j = i32(c / w);
+        let b = rhs_quad(i32(c));
+        t = add_quads(t, quad_terms(q, j, mg_stencil[level.off / 4u + c], b));
+        store_rhs(q, j, b);
     }
     finish_partials(lid.x, wid.x, folded(t));
 }

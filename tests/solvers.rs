@@ -148,6 +148,11 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         assert_eq!(got.stencil, want.stencil, "{ctx}: packed stencils");
         let n0 = nx * ny;
         assert_close(&format!("{ctx} rhs"), &got.rhs[..n0], &want.rhs[..n0], REL);
+        // a warm start's sums load level 0's right-hand side on the way (no `load` dispatch)
+        let warm = SolverConfig { warm_start: true, ..settings(SolverKind::Multigrid, 1, 0.0) };
+        let mut warmed = Simulation::new(gpu, &f, p, warm).unwrap();
+        warmed.run_pass("solve");
+        assert_close(&format!("{ctx} rhs through the warm start"), &download_mg(&warmed, false).rhs[..n0], &want.rhs[..n0], REL);
         let s = &sim.stages.solvers;
         let mg = &s.mg;
         if nx > 32 {

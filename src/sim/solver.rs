@@ -509,7 +509,8 @@ impl Solvers {
             if setup_mg {
                 self.mg.encode_setup(pass, direct);
             }
-            if kind != SolverKind::Jacobi {
+            // a warm start's sums load level 0's right-hand side as they go (one dispatch fewer)
+            if kind != SolverKind::Jacobi && spec.start != Start::Warm {
                 self.mg.encode_load(pass, direct);
             }
             if spec.start == Start::Warm {
