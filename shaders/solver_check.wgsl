@@ -33,14 +33,23 @@
 const MAX_GROUPS: u32 = 1024u;
 // Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments).
 const GATE_WG: u32 = 64u;
-const ARG_SLOTS: u32 = 34u;
+const ARG_SLOTS: u32 = 36u;
 const FULL_ARGS: u32 = 1032u;
-const VERDICT: u32 = 1134u;
-const TAIL: u32 = 1137u;
-const POLISH_AT: u32 = 1140u;
+const VERDICT: u32 = 1140u;
+const TAIL: u32 = 1143u;
+const POLISH_AT: u32 = 1146u;
+// The polish's argument slot (src/sim/solver_check.rs `ctl::POLISH_SLOT`), and how far above the
+// target the residual after the first V-cycle may be for the polish to run (src/sim/solver.rs
+// `polishes`): two sweeps finished most steps within 1.5-3x of it in plume at 128², and none of
+// 256²'s, whose first V-cycle leaves 3-15x.
+const POLISH_SLOT: u32 = 34u;
+const POLISH_CHECK_SLOT: u32 = 35u;
+const POLISH_REACH: f32 = 3.0;
 const MAX_BLOCK: u32 = 64u;
 
 var<workgroup> done_now: u32;
+// At the check before the polish: 1 where the polish runs, 2 where it and its check are skipped.
+var<workgroup> polish_now: u32;
 
 // max |rho h^2 div / dt|: the right-hand side's scale.
 @compute @workgroup_size(WG)
@@ -110,11 +119,13 @@ fn partial_max(lid: u32) -> f32 {
 fn write_args(lid: u32) {
     workgroupBarrier();
     let done = done_now;
+    let polish = polish_now;
     for (var k = lid; k < 3u * ARG_SLOTS; k += GATE_WG) {
-        mg_args[k] = select(mg_control[FULL_ARGS + k], 0u, done != 0u);
+        let shut = done != 0u || (k / 3u >= POLISH_SLOT && polish != 1u);
+        mg_args[k] = select(mg_control[FULL_ARGS + k], 0u, shut);
     }
     if lid < 3u {
-        gate_args[lid] = select(1u, 0u, done != 0u);
+        gate_args[lid] = select(1u, 0u, done != 0u || polish == 2u);
     }
 }
 
@@ -130,6 +141,7 @@ fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
         mg_control[3] = bitcast<u32>(0.0);
         mg_control[4] = 0u;
         done_now = done;
+        polish_now = 0u;
     }
     write_args(lid.x);
 }
@@ -158,15 +170,20 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
         let k = mg_control[TAIL];
         let fine = mg_control[TAIL + 2u];
         let polish = mg_control[POLISH_AT];
+        // the polish's block opens where the first V-cycle came within reach of the target; else
+        // it and its check are skipped, and this gate schedules the block the skipped one would
+        let reach = bitcast<f32>(mg_control[3]) <= POLISH_REACH * bitcast<f32>(mg_control[0]);
+        let skip = k == polish && !reach;
+        polish_now = select(0u, select(1u, 2u, skip), k == polish);
         var block = 0u;
-        if k != polish {
+        if k != polish || skip {
             let kk = select(k, k - 1u, k > polish);
             block = 1u;
             if kk >= fine { block = min(1u << min(kk - fine + 1u, 6u), MAX_BLOCK); }
             block = min(block, mg_control[TAIL + 1u]);
         }
         mg_control[6] = block;
-        mg_control[TAIL] = k + 1u;
+        mg_control[TAIL] = k + select(1u, 2u, skip);
         mg_control[TAIL + 1u] -= block;
         mg_control[2] = done;
         done_now = done;

@@ -173,14 +173,14 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         upload_mg(&sim, &spiked);
         run(&sim, |pass| {
             s.check.encode_start(pass);
-            s.check.encode_gate(pass, Measure::Level0, Launch { args: &s.args, gated: false });
+            s.check.encode_gate(pass, Measure::Level0, Launch::new(&s.args, false));
         });
         let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
         let partials = &words[ctl::PARTIALS..ctl::PARTIALS + MAX_REDUCTION_GROUPS as usize];
         let gpu_max = partials.iter().fold(0.0f32, |m, &v| m.max(v));
         let twin = cpu::solver_check::reduce_mg(&spiked);
         assert!(twin > 50.0 && (gpu_max - twin).abs() <= REL * twin, "{ctx}: reduce_mg {gpu_max:e}, CPU twin {twin:e}");
-        let launch = Launch { args: &s.args, gated: false };
+        let launch = Launch::new(&s.args, false);
         let p = sim.params;
         type Step<'a> = (String, Box<dyn Fn(&mut wgpu::ComputePass<'_>) + 'a>, Box<dyn Fn(&mut Mg)>);
         let mut steps: Vec<Step> = Vec::new();
@@ -298,7 +298,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         for tiled in [false, true].into_iter().filter(|_| polished) {
             sim.stages.solvers.mg.tiled = tiled;
             let mg = &sim.stages.solvers.mg;
-            let launch = Launch { args: &sim.stages.solvers.args, gated: false };
+            let launch = Launch::new(&sim.stages.solvers.args, false);
             upload_mg(&sim, &state);
             run(&sim, |pass| mg.encode_polish(pass, launch));
             let got = download_mg(&sim, false);
@@ -366,7 +366,7 @@ fn reduce_p_uses_the_difference_form() {
     let s = &sim.stages.solvers;
     run(&sim, |pass| {
         s.check.encode_start(pass);
-        s.check.encode_gate(pass, Measure::Jacobi, Launch { args: &s.args, gated: false });
+        s.check.encode_gate(pass, Measure::Jacobi, Launch::new(&s.args, false));
     });
     let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
     let rhs_max = words[1];
@@ -514,15 +514,16 @@ fn solvers_agree_on_the_pressure() {
 /// The predicted path (n - 1 direct units, a check, gated units) against the fully gated one on
 /// the same problem: it stops at the same unit and residual whether the prediction is right, one
 /// short or one over (the predicted last unit is gated), and the read-back corrects the
-/// prediction. Multigrid at a loose tolerance too (three V-cycles): the polish after the first
-/// V-cycle runs among the direct units (predictions 3 and 4), as the gated block after the first
-/// check (1 and 2) or after the second (fully gated), one sequence whatever the plan.
+/// prediction. Multigrid at a loose tolerance too: its first V-cycle comes within the polish's
+/// reach, the polish runs (it changes the result: tried with `POLISH_REACH` = 0) and a second
+/// V-cycle is still needed; the polish runs after the first check (predictions 1 and 2) or after
+/// the second (fully gated), one sequence.
 #[test]
 fn predicted_tolerance_path_stops_where_the_gated_one_does() {
     let gpu = gpu();
     for (kind, (nx, ny), cap, tol) in [
         (SolverKind::Multigrid, (70, 52), 40, 1e-5),
-        (SolverKind::Multigrid, (70, 52), 40, 1e-2),
+        (SolverKind::Multigrid, (70, 52), 40, 2e-2),
         (SolverKind::Sor, (24, 18), 4000, 1e-4),
         (SolverKind::Jacobi, (20, 14), 20000, 1e-3),
     ] {
@@ -536,7 +537,10 @@ fn predicted_tolerance_path_stops_where_the_gated_one_does() {
         assert!(full.converged && full.ratio <= tol, "{kind:?}: fully gated {full:?}");
         let n = full.iterations / unit;
         assert!(n >= 2, "{kind:?}: {full:?}");
-        for pred in (n - 1..=n + 1).chain((n <= 3).then_some(1)) {
+        // multigrid's polish comes in plans of one direct V-cycle or none: the loose tolerance's
+        // predictions 1 and 2 (a plan of more direct V-cycles does not polish)
+        let preds: Vec<u32> = if tol > 1e-3 { vec![1, 2] } else { (n - 1..=n + 1).collect() };
+        for pred in preds {
             sim.upload(&f);
             sim.stages.solvers.set_prediction(Some(pred));
             sim.run_pass("solve");

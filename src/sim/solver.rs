@@ -290,7 +290,7 @@ impl Solvers {
     }
 
     fn launch(&self, gated: bool) -> Launch<'_> {
-        Launch { args: &self.args, gated }
+        Launch::new(&self.args, gated)
     }
 
     /// Solids changed (a load, the obstacle brush): the set-up runs again before the next solve.
@@ -531,11 +531,8 @@ impl Solvers {
                 return;
             }
             let polish_at = self.polish_at(spec, plan);
-            for i in 0..plan.direct {
+            for _ in 0..plan.direct {
                 self.encode_unit(pass, kind, direct, &mut in_out);
-                if i == 0 && plan.direct >= 2 && self.polishes(spec) {
-                    self.mg.encode_polish(pass, direct);
-                }
             }
             // gated: a zero right-hand side closed the gate at the start
             self.check.encode_gate(pass, measure, self.launch(true));
@@ -543,8 +540,8 @@ impl Solvers {
             let (mut left, mut k, mut checks) = (plan.gated, 0, 1);
             while left > 0 {
                 if polish_at == Some(checks - 1) {
-                    self.mg.encode_polish(pass, self.launch(true));
-                    self.check.encode_gate(pass, measure, self.launch(true));
+                    self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_SLOT));
+                    self.check.encode_gate(pass, measure, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
                     checks += 1;
                     continue;
                 }
@@ -577,24 +574,27 @@ impl Solvers {
         }
     }
 
-    /// Whether a solve of `spec` polishes: multigrid to a tolerance with room for a second
+    /// Whether a solve of `spec` may polish: multigrid to a tolerance with room for a second
     /// V-cycle, on a grid with a level above the coarse solve. One V-cycle leaves most steps of a
     /// running flow just under the tolerance and the rest just over it (plume at 128²: the 2-cycle
     /// steps' first ratio was within 1.5x of the target in half of them, 3x in 90 %), and a
     /// second V-cycle costs a CPU adapter about as much as the first. Two smoothing sweeps on
-    /// level 0 first (four tiled) finish most of those steps for a tenth to a third of it
-    /// (BENCHMARKS.md, twenty-ninth session). It runs once a solve, right after the first
-    /// V-cycle, whatever the plan, so the predicted and fully gated paths stay one sequence
-    /// (tests/solvers.rs `predicted_tolerance_path_stops_where_the_gated_one_does`), and counts
-    /// as no V-cycle.
+    /// level 0 first (four tiled) finish most of those steps for a third of it (BENCHMARKS.md,
+    /// twenty-ninth session). The polish is a gated block of no V-cycles right after the check
+    /// that follows the first V-cycle (`polish_at`), which opens it only where that V-cycle left
+    /// the residual within `POLISH_REACH` (shaders/solver_check.wgsl) of the target: at 256² one
+    /// V-cycle leaves 3 to 15 times it, and two sweeps would not do. A plan of two or more direct
+    /// V-cycles (a slow solve) has no check there and does not polish; plans of one direct
+    /// V-cycle or none run one sequence (tests/solvers.rs
+    /// `predicted_tolerance_path_stops_where_the_gated_one_does`).
     fn polishes(&self, spec: SolveSpec) -> bool {
         spec.gated() && spec.kind == SolverKind::Multigrid && spec.max_units() >= 2 && self.mg.coarse > 0
     }
 
-    /// The check after which the polish runs as a gated block, where it is gated: after the
-    /// direct V-cycle's (check 0), or after the first gated V-cycle's (check 1); None where it
-    /// runs among the direct units (two or more) or not at all. Always with gated V-cycles
-    /// after it, so a gate before it is never the solve's last.
+    /// The check after which the polish may run as a gated block: after the direct V-cycle's
+    /// (check 0), or after the first gated V-cycle's (check 1); None with two or more direct
+    /// units, or no polish. Always with gated V-cycles after it, so a gate before it is never the
+    /// solve's last.
     fn polish_at(&self, spec: SolveSpec, plan: Plan) -> Option<u32> {
         if !self.polishes(spec) {
             return None;

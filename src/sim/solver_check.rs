@@ -4,7 +4,9 @@
 //! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
 //! reductions: src/sim/cpu/solver_check.rs.
 
-use super::kernel::{Kernel, MAX_REDUCTION_GROUPS, Target, cell_block, count_dispatch, reduction_groups, slot, solver_workgroup};
+use super::kernel::{
+    Kernel, MAX_REDUCTION_GROUPS, Target, cell_block, count_dispatch, reduction_groups, slot, solver_tiles, solver_workgroup,
+};
 use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
@@ -26,7 +28,7 @@ pub mod ctl {
     /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse
     /// solve, the residual reductions. Their full counts live here; the gates copy them, or
     /// zeros, into the arguments buffer (`args_buffer`), which the gated dispatches read.
-    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 2;
+    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 4;
     pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
     /// The verdict of the current step (the solve's last `gate`): its worst relative residual
     /// (f32), whether a solve of it stopped above the tolerance, and the steps that did since the
@@ -53,6 +55,13 @@ pub mod ctl {
     }
     pub const COARSE_SLOT: usize = 2 * MAX_LEVELS;
     pub const REDUCE_SLOT: usize = 2 * MAX_LEVELS + 1;
+    /// The multigrid polish's dispatches (src/sim/solver.rs `polish_at`): level 0's cell groups,
+    /// or its tile groups where the solvers take tiles; open only where the first V-cycle left
+    /// the residual within `POLISH_REACH` of the target.
+    pub const POLISH_SLOT: usize = 2 * MAX_LEVELS + 2;
+    /// The residual reduction of the check after the polish, shut with the polish (the gate
+    /// after it too: a skipped polish costs no check).
+    pub const POLISH_CHECK_SLOT: usize = 2 * MAX_LEVELS + 3;
 }
 
 /// Buffer slots of the solver buffers (`kernel::slot`).
@@ -71,6 +80,12 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups
     }
     put(ctl::COARSE_SLOT, [1, 1, 1]);
     put(ctl::REDUCE_SLOT, [reduce_groups, 1, 1]);
+    let l0 = &levels[0];
+    put(
+        ctl::POLISH_SLOT,
+        if solver_tiles(device) { tile_groups(l0.nx, l0.ny) } else { super::levels::cell_groups(l0, cell_block(device)) },
+    );
+    put(ctl::POLISH_CHECK_SLOT, [reduce_groups, 1, 1]);
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("solver control"),
         contents: bytemuck::cast_slice(&words),
@@ -95,11 +110,24 @@ pub fn args_buffer(device: &wgpu::Device) -> wgpu::Buffer {
 pub struct Launch<'a> {
     pub args: &'a wgpu::Buffer,
     pub gated: bool,
+    /// Every gated dispatch through this argument slot instead of its own (`through`).
+    pub slot: Option<usize>,
 }
 
-impl Launch<'_> {
+impl<'a> Launch<'a> {
+    pub fn new(args: &'a wgpu::Buffer, gated: bool) -> Launch<'a> {
+        Launch { args, gated, slot: None }
+    }
+
+    /// The same launch with every gated dispatch through argument slot `slot` (the polish's,
+    /// whose full counts are those of the level-0 dispatches it makes).
+    pub fn through(self, slot: usize) -> Launch<'a> {
+        Launch { slot: Some(slot), ..self }
+    }
+
     /// One dispatch of `kernel`: `groups` workgroups, or argument slot `slot` when gated.
     pub fn go(&self, pass: &mut wgpu::ComputePass<'_>, kernel: &Kernel, group: &wgpu::BindGroup, groups: [u32; 3], slot: usize) {
+        let slot = self.slot.unwrap_or(slot);
         count_dispatch();
         pass.set_pipeline(kernel.pipeline());
         pass.set_bind_group(0, group, &[]);
@@ -217,7 +245,7 @@ impl Check {
     pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
         self.encode_reduce(pass, measure, launch);
         let k = self.turn.get();
-        let own = Launch { args: &self.gate_args[k], gated: launch.gated };
+        let own = Launch::new(&self.gate_args[k], launch.gated);
         own.go(pass, &self.gate, &self.gate_groups[k], [1, 1, 1], 0);
         self.turn.set(1 - k);
     }
