@@ -193,9 +193,9 @@ fn gate(@builtin(local_invocation_id) lid: vec3<u32>) {
     write_args(lid.x);
 }
 
-// After a solve (the gate that closes it, or its last): the step's worst ratio, and the step counted once as failed when
-// a solve of it stopped above the tolerance (src/sim/solver.rs `begin_step` clears the first two
-// words).
+// After a solve (the gate that closes it, or its last): the step's worst ratio, and the step
+// counted once as failed when a solve of it stopped above the tolerance (src/sim/solver.rs
+// `begin_step` clears the first two words).
 fn verdict() {
     let r = bitcast<f32>(mg_control[3]);
     let worst = bitcast<f32>(mg_control[VERDICT]);

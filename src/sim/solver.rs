@@ -1,24 +1,27 @@
 //! The pressure solve of one step: weighted Jacobi (src/sim/pressure.rs), red-black SOR
-//! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid.rs), for a fixed count or
-//! to a tolerance (src/sim/solver_check.rs).
+//! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid.rs), for a fixed count or to
+//! a tolerance (src/sim/solver_check.rs).
 //!
-//! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8
-//! Jacobi sweeps, 4 SOR sweeps). It runs one unit fewer than the last solve needed (at least
+//! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8 Jacobi
+//! sweeps, 4 SOR sweeps). It runs one unit fewer than the last solve needed (at least
 //! `FLOOR_UNITS`) as plain dispatches, then checks the residual on the GPU, then *gated* units
 //! (indirect dispatches that a check empties once the tolerance is met): in a running flow the
-//! predicted count's last unit and spares (`EXTRA_UNITS`, or the count again), each checked;
-//! after a solve with nothing to solve (at rest, a pause) or a load, as many as a solve from
-//! zero needs on this grid (`scratch_units`, within `solver.iterations`), checked after blocks
-//! that double (`tail_block`), so the first dab or step reaches the tolerance too. Once the gate
-//! closes, the rest cost only their recording and checks that return at once. A solve that still stops above
-//! the tolerance raises the prediction at once to the units its rate of convergence says it
-//! needs, and is counted (`Verdict`: `--stats` `converged`, the panel, `bench`). Gating the
-//! predicted count's last unit lets a step that needs one unit fewer stop before it, in the same
-//! step, for one check more where it is needed. The counts come back through a small read-back a
-//! step later: non-blocking in the app; `run_blocking` waits for each step, so a headless run
-//! repeats bit for bit, and a dump saves the count (`meta.json` `solver_units`) so a loaded run
-//! continues as the straight one. Until the first read-back (or after a restore, or a change of
-//! kind, tolerance or count), every unit is gated.
+//! predicted count's last unit and spares (`EXTRA_UNITS`, or the count again), each checked; after
+//! a solve with nothing to solve (at rest, a pause) or a load, as many as a solve from zero needs
+//! on this grid (`scratch_units`, within `solver.iterations`), checked after blocks that double
+//! (`tail_block`), so the first dab or step reaches the tolerance too. Once the gate closes, the
+//! rest cost only their recording and checks that return at once. A solve that still stops above
+//! the tolerance raises the prediction at once to the units its rate of convergence says it needs,
+//! and is counted (`Verdict`: `--stats` `converged`, the panel, `bench`). Gating the predicted
+//! count's last unit lets a step that needs one unit fewer stop before it, in the same step, for
+//! one check more where it is needed. The counts come back through a small read-back a step later:
+//! non-blocking in the app; `run_blocking` waits for each step, so a headless run repeats bit for
+//! bit, and a dump saves the count (`meta.json` `solver_units`) so a loaded run continues as the
+//! straight one. Until the first read-back (or after a restore, or a change of kind, tolerance or
+//! count), every unit is gated.
+//!
+//! Multigrid finishes a solve that one V-cycle leaves just short of the tolerance with two level-0
+//! sweeps before a second V-cycle, where the first came within reach (`polishes`).
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
