@@ -3,10 +3,13 @@
 // from the first coarse one down (every side at most 32, the bottom at most 16,
 // src/sim/multigrid.rs), one V-cycle of them run by one workgroup with barriers between the
 // steps: two smoothing sweeps (red-black SOR at SMOOTH_OMEGA), residual restricted to the next
-// level, BOTTOM_SWEEPS SOR sweeps on the bottom level (four colours a sweep on a level with an odd
-// periodic axis: multigrid_level.wgsl `colour`), then back up with prolongation and two sweeps.
-// The same steps in the same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse`).
-// The pass loads x, rhs and the stencils into `sx`, `srhs` and `sst` and stores x back.
+// level, the bottom solved exactly (x = M rhs, M its operator's inverse from the set-up:
+// multigrid_bottom.wgsl), then back up with prolongation and two sweeps. The same steps in the
+// same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse_pass`). The pass loads x,
+// rhs and the stencils into `sx`, `srhs` and `sst` and stores x back.
+
+// The bottom level's inverse operator by columns, a quad of rows a load (multigrid_bottom.wgsl).
+@group(0) @binding(47) var<storage, read> mg_bottom: array<vec4<f32>>;
 
 // Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
 override WG: u32 = 256u;
@@ -22,8 +25,6 @@ override FIRST_NY: u32 = 1u;
 override BOTTOM_NX: u32 = 1u;
 override BOTTOM_NY: u32 = 1u;
 const COARSE_CELLS: u32 = 1280u;
-const BOTTOM_SWEEPS: u32 = 48u;
-const BOTTOM_OMEGA: f32 = 1.6;
 
 var<workgroup> sx: array<f32, 1280>;
 var<workgroup> srhs: array<f32, 1280>;
@@ -161,6 +162,23 @@ fn s_prolong(k: u32, lid: u32) {
     workgroupBarrier();
 }
 
+// The bottom's exact solve, x = M rhs (whatever x was: on a single level, the warm start's p).
+fn s_bottom(lid: u32) {
+    let n = BOTTOM_NX * BOTTOM_NY;
+    let quads = (n + 3u) / 4u;
+    let base = s_off(LAST);
+    for (var t = lid; t < quads; t += WG) {
+        var acc = vec4<f32>(0.0);
+        for (var j = 0u; j < n; j++) {
+            acc += mg_bottom[j * quads + t] * srhs[base + j];
+        }
+        for (var e = 0u; e < 4u; e++) {
+            if 4u * t + e < n { sx[base + 4u * t + e] = acc[e]; }
+        }
+    }
+    workgroupBarrier();
+}
+
 // One V-cycle of the levels loaded into workgroup memory (x, rhs, stencils in place).
 fn coarse_vcycle(lid: u32) {
     workgroupBarrier();
@@ -168,9 +186,7 @@ fn coarse_vcycle(lid: u32) {
         s_smooth(FIRST, lid);
         s_restrict(FIRST, lid);
     }
-    for (var it = 0u; it < BOTTOM_SWEEPS; it++) {
-        s_sweep(LAST, BOTTOM_OMEGA, lid);
-    }
+    s_bottom(lid);
     if LAST != FIRST {
         s_prolong(FIRST, lid);
         s_smooth(FIRST, lid);

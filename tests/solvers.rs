@@ -321,6 +321,61 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
     }
 }
 
+/// The bottom level's exact solve: the GPU's inverse operator (set-up, shaders/multigrid_bottom.wgsl)
+/// against the CPU twin's, and the twin's product against the operator itself, through the
+/// residual (a different code path): x = M b leaves no residual where b is consistent (each
+/// component without an outflow face summing to zero), under walls, periodic sides, an outflow
+/// and random solids that split the bottom into components.
+#[test]
+fn bottom_inverse_matches_cpu_and_solves() {
+    let gpu = gpu();
+    for &(nx, ny, name, kinds) in &pass_cases() {
+        let ctx = format!("{name} {nx}x{ny}");
+        let (f, p) = random_state(nx, ny, kinds, 7, 0.2);
+        let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Multigrid, 1, 0.0)).unwrap();
+        sim.run_pass("solve");
+        let mut mg = Mg::new(nx, ny);
+        mg.setup(&f, &sim.params);
+        let want = mg.bottom_inverse();
+        let l = mg.levels.len() - 1;
+        let bottom = mg.levels[l];
+        let (off, n) = (bottom.off as usize, bottom.cells());
+        let st = &mg.stencil[off..off + n];
+        let fluid: Vec<usize> = (0..n).filter(|&c| (st[c] >> 4) & 7 > 0).collect();
+        assert!(!fluid.is_empty(), "{ctx}: a fluid bottom");
+        // a consistent right-hand side: random, less its mean over the bottom where no side is open
+        // (random solids may close off pockets: those rows are pinned, checked apart below)
+        let mut rng = Rng::new(5);
+        let mut b = vec![0.0f32; n];
+        for &c in &fluid {
+            b[c] = rng.signed();
+        }
+        let closed = !kinds.contains(&BC_OUTFLOW);
+        if closed {
+            let mean = fluid.iter().map(|&c| b[c]).sum::<f32>() / fluid.len() as f32;
+            fluid.iter().for_each(|&c| b[c] -= mean);
+        }
+        mg.x.fill(0.0);
+        mg.rhs[off..off + n].copy_from_slice(&b);
+        mg.bottom_solve();
+        mg.residual(l);
+        let scale = b.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let res = &mg.res[off..off + n];
+        // cells whose residual is not zero: only pinned ones (their own equation dropped)
+        let pinned: Vec<usize> = (0..n).filter(|&c| res[c].abs() > 1e-3 * scale).collect();
+        assert!(pinned.len() <= 1 + fluid.len() / 16, "{ctx}: residual left at {} of {} cells: {pinned:?}", pinned.len(), fluid.len());
+        for &c in &pinned {
+            assert_eq!(mg.x[off + c], 0.0, "{ctx}: cell {c} keeps a residual but is not pinned");
+        }
+        if closed && pinned.len() == 1 {
+            // the one closed component's pinned row carries only the rounding of the mean
+            assert!(res[pinned[0]].abs() < 1e-2 * scale, "{ctx}: closed box's pinned residual {}", res[pinned[0]]);
+        }
+        let got = &read_buffers(&sim.device, &sim.queue, &[&sim.stages.solvers.mg.mg_bottom])[0];
+        assert_close(&format!("{ctx}: bottom inverse"), &got[..want.len()], &want, 1e-4);
+    }
+}
+
 #[test]
 fn fused_jacobi_matches_cpu() {
     check_fused_jacobi(&gpu(), &pass_cases());

@@ -74,7 +74,9 @@ pub mod slot {
     /// The next gate's own arguments, which a gate writes: two buffers by turns, as a gate
     /// dispatched through one cannot write it (src/sim/solver_check.rs `Check`).
     pub const GATE_ARGS: u32 = 46;
-    pub const COUNT: usize = 47;
+    /// The bottom level's inverse operator (shaders/multigrid_bottom.wgsl), written at set-up.
+    pub const MG_BOTTOM: u32 = 47;
+    pub const COUNT: usize = 48;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -125,6 +127,7 @@ pub mod slot {
         "ink_texels_out",
         "mg_args",
         "gate_args",
+        "mg_bottom",
     ];
 }
 
@@ -214,6 +217,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
     ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
     ("multigrid_lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
+    ("multigrid_bottom", concat!(mg!("level"), mg!("bottom"))),
     ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), reduce!(), include_str!("../../shaders/solver_check.wgsl"))),
     ("solver_check_quad", concat!(mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl"))),
     ("warm_start", concat!(mg!("level"), warm!(), include_str!("../../shaders/warm_start.wgsl"))),

@@ -19,15 +19,10 @@ use bytemuck::{Pod, Zeroable};
 pub const COARSE_SIDE: usize = 32;
 /// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and the 16 x 16 below it.
 pub const COARSE_CELLS: usize = 1280;
-/// Largest side of the bottom level (relaxed by `BOTTOM_SWEEPS` SOR sweeps). Coarsening further
-/// (to 4) made the V-cycle stall or diverge with outflow and odd periodic sides: the coarse
+/// Largest side of the bottom level, solved exactly (shaders/multigrid_bottom.wgsl: x = M rhs, M
+/// its operator's inverse, at most 256 x 257 words). Coarsening further (to 4) made the V-cycle stall or diverge with outflow and odd periodic sides: the coarse
 /// operators of this plain geometric coarsening drift from the fine one near those boundaries.
 pub const BOTTOM: usize = 16;
-pub const BOTTOM_SWEEPS: u32 = 48;
-/// Over-relaxation of the bottom sweeps (shaders/multigrid_coarse.wgsl), on every bottom level:
-/// an odd periodic axis's seam is relaxed in colours of its own (multigrid_level.wgsl `colour`),
-/// so no two neighbours update together and SOR converges there as well.
-pub const BOTTOM_OMEGA: f32 = 1.6;
 /// Most levels (enough for 2^17 cells per side).
 pub const MAX_LEVELS: usize = 16;
 /// Red-black smoothing sweeps (SOR at shaders/multigrid_level.wgsl `SMOOTH_OMEGA`) before and

@@ -166,6 +166,18 @@ fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64)
     ]
 }
 
+/// Columns a dispatch of the bottom's elimination takes (shaders/multigrid_bottom.wgsl
+/// `BOTTOM_STEPS`): lavapipe ends any loop nest after 65535 iterations in all, silently (gallivm's
+/// `LP_MAX_TGSI_LOOP_ITERATIONS`), and 16 columns of a 256-cell bottom stay at half that.
+pub const BOTTOM_STEPS: u32 = 16;
+
+/// Words of the bottom level's inverse operator: its cells' columns, each padded to whole quads,
+/// then a column's worth of pinned flags (shaders/multigrid_bottom.wgsl).
+pub fn bottom_words(bottom: &LevelDesc) -> usize {
+    let n = bottom.cells();
+    n.div_ceil(4) * 4 * (n + 1)
+}
+
 fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
@@ -225,8 +237,15 @@ pub struct Multigrid {
     pub mg_y: wgpu::Buffer,
     pub mg_rhs: wgpu::Buffer,
     pub mg_stencil: wgpu::Buffer,
+    /// The bottom level's inverse operator (`bottom_words`), written at set-up
+    /// (shaders/multigrid_bottom.wgsl).
+    pub mg_bottom: wgpu::Buffer,
     mark: PerLevel,
     pack: PerLevel,
+    /// The bottom's operator and pinned cells, then its Gauss-Jordan elimination by chunks of
+    /// `BOTTOM_STEPS` columns (bound to the bottom level).
+    operator: PerLevel,
+    eliminate: PerLevel,
     load: PerLevel,
     smooth: PerLevel,
     restrict: PerLevel,
@@ -309,6 +328,9 @@ impl Multigrid {
         let mg_y = level_buffer(d, "mg_y", total - levels[0].cells());
         let mg_rhs = level_buffer(d, "mg_rhs", total);
         let mg_stencil = level_buffer(d, "mg_stencil", total);
+        let bottom = &levels[levels.len() - 1];
+        assert!(bottom.nx as usize <= BOTTOM && bottom.ny as usize <= BOTTOM, "the bottom level fits its exact solve");
+        let mg_bottom = level_buffer(d, "mg_bottom", bottom_words(bottom));
         let tables: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = descs
             .iter()
             .enumerate()
@@ -324,6 +346,7 @@ impl Multigrid {
                 t[check::MG_STENCIL as usize] = Some(&mg_stencil);
                 t[check::MG_XC as usize] = Some(x(k + 1));
                 t[check::MG_LEVELS as usize] = Some(&table_buffer);
+                t[slot::MG_BOTTOM as usize] = Some(&mg_bottom);
                 t
             })
             .collect();
@@ -345,6 +368,8 @@ impl Multigrid {
         Ok(Multigrid {
             mark: PerLevel::new(target, "multigrid_setup", "mark", &tables)?,
             pack: PerLevel::new(target, "multigrid_setup", "pack", &tables)?,
+            operator: PerLevel::shared(target, "multigrid_bottom", "assemble", &tables[tables.len() - 1..])?,
+            eliminate: PerLevel::shared(target, "multigrid_bottom", "eliminate", &tables[tables.len() - 1..])?,
             load: PerLevel::new(target, "multigrid_setup", "load", fine)?,
             smooth: PerLevel::shared(target, "multigrid_smooth", "main", &tables[..coarse])?,
             restrict: PerLevel::new(target, "multigrid_restrict", "main", &back[..coarse])?,
@@ -414,6 +439,7 @@ impl Multigrid {
             mg_y,
             mg_rhs,
             mg_stencil,
+            mg_bottom,
             _descs: descs,
             _table: table_buffer,
         })
@@ -465,11 +491,18 @@ impl Multigrid {
         !self.odd_seam(l)
     }
 
-    /// Solid masks and stencils of every level (only when solids or boundaries changed).
+    /// Solid masks and stencils of every level, and the bottom level's inverse operator (only
+    /// when solids or boundaries changed; `launch` direct: the elimination's chunk is its count of
+    /// workgroups, shaders/multigrid_bottom.wgsl `eliminate`).
     pub fn encode_setup(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         for (k, l) in self.levels.iter().enumerate() {
             launch.go(pass, &self.mark.kernel, &self.mark.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
             launch.go(pass, &self.pack.kernel, &self.pack.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
+        }
+        launch.go(pass, &self.operator.kernel, &self.operator.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
+        let n = self.levels[self.levels.len() - 1].cells() as u32;
+        for chunk in 0..n.div_ceil(BOTTOM_STEPS) {
+            launch.go(pass, &self.eliminate.kernel, &self.eliminate.groups[0], [chunk + 1, 1, 1], ctl::COARSE_SLOT);
         }
     }
 

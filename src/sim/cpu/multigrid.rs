@@ -16,11 +16,8 @@ const PRE_SMOOTH: u32 = 2;
 const POST_SMOOTH: u32 = 2;
 /// Over-relaxation of those sweeps (red-black SOR smooths better than Gauss-Seidel).
 const SMOOTH_OMEGA: f32 = 1.1;
-/// Coarsening stops at a level of at most this many cells a side ...
+/// Coarsening stops at a level of at most this many cells a side, solved exactly.
 const BOTTOM_SIDE: usize = 16;
-/// ... relaxed by this many SOR sweeps at this factor.
-const BOTTOM_SWEEPS: u32 = 48;
-const BOTTOM_OMEGA: f32 = 1.6;
 /// Levels of at most this many cells a side are solved together in one workgroup on the GPU.
 const ONE_WORKGROUP_SIDE: u32 = 32;
 
@@ -304,17 +301,100 @@ impl Mg {
         }
     }
 
-    /// multigrid_coarse: one V-cycle of the levels from `first` down, the bottom level relaxed by
-    /// BOTTOM_SWEEPS SOR sweeps.
+    /// multigrid_bottom: the bottom level's inverse operator, by columns padded to whole quads
+    /// (column j, row i at j * stride + i), with the pinned cells' rows and columns zero: a
+    /// solid cell, and the last cell of a fluid component without an outflow face (singular:
+    /// p there is fixed only up to a constant). Gauss-Jordan in place without pivoting, the
+    /// GPU's order of operations.
+    pub fn bottom_inverse(&self) -> Vec<f32> {
+        let l = self.levels.len() - 1;
+        let (w, h, off) = self.dims(l);
+        let n = (w * h) as usize;
+        let s = n.div_ceil(4) * 4;
+        let st = &self.stencil[off..off + n];
+        let mut m = vec![0.0f32; s * n];
+        let nbs = |c: usize| neighbours(w, h, c as i32 % w, c as i32 / w).map(|(a, b, flag)| ((b * w + a) as usize, flag));
+        for c in 0..n {
+            if count(st[c]) > 0.0 {
+                m[c * s + c] = diagonal(st[c], l);
+                for (nb, flag) in nbs(c) {
+                    if st[c] & flag != 0 {
+                        m[nb * s + c] -= 1.0;
+                    }
+                }
+            }
+        }
+        // components: the smallest index of each, spread over fluid neighbours
+        let mut label: Vec<Option<usize>> = (0..n).map(|c| (count(st[c]) > 0.0).then_some(c)).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for c in 0..n {
+                let Some(mut least) = label[c] else { continue };
+                for (nb, flag) in nbs(c) {
+                    if st[c] & flag != 0 {
+                        least = least.min(label[nb].expect("a fluid neighbour"));
+                    }
+                }
+                if Some(least) < label[c] {
+                    label[c] = Some(least);
+                    changed = true;
+                }
+            }
+        }
+        let (mut open, mut last) = (vec![false; n], vec![0; n]);
+        for c in 0..n {
+            if let Some(r) = label[c] {
+                open[r] |= count(st[c]) > (st[c] & (LEFT | RIGHT | BOTTOM | TOP)).count_ones() as f32;
+                last[r] = c;
+            }
+        }
+        let pinned: Vec<bool> = (0..n).map(|c| label[c].is_none_or(|r| !open[r] && last[r] == c)).collect();
+        for k in 0..n {
+            if pinned[k] {
+                for i in 0..n {
+                    m[k * s + i] = 0.0;
+                    m[i * s + k] = 0.0;
+                }
+                continue;
+            }
+            let piv = 1.0 / m[k * s + k];
+            for j in (0..n).filter(|&j| j != k) {
+                m[j * s + k] *= piv;
+            }
+            for i in (0..n).filter(|&i| i != k) {
+                let f = m[k * s + i];
+                for j in (0..n).filter(|&j| j != k) {
+                    m[j * s + i] -= f * m[j * s + k];
+                }
+                m[k * s + i] = -f * piv;
+            }
+            m[k * s + k] = piv;
+        }
+        m
+    }
+
+    /// The bottom's exact solve (shaders/multigrid_coarse_levels.wgsl `s_bottom`): x = M rhs.
+    pub fn bottom_solve(&mut self) {
+        let l = self.levels.len() - 1;
+        let (w, h, off) = self.dims(l);
+        let n = (w * h) as usize;
+        let s = n.div_ceil(4) * 4;
+        let m = self.bottom_inverse();
+        for i in 0..n {
+            self.x[off + i] = (0..n).map(|j| m[j * s + i] * self.rhs[off + j]).sum();
+        }
+    }
+
+    /// multigrid_coarse: one V-cycle of the levels from `first` down, the bottom level solved
+    /// exactly (`bottom_solve`).
     pub fn coarse_pass(&mut self, first: usize, p: &Params) {
         let last = self.levels.len() - 1;
         for k in first..last {
             self.smooth_pass(k);
             self.restrict_pass(k);
         }
-        for _ in 0..BOTTOM_SWEEPS {
-            self.sweep(last, BOTTOM_OMEGA);
-        }
+        self.bottom_solve();
         for k in (first..last).rev() {
             self.prolong_pass(k, p);
         }
