@@ -13,7 +13,9 @@
 //
 // M is stored by columns, each padded to whole quads (`stride`): column j, row i at j * stride + i,
 // so a product or an elimination step takes a quad of rows a load; after the last column, the
-// pinned flags (1.0 where pinned). CPU twin: src/sim/cpu/multigrid.rs `bottom_inverse`.
+// pinned flags (1.0 where pinned), then a quad whose first word is 1.0 once the last chunk is
+// eliminated (`ready`; until then the coarse solve relaxes the bottom as before). CPU twin:
+// src/sim/cpu/multigrid.rs `bottom_inverse`.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs). `level` is the bottom level.
 @group(0) @binding(18) var<storage, read> level: Level;
@@ -27,8 +29,11 @@ const BOTTOM_STEPS: u32 = 16u;
 
 var<workgroup> seen: array<u32, 256>;
 var<workgroup> queue: array<u32, 256>;
-// Row k of the elimination step, scaled by the pivot (read by every invocation).
+// Row k of the elimination step, scaled by the pivot (read by every invocation), and one past its
+// last nonzero column.
 var<workgroup> pivot_row: array<f32, 256>;
+var<workgroup> row_reach: atomic<u32>;
+var<workgroup> reach: u32;
 
 fn cells() -> u32 { return min(level.nx * level.ny, MAX_CELLS); }
 fn stride(n: u32) -> u32 { return (n + 3u) / 4u * 4u; }
@@ -55,7 +60,7 @@ fn assemble(@builtin(local_invocation_id) lid3: vec3<u32>) {
     let lid = lid3.x;
     let n = cells();
     let s = stride(n);
-    for (var t = lid; t < s * (n + 1u) / 4u; t += WG) {
+    for (var t = lid; t <= s * (n + 1u) / 4u; t += WG) {
         mg_bottom[t] = vec4<f32>(0.0);
     }
     storageBarrier();
@@ -119,9 +124,13 @@ fn eliminate(
     let s = stride(n);
     let quads = s / 4u;
     let k0 = (groups.x - 1u) * BOTTOM_STEPS;
-    for (var k = k0; k < min(k0 + BOTTOM_STEPS, n); k++) {
+    let k1 = min(k0 + BOTTOM_STEPS, n);
+    if lid == 0u { atomicStore(&row_reach, 0u); }
+    workgroupBarrier();
+    for (var k = k0; k < k1; k++) {
         let pin = at(s * n + k) != 0.0;
         let piv = select(1.0 / at(k * s + k), 0.0, pin);
+        var last = 0u;
         for (var j = lid; j < n; j += WG) {
             var v = 0.0;
             if !pin && j != k {
@@ -129,9 +138,18 @@ fn eliminate(
                 put(j * s + k, v);
             }
             pivot_row[j] = v;
+            if v != 0.0 { last = j + 1u; }
         }
+        atomicMax(&row_reach, last);
         workgroupBarrier();
         storageBarrier();
+        if lid == 0u {
+            reach = atomicLoad(&row_reach);
+            atomicStore(&row_reach, 0u);
+        }
+        // the pivot row is zero past `width` (a band, but for the inverse's columns before k), and
+        // rows with a zero in column k are left as they are: the same sums, for a third of the work
+        let width = workgroupUniformLoad(&reach);
         let kq = k / 4u;
         for (var t = lid; t < quads; t += WG) {
             if pin {
@@ -145,7 +163,8 @@ fn eliminate(
             // column k's entries of these rows (row k itself is the pivot row: not eliminated)
             var f = mg_bottom[k * quads + t];
             if t == kq { f[k % 4u] = 0.0; }
-            for (var j = 0u; j < n; j++) {
+            if t != kq && all(f == vec4<f32>(0.0)) { continue; }
+            for (var j = 0u; j < width; j++) {
                 mg_bottom[j * quads + t] -= f * pivot_row[j];
             }
             var column = -f * piv;
@@ -155,4 +174,5 @@ fn eliminate(
         workgroupBarrier();
         storageBarrier();
     }
+    if k1 == n && lid == 0u { mg_bottom[s * (n + 1u) / 4u] = vec4<f32>(1.0, 0.0, 0.0, 0.0); }
 }

@@ -4,7 +4,8 @@
 // src/sim/multigrid.rs), one V-cycle of them run by one workgroup with barriers between the
 // steps: two smoothing sweeps (red-black SOR at SMOOTH_OMEGA), residual restricted to the next
 // level, the bottom solved exactly (x = M rhs, M its operator's inverse from the set-up:
-// multigrid_bottom.wgsl), then back up with prolongation and two sweeps. The same steps in the
+// multigrid_bottom.wgsl; while that is not ready, BOTTOM_SWEEPS SOR sweeps), then back up with
+// prolongation and two sweeps. The same steps in the
 // same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse_pass`). The pass loads x,
 // rhs and the stencils into `sx`, `srhs` and `sst` and stores x back.
 
@@ -25,6 +26,8 @@ override FIRST_NY: u32 = 1u;
 override BOTTOM_NX: u32 = 1u;
 override BOTTOM_NY: u32 = 1u;
 const COARSE_CELLS: u32 = 1280u;
+const BOTTOM_SWEEPS: u32 = 48u;
+const BOTTOM_OMEGA: f32 = 1.6;
 
 var<workgroup> sx: array<f32, 1280>;
 var<workgroup> srhs: array<f32, 1280>;
@@ -162,10 +165,18 @@ fn s_prolong(k: u32, lid: u32) {
     workgroupBarrier();
 }
 
-// The bottom's exact solve, x = M rhs (whatever x was: on a single level, the warm start's p).
+// The bottom's exact solve, x = M rhs (whatever x was: on a single level, the warm start's p);
+// BOTTOM_SWEEPS SOR sweeps while M is not ready (obstacles painted in the steps before:
+// src/sim/solver.rs eliminates it a chunk a step then).
 fn s_bottom(lid: u32) {
     let n = BOTTOM_NX * BOTTOM_NY;
     let quads = (n + 3u) / 4u;
+    if mg_bottom[quads * (n + 1u)].x != 1.0 {
+        for (var it = 0u; it < BOTTOM_SWEEPS; it++) {
+            s_sweep(LAST, BOTTOM_OMEGA, lid);
+        }
+        return;
+    }
     let base = s_off(LAST);
     for (var t = lid; t < quads; t += WG) {
         var acc = vec4<f32>(0.0);

@@ -276,7 +276,7 @@ impl Simulation {
     pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
         self.switches.set_solids(any_solid(fields));
-        self.stages.solvers.mark_dirty();
+        self.stages.solvers.mark_dirty(false);
         self.max_speed = cpu::stats::max_speed(fields) as f32;
         self.max_density = cpu::stats::max_density(fields) as f32;
         self.rms_speed = rms_speed(cpu::stats::kinetic_energy(fields, &self.params) as f32, &self.params, self.nx * self.ny);
@@ -331,7 +331,7 @@ impl Simulation {
         encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
         self.stages.solvers.prepare(&self.queue, self.solver.tolerance);
         if self.edits_solids {
-            self.stages.solvers.mark_dirty();
+            self.stages.solvers.mark_dirty(true);
         }
         if !splats.is_empty() {
             encoder.copy_buffer_to_buffer(&upload, head as u64, &self.buffers.splats, 0, (bytes.len() - head) as u64);

@@ -172,10 +172,11 @@ fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64)
 pub const BOTTOM_STEPS: u32 = 16;
 
 /// Words of the bottom level's inverse operator: its cells' columns, each padded to whole quads,
-/// then a column's worth of pinned flags (shaders/multigrid_bottom.wgsl).
+/// a column's worth of pinned flags and a quad that says whether it is ready
+/// (shaders/multigrid_bottom.wgsl).
 pub fn bottom_words(bottom: &LevelDesc) -> usize {
     let n = bottom.cells();
-    n.div_ceil(4) * 4 * (n + 1)
+    n.div_ceil(4) * 4 * (n + 1) + 4
 }
 
 fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffer {
@@ -491,18 +492,31 @@ impl Multigrid {
         !self.odd_seam(l)
     }
 
-    /// Solid masks and stencils of every level, and the bottom level's inverse operator (only
-    /// when solids or boundaries changed; `launch` direct: the elimination's chunk is its count of
-    /// workgroups, shaders/multigrid_bottom.wgsl `eliminate`).
+    /// Solid masks and stencils of every level, and the bottom level's operator (only when solids
+    /// or boundaries changed), to be inverted by `encode_eliminate`.
     pub fn encode_setup(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         for (k, l) in self.levels.iter().enumerate() {
             launch.go(pass, &self.mark.kernel, &self.mark.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
             launch.go(pass, &self.pack.kernel, &self.pack.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
         }
         launch.go(pass, &self.operator.kernel, &self.operator.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
-        let n = self.levels[self.levels.len() - 1].cells() as u32;
-        for chunk in 0..n.div_ceil(BOTTOM_STEPS) {
-            launch.go(pass, &self.eliminate.kernel, &self.eliminate.groups[0], [chunk + 1, 1, 1], ctl::COARSE_SLOT);
+    }
+
+    /// Dispatches of the bottom's elimination (`encode_eliminate`).
+    pub fn bottom_chunks(&self) -> u32 {
+        (self.levels[self.levels.len() - 1].cells() as u32).div_ceil(BOTTOM_STEPS)
+    }
+
+    /// Chunk `chunk` of the bottom's elimination (its count of workgroups says which: `launch`
+    /// direct); after the last, the coarse solve takes the exact solve.
+    pub fn encode_eliminate(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, chunk: u32) {
+        launch.go(pass, &self.eliminate.kernel, &self.eliminate.groups[0], [chunk + 1, 1, 1], ctl::COARSE_SLOT);
+    }
+
+    /// The whole elimination, after `encode_setup`.
+    pub fn encode_bottom(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        for chunk in 0..self.bottom_chunks() {
+            self.encode_eliminate(pass, launch, chunk);
         }
     }
 

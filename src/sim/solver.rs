@@ -222,6 +222,13 @@ struct Memory {
     /// The next solve may start far from its answer (after a solve at rest, or a load): its gated
     /// part reaches a solve from zero.
     cold: bool,
+    /// The next chunk of the multigrid bottom's elimination (`Multigrid::encode_eliminate`); all
+    /// done at `bottom_chunks`.
+    bottom_next: u32,
+    /// The set-up is for obstacles being painted: the bottom's elimination (50 ms at 128² on
+    /// lavapipe, whole) then runs a chunk a step, and the coarse solve relaxes the bottom until it
+    /// is done, so painting keeps its frame rate.
+    lazy: bool,
 }
 
 pub struct Solvers {
@@ -297,8 +304,10 @@ impl Solvers {
     }
 
     /// Solids changed (a load, the obstacle brush): the set-up runs again before the next solve.
-    pub fn mark_dirty(&self) {
+    /// `painting`: the brush changed them (see `Memory::lazy`).
+    pub fn mark_dirty(&self, painting: bool) {
         let mut m = self.memory.get();
+        m.lazy = if m.setup_for.is_some() { painting } else { m.lazy && painting };
         m.setup_for = None;
         self.memory.set(m);
     }
@@ -492,6 +501,16 @@ impl Solvers {
         };
         m.jacobi_ready |= kind == SolverKind::Jacobi;
         m.multigrid_ready |= kind != SolverKind::Jacobi;
+        if setup_mg {
+            m.bottom_next = 0;
+        }
+        let chunks = self.mg.bottom_chunks();
+        let eliminate = if kind == SolverKind::Multigrid && m.bottom_next < chunks {
+            let end = if m.lazy { m.bottom_next + 1 } else { chunks };
+            std::mem::replace(&mut m.bottom_next, end)..end
+        } else {
+            0..0
+        };
         self.memory.set(m);
         if gated {
             // in stream order: the units before the first check, and the tail's schedule
@@ -511,6 +530,9 @@ impl Solvers {
             }
             if setup_mg {
                 self.mg.encode_setup(pass, direct);
+            }
+            for chunk in eliminate.clone() {
+                self.mg.encode_eliminate(pass, direct, chunk);
             }
             // a warm start's sums load level 0's right-hand side as they go (one dispatch fewer)
             if kind != SolverKind::Jacobi && spec.start != Start::Warm {

@@ -16,8 +16,12 @@ const PRE_SMOOTH: u32 = 2;
 const POST_SMOOTH: u32 = 2;
 /// Over-relaxation of those sweeps (red-black SOR smooths better than Gauss-Seidel).
 const SMOOTH_OMEGA: f32 = 1.1;
-/// Coarsening stops at a level of at most this many cells a side, solved exactly.
+/// Coarsening stops at a level of at most this many cells a side, solved exactly ...
 const BOTTOM_SIDE: usize = 16;
+/// ... or, while its inverse is being found a chunk a step (obstacles painted), relaxed by this
+/// many SOR sweeps at this factor.
+const BOTTOM_SWEEPS: u32 = 48;
+const BOTTOM_OMEGA: f32 = 1.6;
 /// Levels of at most this many cells a side are solved together in one workgroup on the GPU.
 const ONE_WORKGROUP_SIDE: u32 = 32;
 
@@ -389,12 +393,27 @@ impl Mg {
     /// multigrid_coarse: one V-cycle of the levels from `first` down, the bottom level solved
     /// exactly (`bottom_solve`).
     pub fn coarse_pass(&mut self, first: usize, p: &Params) {
+        self.coarse_pass_with(first, p, true);
+    }
+
+    /// `coarse_pass` while the bottom's inverse is not ready: BOTTOM_SWEEPS SOR sweeps there.
+    pub fn coarse_pass_relaxed(&mut self, first: usize, p: &Params) {
+        self.coarse_pass_with(first, p, false);
+    }
+
+    fn coarse_pass_with(&mut self, first: usize, p: &Params, exact: bool) {
         let last = self.levels.len() - 1;
         for k in first..last {
             self.smooth_pass(k);
             self.restrict_pass(k);
         }
-        self.bottom_solve();
+        if exact {
+            self.bottom_solve();
+        } else {
+            for _ in 0..BOTTOM_SWEEPS {
+                self.sweep(last, BOTTOM_OMEGA);
+            }
+        }
         for k in (first..last).rev() {
             self.prolong_pass(k, p);
         }
