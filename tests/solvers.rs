@@ -431,6 +431,30 @@ fn painted_obstacles_eliminate_the_bottom_a_chunk_a_step() {
     assert_close("painted obstacle's bottom inverse", &got[..want.len()], &want, 1e-4);
 }
 
+/// Obstacles painted into a running plume (the default solve to 1e-4): each step that changes them
+/// reaches the tolerance, its gated part as long as a solve from zero's (`Solvers::mark_dirty`).
+/// With the prediction's spares alone, steps of such strokes stopped above it.
+#[test]
+fn painting_obstacles_into_a_running_flow_meets_the_tolerance() {
+    let gpu = gpu();
+    let (scene, source) = smokebox::config::scene::Scene::load("plume", &[]).unwrap();
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+    sim.run_blocking(40, false);
+    let (w, h) = (sim.nx as f32 * sim.params.h, sim.ny as f32 * sim.params.h);
+    let mut above = Vec::new();
+    for k in 0..40 {
+        // a stroke across the plume's path, as a drag of the wall brush lays it down
+        let t = k as f32 / 40.0;
+        sim.add_splat(Splat { x: w * (0.35 + 0.3 * t), y: h * 0.55, radius: 0.04 * w, mode: SPLAT_PAINT_SOLID, ..Default::default() });
+        let stats = sim.run_blocking(1, true);
+        if stats[0].converged == Some(false) {
+            above.push(k);
+        }
+    }
+    assert!(sim.download().solid.iter().any(|&s| s > 0.5), "the strokes painted an obstacle");
+    assert!(above.is_empty(), "painting steps above the tolerance: {above:?}");
+}
+
 #[test]
 fn fused_jacobi_matches_cpu() {
     check_fused_jacobi(&gpu(), &pass_cases());
