@@ -245,7 +245,7 @@ pub struct Multigrid {
     pack: PerLevel,
     /// The bottom's operator and pinned cells, then its Gauss-Jordan elimination by chunks of
     /// `BOTTOM_STEPS` columns (bound to the bottom level).
-    operator: PerLevel,
+    assemble: PerLevel,
     eliminate: PerLevel,
     load: PerLevel,
     smooth: PerLevel,
@@ -369,7 +369,7 @@ impl Multigrid {
         Ok(Multigrid {
             mark: PerLevel::new(target, "multigrid_setup", "mark", &tables)?,
             pack: PerLevel::new(target, "multigrid_setup", "pack", &tables)?,
-            operator: PerLevel::shared(target, "multigrid_bottom", "assemble", &tables[tables.len() - 1..])?,
+            assemble: PerLevel::shared(target, "multigrid_bottom", "assemble", &tables[tables.len() - 1..])?,
             eliminate: PerLevel::shared(target, "multigrid_bottom", "eliminate", &tables[tables.len() - 1..])?,
             load: PerLevel::new(target, "multigrid_setup", "load", fine)?,
             smooth: PerLevel::shared(target, "multigrid_smooth", "main", &tables[..coarse])?,
@@ -499,7 +499,7 @@ impl Multigrid {
             launch.go(pass, &self.mark.kernel, &self.mark.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
             launch.go(pass, &self.pack.kernel, &self.pack.groups[k], cell_groups(l, self.block), ctl::cells_slot(k));
         }
-        launch.go(pass, &self.operator.kernel, &self.operator.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
+        launch.go(pass, &self.assemble.kernel, &self.assemble.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
     }
 
     /// Dispatches of the bottom's elimination (`encode_eliminate`).
@@ -511,13 +511,6 @@ impl Multigrid {
     /// direct); after the last, the coarse solve takes the exact solve.
     pub fn encode_eliminate(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, chunk: u32) {
         launch.go(pass, &self.eliminate.kernel, &self.eliminate.groups[0], [chunk + 1, 1, 1], ctl::COARSE_SLOT);
-    }
-
-    /// The whole elimination, after `encode_setup`.
-    pub fn encode_bottom(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
-        for chunk in 0..self.bottom_chunks() {
-            self.encode_eliminate(pass, launch, chunk);
-        }
     }
 
     /// Level 0's right-hand side from the divergence (every solve).
