@@ -225,7 +225,7 @@ struct Memory {
     /// The next chunk of the multigrid bottom's elimination (`Multigrid::encode_eliminate`); all
     /// done at `bottom_chunks`.
     bottom_next: u32,
-    /// The set-up is for obstacles being painted: the bottom's elimination (50 ms at 128² on
+    /// The set-up is for obstacles being painted: the bottom's elimination (about 23 ms at 128² on
     /// lavapipe, whole) then runs a chunk a step, and the coarse solve relaxes the bottom until it
     /// is done, so painting keeps its frame rate.
     lazy: bool,
