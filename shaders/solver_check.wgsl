@@ -21,29 +21,21 @@
 @group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
 @group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
-// The gated dispatches' arguments, 3 words a slot (src/sim/solver_check.rs `args_buffer`).
-@group(0) @binding(45) var<storage, read_write> mg_args: array<u32>;
-// The next gate's own arguments (src/sim/solver_check.rs `Check`): a closed gate stops the gates
-// after it too, as nothing is left for them to do once the solve is done.
-@group(0) @binding(46) var<storage, read_write> gate_args: array<u32>;
-
+// solver_gate.wgsl declares the arguments the gates write (mg_args, gate_args).
 
 // Workgroups of a reduction's first stage are GROUPS (shaders/solver_reduce.wgsl); the words after
 // PARTIALS hold MAX_GROUPS of their maxima.
 const MAX_GROUPS: u32 = 1024u;
-// Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments).
-const GATE_WG: u32 = 64u;
-const ARG_SLOTS: u32 = 36u;
-const FULL_ARGS: u32 = 1032u;
+// Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments), a power
+// of two from 8 to 64 (src/sim/solver_check.rs `Check::new`): 8 on a CPU adapter, where each
+// invocation is a coroutine that every barrier suspends.
+override GATE_WG: u32 = 64u;
 const VERDICT: u32 = 1140u;
 const TAIL: u32 = 1143u;
 const POLISH_AT: u32 = 1146u;
-// The polish's argument slot (src/sim/solver_check.rs `ctl::POLISH_SLOT`), and how far above the
-// target the residual after the first V-cycle may be for the polish to run (src/sim/solver.rs
-// `polishes`): two sweeps finished most steps within 1.5-3x of it in plume at 128², and none of
-// 256²'s, whose first V-cycle leaves 3-15x.
-const POLISH_SLOT: u32 = 34u;
-const POLISH_CHECK_SLOT: u32 = 35u;
+// How far above the target the residual after the first V-cycle may be for the polish to run
+// (src/sim/solver.rs `polishes`): two sweeps finished most steps within 1.5-3x of it in plume at
+// 128², and none of 256²'s, whose first V-cycle leaves 3-15x.
 const POLISH_REACH: f32 = 3.0;
 const MAX_BLOCK: u32 = 64u;
 
@@ -118,29 +110,16 @@ fn partial_max(lid: u32) -> f32 {
 
 fn write_args(lid: u32) {
     workgroupBarrier();
-    let done = done_now;
-    let polish = polish_now;
-    for (var k = lid; k < 3u * ARG_SLOTS; k += GATE_WG) {
-        let shut = done != 0u || (k / 3u >= POLISH_SLOT && polish != 1u);
-        mg_args[k] = select(mg_control[FULL_ARGS + k], 0u, shut);
-    }
-    if lid < 3u {
-        gate_args[lid] = select(1u, 0u, done != 0u || polish == 2u);
-    }
+    put_args(lid, GATE_WG, done_now, polish_now);
 }
 
-// Start of a gated solve: the rhs scale from reduce_rhs; a zero right-hand side is already solved.
-// The first gate counts the sweeps run before it (word 6, set by the CPU).
+// Start of a gated solve: the rhs scale from reduce_rhs (solver_gate.wgsl `open_words`). The first
+// gate counts the sweeps run before it (word 6, set by the CPU).
 @compute @workgroup_size(GATE_WG)
 fn gate_start(@builtin(local_invocation_id) lid: vec3<u32>) {
     let b = partial_max(lid.x);
     if lid.x == 0u {
-        mg_control[1] = bitcast<u32>(b);
-        let done = select(0u, 1u, b == 0.0);
-        mg_control[2] = done;
-        mg_control[3] = bitcast<u32>(0.0);
-        mg_control[4] = 0u;
-        done_now = done;
+        done_now = open_words(b);
         polish_now = 0u;
     }
     write_args(lid.x);

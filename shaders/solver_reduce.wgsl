@@ -10,11 +10,6 @@ override GROUPS: u32 = 64u;
 override WG: u32 = 256u;
 const PARTIALS: u32 = 8u;
 
-// Non-finite (inf or NaN) by its bits: WGSL may assume floats are finite, so no comparison tells.
-fn finite(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;
-}
-
 var<workgroup> red_max: array<f32, 256>;
 var<workgroup> closed: u32;
 
@@ -23,13 +18,6 @@ var<workgroup> closed: u32;
 fn gate_closed(lid: u32) -> bool {
     if lid == 0u { closed = mg_control[2]; }
     return workgroupUniformLoad(&closed) != 0u;
-}
-
-// The larger of a and b, or whichever is not finite: a blown-up state never reads as solved.
-fn max_nf(a: f32, b: f32) -> f32 {
-    if !finite(a) { return a; }
-    if !finite(b) { return b; }
-    return max(a, b);
 }
 
 fn finish_partial(lid: u32, wid: u32, m: f32) {

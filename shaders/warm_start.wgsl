@@ -21,7 +21,7 @@ fn rhs_cell(c: u32) -> f32 {
 // by term, with no cancellation of a large constant in p.
 fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
     let count = stencil_count(s);
-    if count == 0.0 { return Terms(vec4<f32>(0.0), 0.0); }
+    if count == 0.0 { return no_sums(); }
     let w = nx();
     let i = i32(c % u32(nx()));
     let j = i32(c / u32(nx()));
@@ -47,13 +47,13 @@ fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
         fluid += 1.0;
     }
     e += (count - fluid) * vec3<f32>(pc * pc, pc * dc, dc * dc);
-    return Terms(vec4<f32>(pc * b, dc * b, e.x, e.y), e.z);
+    return Terms(vec4<f32>(pc * b, dc * b, e.x, e.y), e.z, abs(b));
 }
 
 // The sums with the Jacobi solver's stencil (pressure.wgsl `stencil_pack`).
 @compute @workgroup_size(WG)
 fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var t = Terms(vec4<f32>(0.0), 0.0);
+    var t = no_sums();
     for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) { t = add_terms(t, cell_terms(c, stencil[c], rhs_cell(c))); }
     finish_partials(lid.x, wid.x, t);
 }
@@ -62,7 +62,7 @@ fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 // right-hand side on the way (multigrid_setup.wgsl `load`, whose dispatch a warm start saves).
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var t = Terms(vec4<f32>(0.0), 0.0);
+    var t = no_sums();
     for (var c = wid.x * WG + lid.x; c < cell_count(); c += GROUPS * WG) {
         let s = mg_stencil[level.off + c];
         let b = rhs_cell(c);
@@ -72,10 +72,11 @@ fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partials(lid.x, wid.x, t);
 }
 
-// p = a p1 + c d and p_prev = p1.
+// p = a p1 + c d and p_prev = p1 (and a solve to a tolerance opened: `open_gate`).
 @compute @workgroup_size(WG)
 fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let m = start_weights(lid.x);
+    if PAIR && wid.x == 0u { open_gate(lid.x); }
     let n = cell_count();
     for (var c = wid.x * WG + lid.x; c < n; c += groups.x * WG) {
         let p1 = p[c];

@@ -16,12 +16,18 @@
 // errors grow together without bound. The energy-optimal start is never worse than a cold start
 // (nor than β p1), so the error of each step's start is bounded by the error left over from the
 // last plus the new forcing.
-// Composed after multigrid_level.wgsl (stencil_count); warm_start.wgsl (a cell a thread) and
-// warm_start_quad.wgsl (four cells of a row a thread) come after it. Partial sums go to `partials` after the
-// statistics' eight blocks (stats.wgsl), which a step with statistics holds across the solve: the
-// five sums p1·b, d·b, p1·Ap1, p1·Ad, d·Ad at base() + [k GROUPS, (k + 1) GROUPS), k = 0..5.
+// A solve to a tolerance also needs max |b| over the fluid cells, its residual's scale: the sums
+// take it on their way, and the scaling's first workgroup opens the solve's gate with it
+// (`open_gate`), as solver_check.wgsl `reduce_rhs` and `gate_start` would in two dispatches more.
+// Composed after multigrid_level.wgsl (stencil_count) and shared/nonfinite.wgsl, before
+// solver_gate.wgsl; warm_start.wgsl (a cell a thread) and warm_start_quad.wgsl (four cells of a
+// row a thread) come after it. Partial sums go to `partials` after the statistics' eight blocks
+// (stats.wgsl), which a step with statistics holds across the solve: the five sums p1·b, d·b,
+// p1·Ap1, p1·Ad, d·Ad, then max |b|, at base() + [k GROUPS, (k + 1) GROUPS), k = 0..6.
 
 @group(0) @binding(14) var<storage, read_write> partials: array<f32>;
+// The solver's control words (solver_check.wgsl has their layout).
+@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
 
 // Workgroups of the sums and their fold, as in stats.wgsl (src/sim/kernel.rs `reduction_groups`).
 override GROUPS: u32 = 64u;
@@ -35,39 +41,47 @@ const MIN_SIN2: f32 = 1e-3;
 // Whether the start is the pair's (a solve to a tolerance) or β p1 alone (a fixed count).
 override PAIR: bool = true;
 
-// The five sums: (p1·b, d·b, p1·Ap1, p1·Ad) and d·Ad.
+// The five sums: (p1·b, d·b, p1·Ap1, p1·Ad) and d·Ad; and max |b|.
 var<workgroup> red_a: array<vec4<f32>, 256>;
 var<workgroup> red_b: array<f32, 256>;
+var<workgroup> red_m: array<f32, 256>;
 var<workgroup> mix: vec2<f32>;
+var<workgroup> rhs_max: f32;
+var<workgroup> opened: u32;
 
 struct Terms {
     a: vec4<f32>,
     b: f32,
+    // max |b| (non-finite kept)
+    m: f32,
+}
+
+fn no_sums() -> Terms {
+    return Terms(vec4<f32>(0.0), 0.0, 0.0);
 }
 
 fn finish_partials(lid: u32, wid: u32, t: Terms) {
     red_a[lid] = t.a;
     red_b[lid] = t.b;
+    red_m[lid] = t.m;
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
         if lid < s {
             red_a[lid] += red_a[lid + s];
             red_b[lid] += red_b[lid + s];
+            red_m[lid] = max_nf(red_m[lid], red_m[lid + s]);
         }
     }
     workgroupBarrier();
     if lid == 0u {
         for (var k = 0u; k < 4u; k++) { partials[base() + k * GROUPS + wid] = red_a[0][k]; }
         partials[base() + 4u * GROUPS + wid] = red_b[0];
+        partials[base() + 5u * GROUPS + wid] = red_m[0];
     }
 }
 
 fn add_terms(x: Terms, y: Terms) -> Terms {
-    return Terms(x.a + y.a, x.b + y.b);
-}
-
-fn finite(x: f32) -> bool {
-    return x == x && abs(x) <= 3.4e38;
+    return Terms(x.a + y.a, x.b + y.b, max_nf(x.m, y.m));
 }
 
 // (a, c) of the start a p1 + c d from the five sums (see the top).
@@ -88,22 +102,33 @@ fn weights(p1b: f32, db: f32, e11: f32, e1d: f32, edd: f32) -> vec2<f32> {
 // The start's (a, c), in every invocation of the workgroup: each workgroup of the scaling folds
 // the partials itself (one dispatch, no second reduction stage; FOLD is at most the workgroup's
 // size), as stats.wgsl `finish` does: FOLD runs in order, then their subtotals.
+// With `PAIR`, max |b| goes to `rhs_max` on the way (for `open_gate`).
 fn start_weights(lid: u32) -> vec2<f32> {
     if lid < FOLD {
-        var t = Terms(vec4<f32>(0.0), 0.0);
+        var t = no_sums();
         let run = GROUPS / FOLD;
         for (var k = lid * run; k < (lid + 1u) * run; k++) {
             let at = base() + k;
-            t = add_terms(t, Terms(vec4<f32>(partials[at], partials[at + GROUPS], partials[at + 2u * GROUPS], partials[at + 3u * GROUPS]), partials[at + 4u * GROUPS]));
+            let m = select(0.0, partials[at + 5u * GROUPS], PAIR);
+            t = add_terms(t, Terms(vec4<f32>(partials[at], partials[at + GROUPS], partials[at + 2u * GROUPS], partials[at + 3u * GROUPS]), partials[at + 4u * GROUPS], m));
         }
         red_a[lid] = t.a;
         red_b[lid] = t.b;
+        red_m[lid] = t.m;
     }
     workgroupBarrier();
     if lid == 0u {
-        var t = Terms(vec4<f32>(0.0), 0.0);
-        for (var k = 0u; k < FOLD; k++) { t = add_terms(t, Terms(red_a[k], red_b[k])); }
+        var t = no_sums();
+        for (var k = 0u; k < FOLD; k++) { t = add_terms(t, Terms(red_a[k], red_b[k], red_m[k])); }
         mix = weights(t.a.x, t.a.y, t.a.z, t.a.w, t.b);
+        rhs_max = t.m;
     }
     return workgroupUniformLoad(&mix);
+}
+
+// A solve to a tolerance opens its gate in the scaling's first workgroup (after `start_weights`):
+// what solver_check.wgsl `gate_start` writes, from the sums' max |b|.
+fn open_gate(lid: u32) {
+    if lid == 0u { opened = open_words(rhs_max); }
+    put_args(lid, WG, workgroupUniformLoad(&opened), 0u);
 }

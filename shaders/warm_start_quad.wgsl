@@ -12,13 +12,14 @@
 @group(0) @binding(33) var<storage, read_write> p_prev: array<vec4<f32>>;
 
 // The five sums' terms of the four cells of a quad (or their sums over a thread's quads), a lane
-// each: p1·b, d·b, p1·Ap1, p1·Ad, d·Ad.
+// each: p1·b, d·b, p1·Ap1, p1·Ad, d·Ad; and max |b| of the fluid lanes.
 struct QuadTerms {
     p1b: vec4<f32>,
     db: vec4<f32>,
     e11: vec4<f32>,
     e1d: vec4<f32>,
     edd: vec4<f32>,
+    m: f32,
 }
 
 // warm_start.wgsl `cell_terms` of quad q of row j, with packed stencils s and -rho h^2 div / dt
@@ -58,11 +59,13 @@ fn quad_terms(q: i32, j: i32, s: vec4<u32>, b: vec4<f32>) -> QuadTerms {
     e1d += ghosts * (pc * dc);
     edd += ghosts * (dc * dc);
     let fluid = count != zero;
-    return QuadTerms(select(zero, pc * b, fluid), select(zero, dc * b, fluid), select(zero, e11, fluid), select(zero, e1d, fluid), select(zero, edd, fluid));
+    let ab = select(zero, abs(b), fluid);
+    let m = max_nf(max_nf(ab.x, ab.y), max_nf(ab.z, ab.w));
+    return QuadTerms(select(zero, pc * b, fluid), select(zero, dc * b, fluid), select(zero, e11, fluid), select(zero, e1d, fluid), select(zero, edd, fluid), m);
 }
 
 fn add_quads(x: QuadTerms, y: QuadTerms) -> QuadTerms {
-    return QuadTerms(x.p1b + y.p1b, x.db + y.db, x.e11 + y.e11, x.e1d + y.e1d, x.edd + y.edd);
+    return QuadTerms(x.p1b + y.p1b, x.db + y.db, x.e11 + y.e11, x.e1d + y.e1d, x.edd + y.edd, max_nf(x.m, y.m));
 }
 
 // A thread's lanes added up, lane by lane in order.
@@ -71,12 +74,12 @@ fn lanes(v: vec4<f32>) -> f32 {
 }
 
 fn folded(t: QuadTerms) -> Terms {
-    return Terms(vec4<f32>(lanes(t.p1b), lanes(t.db), lanes(t.e11), lanes(t.e1d)), lanes(t.edd));
+    return Terms(vec4<f32>(lanes(t.p1b), lanes(t.db), lanes(t.e11), lanes(t.e1d)), lanes(t.edd), t.m);
 }
 
 fn no_terms() -> QuadTerms {
     let zero = vec4<f32>(0.0);
-    return QuadTerms(zero, zero, zero, zero, zero);
+    return QuadTerms(zero, zero, zero, zero, zero, 0.0);
 }
 
 // Quads of the grid.
@@ -109,10 +112,12 @@ fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partials(lid.x, wid.x, folded(t));
 }
 
-// p = a p1 + c d and p_prev = p1, a quad a thread.
+// p = a p1 + c d and p_prev = p1, a quad a thread (and a solve to a tolerance opened:
+// warm_start_mix.wgsl `open_gate`).
 @compute @workgroup_size(WG)
 fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let m = start_weights(lid.x);
+    if PAIR && wid.x == 0u { open_gate(lid.x); }
     for (var c = wid.x * WG + lid.x; c < quad_count(); c += groups.x * WG) {
         let p1 = p[c];
         // β p1 exactly where there is no pair (and p_prev not read for a fixed count)

@@ -231,3 +231,81 @@ fn statistics_survive_the_warm_start() {
     let s = stats.last().unwrap();
     assert!(before > 0.0 && (s.div_max_before - before).abs() <= 1e-5 * before, "div before: stats {} fields {before}", s.div_max_before);
 }
+
+/// A solve to a tolerance from a warm start is opened by the warm start's scaling (no
+/// `reduce_rhs` or `gate_start` dispatch): the same control words, dispatch arguments and first
+/// gate's arguments as `Check::encode_start` writes, with max |b| over the cells that have an
+/// equation; and a zero right-hand side found solved at once.
+#[test]
+fn a_warm_start_opens_the_gate_as_gate_start_does() {
+    use smokebox::sim::buffers::read_buffers;
+    use smokebox::sim::solver_check::ctl;
+    let gpu = gpu();
+    let run = |sim: &Simulation, f: &dyn Fn(&mut wgpu::ComputePass<'_>)| {
+        let mut encoder = sim.device.create_command_encoder(&Default::default());
+        f(&mut encoder.begin_compute_pass(&Default::default()));
+        sim.queue.submit([encoder.finish()]);
+        sim.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    };
+    for ((name, kinds), size) in boundary_cases().into_iter().flat_map(|c| SIZES.map(|s| (c, s))) {
+        for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
+            for zero in [false, true] {
+                let ctx = format!("{name}, {}x{}, {kind:?}{}", size.0, size.1, if zero { ", b = 0" } else { "" });
+                let (mut f, p) = sized_with_pair(size, kinds, 13, 0.9, 0.6, 0.05);
+                // no equation at a fluid cell walled in on every side: nothing to measure there
+                let g = Grid::new(&f, &p);
+                let measured: Vec<bool> = (0..g.ny())
+                    .flat_map(|j| (0..g.nx()).map(move |i| (i, j)))
+                    .map(|(i, j)| {
+                        let open = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                            .iter()
+                            .any(|&(di, dj)| !matches!(g.neighbour(i, j, di, dj), Neighbour::None));
+                        !g.is_solid(i, j) && open
+                    })
+                    .collect();
+                let mut want = 0.0f32;
+                for (d, m) in f.divergence.iter_mut().zip(&measured) {
+                    if zero || !m {
+                        *d = 0.0;
+                    }
+                    want = want.max((p.rho * p.h * p.h * *d / p.dt).abs());
+                }
+                let solver = SolverConfig { kind, iterations: 4, tolerance: 1e-4, warm_start: true, ..Default::default() };
+                let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
+                sim.run_pass("solve"); // sets up the stencils
+                let s = &sim.stages.solvers;
+                let (control, args, opening) = (s.control.clone(), s.args.clone(), s.check.opening_args().clone());
+                let junk = |sim: &Simulation| {
+                    sim.queue.write_buffer(&control, 4, bytemuck::cast_slice(&[7.0f32, 0.0, 5.0, 9.0]));
+                    sim.queue.write_buffer(&args, 0, bytemuck::cast_slice(&[99u32; 3 * ctl::ARG_SLOTS]));
+                    sim.queue.write_buffer(&opening, 0, bytemuck::cast_slice(&[99u32; 3]));
+                };
+                let read = |sim: &Simulation| -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+                    let w = read_buffers(&sim.device, &sim.queue, &[&control, &args, &opening]);
+                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+                    (bits(&w[0][1..5]), bits(&w[1][..3 * ctl::ARG_SLOTS]), bits(&w[2][..3]))
+                };
+                sim.upload(&f);
+                junk(&sim);
+                sim.run_pass("warm_start");
+                let warm = read(&sim);
+                sim.upload(&f);
+                junk(&sim);
+                run(&sim, &|pass| sim.stages.solvers.check.encode_start(pass));
+                let start = read(&sim);
+                let b = f32::from_bits(warm.0[0]);
+                assert!((b - want).abs() <= 1e-6 * want, "{ctx}: max |b| {b:e}, want {want:e}");
+                assert!(
+                    (b - f32::from_bits(start.0[0])).abs() <= 1e-6 * want,
+                    "{ctx}: max |b| {b:e}, gate_start's {:e}",
+                    f32::from_bits(start.0[0])
+                );
+                assert_eq!(warm.0[1..], start.0[1..], "{ctx}: done, ratio and units run");
+                assert_eq!(warm.0[1], zero as u32, "{ctx}: solved at once exactly where b = 0");
+                assert_eq!(warm.1, start.1, "{ctx}: the gated dispatches' arguments");
+                assert_eq!(warm.2, start.2, "{ctx}: the first gate's arguments");
+                assert_eq!(warm.2[0], !zero as u32, "{ctx}: the first gate open exactly where b != 0");
+            }
+        }
+    }
+}

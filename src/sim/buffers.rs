@@ -123,7 +123,7 @@ impl Buffers {
                 mapped_at_creation: false,
             }),
             // the statistics' eight blocks (two free), then the warm start's five (shaders/stats.wgsl)
-            partials: storage(device, "partials", 13 * super::kernel::MAX_REDUCTION_GROUPS as usize),
+            partials: storage(device, "partials", 14 * super::kernel::MAX_REDUCTION_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),

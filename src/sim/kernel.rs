@@ -140,6 +140,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("shared/velocity", include_str!("../../shaders/shared/velocity.wgsl")),
     ("shared/velocity_blocks", include_str!("../../shaders/shared/velocity_blocks.wgsl")),
     ("shared/splats", include_str!("../../shaders/shared/splats.wgsl")),
+    ("shared/nonfinite", include_str!("../../shaders/shared/nonfinite.wgsl")),
     ("multigrid_level", include_str!("../../shaders/multigrid_level.wgsl")),
     ("multigrid_common", include_str!("../../shaders/multigrid_common.wgsl")),
     ("multigrid_tile", include_str!("../../shaders/multigrid_tile.wgsl")),
@@ -151,6 +152,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("multigrid_coarse_levels", include_str!("../../shaders/multigrid_coarse_levels.wgsl")),
     ("multigrid_quad", include_str!("../../shaders/multigrid_quad.wgsl")),
     ("solver_reduce", include_str!("../../shaders/solver_reduce.wgsl")),
+    ("solver_gate", include_str!("../../shaders/solver_gate.wgsl")),
 ];
 
 macro_rules! part {
@@ -166,6 +168,9 @@ macro_rules! part {
     (splats) => {
         include_str!("../../shaders/shared/splats.wgsl")
     };
+    (nonfinite) => {
+        include_str!("../../shaders/shared/nonfinite.wgsl")
+    };
 }
 
 /// A multigrid shader file (composed after the prelude, shared parts first).
@@ -179,6 +184,13 @@ macro_rules! mg {
 macro_rules! reduce {
     () => {
         include_str!("../../shaders/solver_reduce.wgsl")
+    };
+}
+
+/// The opening of a gated solve: by its own dispatch, or by the warm start's scaling.
+macro_rules! gate {
+    () => {
+        include_str!("../../shaders/solver_gate.wgsl")
     };
 }
 
@@ -218,10 +230,27 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
     ("multigrid_lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
     ("multigrid_bottom", concat!(mg!("level"), mg!("bottom"))),
-    ("solver_check", concat!(part!(solid), mg!("level"), mg!("common"), reduce!(), include_str!("../../shaders/solver_check.wgsl"))),
-    ("solver_check_quad", concat!(mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl"))),
-    ("warm_start", concat!(mg!("level"), warm!(), include_str!("../../shaders/warm_start.wgsl"))),
-    ("warm_start_quad", concat!(mg!("level"), mg!("quad"), warm!(), include_str!("../../shaders/warm_start_quad.wgsl"))),
+    (
+        "solver_check",
+        concat!(
+            part!(solid),
+            part!(nonfinite),
+            mg!("level"),
+            mg!("common"),
+            reduce!(),
+            gate!(),
+            include_str!("../../shaders/solver_check.wgsl")
+        ),
+    ),
+    (
+        "solver_check_quad",
+        concat!(part!(nonfinite), mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl")),
+    ),
+    ("warm_start", concat!(part!(nonfinite), mg!("level"), warm!(), gate!(), include_str!("../../shaders/warm_start.wgsl"))),
+    (
+        "warm_start_quad",
+        concat!(part!(nonfinite), mg!("level"), mg!("quad"), warm!(), gate!(), include_str!("../../shaders/warm_start_quad.wgsl")),
+    ),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../shaders/viscosity.wgsl"))),
 ];
 

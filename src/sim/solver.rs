@@ -260,8 +260,13 @@ impl Solvers {
         let args = super::solver_check::args_buffer(d);
         let (mut check, mut warm) = (None, None);
         let mg = Multigrid::new(ctx, &control, &args, |tables| {
-            check = Some(Check::new(ctx.target(), &tables[0], super::multigrid::quad_rows(&levels[0]))?);
-            warm = Some(WarmStart::new(ctx.target(), &tables[0], ctx.nx * ctx.ny, super::multigrid::quad_rows(&levels[0]))?);
+            let quads = super::multigrid::quad_rows(&levels[0]);
+            let c = Check::new(ctx.target(), &tables[0], quads)?;
+            // a solve to a tolerance from a warm start is opened by its scaling
+            let mut table = tables[0];
+            table[slot::GATE_ARGS as usize] = Some(c.opening_args());
+            warm = Some(WarmStart::new(ctx.target(), &table, ctx.nx * ctx.ny, quads)?);
+            check = Some(c);
             Ok(())
         })?;
         let words: Vec<u32> = (0..=MAX_COUNT).collect();
@@ -546,10 +551,13 @@ impl Solvers {
                 self.mg.encode_load(pass, direct);
             }
             if spec.start == Start::Warm {
+                // with a tolerance, its scaling opens the gate too
                 self.warm.encode(pass, measure, gated);
             }
-            if gated {
-                self.check.encode_start(pass);
+            match (gated, spec.start) {
+                (false, _) => {}
+                (true, Start::Warm) => self.check.opened(),
+                (true, _) => self.check.encode_start(pass),
             }
         });
         let mut in_out = false;

@@ -99,7 +99,8 @@ pub fn args_buffer(device: &wgpu::Device) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("solver arguments"),
         size: (3 * ctl::ARG_SLOTS * 4) as u64,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+        // copies: the tests plant and read them
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
 }
@@ -175,11 +176,12 @@ impl Check {
     pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT], quads: bool) -> Result<Check> {
         let device = target.device;
         let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
+        let gate_wg = (wg as u32).clamp(8, 64).next_power_of_two() as f64;
         let k = |entry: &str| {
-            // the reductions take the workgroup size of the device; the gates stay at 64
+            // the reductions take the workgroup size of the device; the gates at most 64
             let constants: &[(&str, f64)] = match entry {
                 e if e.starts_with("reduce") => &[("WG", wg), ("GROUPS", reduce_groups as f64)],
-                "gate_start" | "gate" => &[("GROUPS", reduce_groups as f64)],
+                "gate_start" | "gate" => &[("GROUPS", reduce_groups as f64), ("GATE_WG", gate_wg)],
                 _ => &[],
             };
             let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
@@ -192,7 +194,10 @@ impl Check {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(["gate arguments 0", "gate arguments 1"][k]),
                 size: 12,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })
         });
@@ -226,7 +231,18 @@ impl Check {
     pub fn encode_start(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.reduce_rhs.dispatch_groups(pass, &self.groups[0], self.reduce_groups);
         self.gate_start.dispatch_groups(pass, &self.groups[3], 1);
+        self.opened();
+    }
+
+    /// Start of a gated solve whose warm start opened the gate (shaders/warm_start_mix.wgsl
+    /// `open_gate`, which writes what `encode_start` does, into `opening_args`).
+    pub fn opened(&self) {
         self.turn.set(0);
+    }
+
+    /// The first gate's own arguments, which the opening of a solve writes.
+    pub fn opening_args(&self) -> &wgpu::Buffer {
+        &self.gate_args[0]
     }
 
     fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
