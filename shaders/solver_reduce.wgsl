@@ -2,8 +2,8 @@
 // solver_check_quad.wgsl, which declare mg_control): each workgroup leaves the max of its cells
 // at PARTIALS + its index, for the gates (solver_check.wgsl `partial_max`).
 
-// Workgroups of a reduction (src/sim/kernel.rs `reduction_groups`): 64 on a CPU adapter, 1024 on a
-// GPU.
+// Workgroups of a reduction (src/sim/kernel.rs `reduction_groups`): on a CPU adapter one a thread
+// (more on large grids, at most 64), on a GPU 64 to 1024.
 override GROUPS: u32 = 64u;
 // Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
 // adapter, where each invocation is a coroutine every barrier suspends); at most 256.

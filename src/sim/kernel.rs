@@ -793,20 +793,29 @@ pub fn solver_workgroup(device: &wgpu::Device) -> f64 {
 pub const MAX_REDUCTION_GROUPS: u32 = 1024;
 
 /// Workgroups of a reduction's first stage (statistics, the warm start's sums, the residual
-/// checks), each leaving one partial: on a CPU adapter 64, a few per core, as each is a
-/// coroutine; with a GPU's workgroups one for every 16 workgroups' worth of cells, 64 to 1024,
-/// where 64 of 256 left most of an H200 idle on large grids (the warm start's two dispatches took
-/// 2.55 ms a step at 4096²) and small grids keep 64 (a browser's software adapter takes a GPU's
-/// shapes). Follows the solver workgroup, so tests that run a GPU's shape on lavapipe
-/// (`with_solver_workgroup`) run this one too.
+/// checks), each leaving one partial. On a CPU adapter each workgroup is a task whose invocations
+/// are coroutines that every barrier of the reduction suspends: one workgroup a thread does
+/// (`available_parallelism`, lavapipe's thread count), more only where a workgroup's invocations
+/// would each take more than `CPU_REDUCTION_CELLS` cells (lavapipe ends an invocation's loops after
+/// 65535 iterations, silently). 64 took 2-4 % more of a 128² step than two on the 2-core VM
+/// (BENCHMARKS.md, thirty-first session). With a GPU's workgroups one for every 16 workgroups'
+/// worth of cells, 64 to 1024, where 64 of 256 left most of an H200 idle on large grids (the warm
+/// start's two dispatches took 2.55 ms a step at 4096²) and small grids keep 64 (a browser's
+/// software adapter takes a GPU's shapes). Follows the solver workgroup, so tests that run a GPU's
+/// shape on lavapipe (`with_solver_workgroup`) run this one too.
 pub fn reduction_groups(target: Target) -> u32 {
-    let wg = solver_workgroup(target.device);
-    if wg < 64.0 {
-        return 64;
-    }
+    let wg = solver_workgroup(target.device) as u64;
     let cells = target.grid.nx as u64 * target.grid.ny as u64;
-    (cells / (16 * wg as u64)).next_power_of_two().clamp(64, MAX_REDUCTION_GROUPS as u64) as u32
+    if wg < 64 {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+        return threads.max(cells.div_ceil(wg * CPU_REDUCTION_CELLS)).next_power_of_two().clamp(2, 64) as u32;
+    }
+    (cells / (16 * wg)).next_power_of_two().clamp(64, MAX_REDUCTION_GROUPS as u64) as u32
 }
+
+/// Most cells an invocation of a CPU adapter's reduction takes (`reduction_groups`), far under
+/// lavapipe's loop budget.
+const CPU_REDUCTION_CELLS: u64 = 4096;
 
 /// Invocations that fold `groups` partials (stats.wgsl `finish`, warm_start.wgsl `scale`), each a
 /// run of them in order before the first adds the subtotals: one serial fold where they are few
