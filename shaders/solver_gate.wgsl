@@ -11,9 +11,9 @@
 
 const ARG_SLOTS: u32 = 36u;
 const FULL_ARGS: u32 = 1032u;
-// The polish's argument slots (src/sim/solver_check.rs `ctl::POLISH_SLOT`, `POLISH_CHECK_SLOT`).
+// The polish's first argument slot (src/sim/solver_check.rs `ctl::POLISH_SLOT`); its check's
+// (`POLISH_CHECK_SLOT`) is the next and last.
 const POLISH_SLOT: u32 = 34u;
-const POLISH_CHECK_SLOT: u32 = 35u;
 
 // A solve's words at its start, from its right-hand side's scale b (one invocation): nothing run,
 // and a zero right-hand side already solved. Returns whether it is.

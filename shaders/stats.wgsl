@@ -23,8 +23,9 @@
 @group(0) @binding(15) var<storage, read_write> stats: array<f32>;
 
 // Workgroups of the first stage (src/sim/kernel.rs `reduction_groups`): on a CPU adapter one a
-// thread (more on large grids, at most 64), on a GPU 64 to 1024. `finish` folds their partials with FOLD invocations, each a run of GROUPS / FOLD in
-// order, then the first the FOLD subtotals in order: with FOLD 1 (a CPU adapter) one serial fold.
+// thread (more on large grids, at most 64), on a GPU 64 to 1024. `finish` folds their partials
+// with FOLD invocations, each a run of GROUPS / FOLD in order, then the first the FOLD subtotals
+// in order: with FOLD 1 (a CPU adapter) one serial fold.
 override GROUPS: u32 = 64u;
 override FOLD: u32 = 1u;
 // Invocations a workgroup, a power of two up to 256: 256 on a GPU, 8 on a CPU adapter

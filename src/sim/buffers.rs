@@ -122,7 +122,8 @@ impl Buffers {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
-            // the statistics' eight blocks (two free), then the warm start's five (shaders/stats.wgsl)
+            // the statistics' eight blocks (two free), then the warm start's six: five sums and max |b|
+            // (shaders/stats.wgsl, warm_start_mix.wgsl)
             partials: storage(device, "partials", 14 * super::kernel::MAX_REDUCTION_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
