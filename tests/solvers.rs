@@ -651,18 +651,32 @@ fn solvers_agree_on_the_pressure() {
 /// prediction. Multigrid at a loose tolerance too: its first V-cycle comes within the polish's
 /// reach, the polish runs (it changes the result: tried with `POLISH_REACH` = 0) and a second
 /// V-cycle is still needed; the polish runs after the first check (predictions 1 and 2) or after
-/// the second (fully gated), one sequence.
+/// the second (fully gated), one sequence. The loose tolerance (`LOOSE`) is just within the
+/// polish's reach (3x, shaders/solver_check.wgsl `POLISH_REACH`) of the first V-cycle's ratio:
+/// the tiled polish (a GPU's: four sweeps) takes that ratio down 2.4x here, under the 2e-2 this
+/// test once fixed, so on an H200 the polish finished the solve and no second V-cycle ran.
 #[test]
 fn predicted_tolerance_path_stops_where_the_gated_one_does() {
+    const LOOSE: f32 = -1.0;
     let gpu = gpu();
     for (kind, (nx, ny), cap, tol) in [
         (SolverKind::Multigrid, (70, 52), 40, 1e-5),
-        (SolverKind::Multigrid, (70, 52), 40, 2e-2),
+        (SolverKind::Multigrid, (70, 52), 40, LOOSE),
         (SolverKind::Sor, (24, 18), 4000, 1e-4),
         (SolverKind::Jacobi, (20, 14), 20000, 1e-3),
     ] {
         let (mut f, p) = random_state(nx, ny, [BC_WALL, BC_WALL, BC_WALL, BC_OUTFLOW], 12, 0.1);
         cpu::divergence(&mut f, &p);
+        let tol = if tol == LOOSE {
+            // one V-cycle and a check it cannot pass: its ratio
+            let mut one = Simulation::new(&gpu, &f, p, settings(kind, 1, 1e-12)).unwrap();
+            one.run_pass("solve");
+            let first = solve_report(&one);
+            assert!(!first.converged && first.iterations == 1 && first.ratio < 0.5, "{kind:?}: one V-cycle {first:?}");
+            first.ratio / 2.9
+        } else {
+            tol
+        };
         let mut sim = Simulation::new(&gpu, &f, p, settings(kind, cap, tol)).unwrap();
         let unit = smokebox::sim::solver::unit_sweeps(kind);
         sim.run_pass("solve");
