@@ -388,6 +388,15 @@ pub fn cell_block(device: &wgpu::Device) -> [u32; 2] {
 pub const GPU_CELL_BLOCK: [u32; 2] = [8, 8];
 pub const CPU_CELL_BLOCK: [u32; 2] = [32, 8];
 
+/// Runs `f` with a thread's override `key` set to `value`, then puts back what it was (the
+/// `with_*` functions: tests build kernels of another device's shape on lavapipe).
+fn overriding<V: Copy + 'static, T>(key: &'static std::thread::LocalKey<std::cell::Cell<V>>, value: V, f: impl FnOnce() -> T) -> T {
+    let before = key.replace(value);
+    let out = f();
+    key.set(before);
+    out
+}
+
 thread_local! {
     static COMPILED_LEVEL: std::cell::Cell<Option<super::levels::LevelDesc>> = const { std::cell::Cell::new(None) };
 }
@@ -398,10 +407,7 @@ thread_local! {
 /// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
 /// lavapipe (BENCHMARKS.md, twenty-third session).
 pub fn with_level_compiled<T>(l: &super::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
-    let before = COMPILED_LEVEL.replace(Some(*l));
-    let out = f();
-    COMPILED_LEVEL.set(before);
-    out
+    overriding(&COMPILED_LEVEL, Some(*l), f)
 }
 
 /// Entry points of the passes and whether each reads the dye scale (`reads_dye_scale`).
@@ -459,10 +465,7 @@ thread_local! {
 
 /// Runs `f` with the kernels (and solvers) this thread builds on cell block `block`.
 pub fn with_cell_block<T>(block: [u32; 2], f: impl FnOnce() -> T) -> T {
-    let before = BLOCK_OVERRIDE.replace(Some(block));
-    let out = f();
-    BLOCK_OVERRIDE.set(before);
-    out
+    overriding(&BLOCK_OVERRIDE, Some(block), f)
 }
 
 /// Parses and validates a composed shader, naming the pass file and line of a mistake.
@@ -715,7 +718,7 @@ struct CacheKey {
     entry: String,
     constants: Vec<(String, u64)>,
     zero_workgroup_memory: bool,
-    checks: bool,
+    checks: ShaderChecks,
 }
 
 /// Kernels built on the last few devices that built one: a simulation made again on a grid its
@@ -825,10 +828,83 @@ pub fn fold_invocations(groups: u32) -> u32 {
     if groups <= 64 { 1 } else { 64 }
 }
 
-/// Whether shaders keep the run-time checks naga adds (index clamping, loop bounds, integer
-/// division guards): always, unless `SMOKEBOX_SHADER_CHECKS=0` asks to time them without.
-fn shader_checks() -> bool {
-    std::env::var("SMOKEBOX_SHADER_CHECKS").as_deref() != Ok("0")
+/// Which of the run-time checks naga adds to a kernel it keeps: clamping of indices (into
+/// workgroup and local arrays; a Vulkan driver with robust buffer access bounds storage buffers
+/// itself), a counter that bounds every loop, and guards on integer division. A CPU adapter, a
+/// browser (whose WebGPU adds its own) and backends other than Vulkan keep them all. A Vulkan GPU
+/// drops the loop counters (`GPU_CHECKS`): on an H200 they took 12 % of a 4096² step and 17 % of
+/// a 1024² one, while the index clamps took about 3 % and the division guards nothing measurable
+/// (BENCHMARKS.md, thirty-second session). Every loop of these kernels runs to a count it is
+/// given, and the same kernels with and without any of the checks give the same bits
+/// (tests/shader_checks.rs). `SMOKEBOX_SHADER_CHECKS` overrides: `all` (or 1), `none` (or 0),
+/// or the kept ones by name, e.g. `bounds,division`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ShaderChecks {
+    pub bounds: bool,
+    pub loops: bool,
+    pub division: bool,
+}
+
+impl ShaderChecks {
+    pub const ALL: ShaderChecks = ShaderChecks { bounds: true, loops: true, division: true };
+    pub const NONE: ShaderChecks = ShaderChecks { bounds: false, loops: false, division: false };
+
+    /// `all`, `none`, 1, 0 or a comma-separated list of the kept checks; None where a word is none
+    /// of those.
+    pub fn parse(text: &str) -> Option<ShaderChecks> {
+        match text.trim() {
+            "all" | "1" => return Some(Self::ALL),
+            "none" | "0" => return Some(Self::NONE),
+            _ => {}
+        }
+        let mut kept = Self::NONE;
+        for word in text.split(',') {
+            match word.trim() {
+                "bounds" => kept.bounds = true,
+                "loops" => kept.loops = true,
+                "division" => kept.division = true,
+                _ => return None,
+            }
+        }
+        Some(kept)
+    }
+
+    fn runtime(self) -> wgpu::ShaderRuntimeChecks {
+        wgpu::ShaderRuntimeChecks {
+            bounds_checks: self.bounds,
+            force_loop_bounding: self.loops,
+            int_div_checks: self.division,
+            ..wgpu::ShaderRuntimeChecks::checked()
+        }
+    }
+}
+
+/// The checks a Vulkan GPU's kernels keep (`ShaderChecks`): all but the loop counters.
+pub const GPU_CHECKS: ShaderChecks = ShaderChecks { bounds: true, loops: false, division: true };
+
+thread_local! {
+    static CHECKS_OVERRIDE: std::cell::Cell<Option<ShaderChecks>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the kernels this thread builds keeping `checks` (tests compare them on lavapipe).
+pub fn with_shader_checks<T>(checks: ShaderChecks, f: impl FnOnce() -> T) -> T {
+    overriding(&CHECKS_OVERRIDE, Some(checks), f)
+}
+
+/// The checks `device`'s kernels keep (`ShaderChecks`).
+pub fn shader_checks(device: &wgpu::Device) -> ShaderChecks {
+    if let Some(c) = CHECKS_OVERRIDE.get() {
+        return c;
+    }
+    if let Some(c) = std::env::var("SMOKEBOX_SHADER_CHECKS").ok().and_then(|v| ShaderChecks::parse(&v)) {
+        return c;
+    }
+    let info = device.adapter_info();
+    if cfg!(target_arch = "wasm32") || info.backend != wgpu::Backend::Vulkan || info.device_type == wgpu::DeviceType::Cpu {
+        ShaderChecks::ALL
+    } else {
+        GPU_CHECKS
+    }
 }
 
 thread_local! {
@@ -837,10 +913,7 @@ thread_local! {
 
 /// Runs `f` with the solver kernels this thread builds sized `invocations` a workgroup.
 pub fn with_solver_workgroup<T>(invocations: u32, f: impl FnOnce() -> T) -> T {
-    let before = WORKGROUP_OVERRIDE.replace(Some(invocations));
-    let out = f();
-    WORKGROUP_OVERRIDE.set(before);
-    out
+    overriding(&WORKGROUP_OVERRIDE, Some(invocations), f)
 }
 
 /// Whether the semi-Lagrangian traces read the velocity's bilinear blocks (a vec4 a sample,
@@ -868,11 +941,23 @@ pub fn textures_fit(device: &wgpu::Device, nx: usize, ny: usize, k: usize) -> bo
 /// in BENCHMARKS.md), while a dispatch there costs little. `SMOKEBOX_SOLVER_TILES=1` or `=0`
 /// overrides (benchmarks, tests).
 pub fn solver_tiles(device: &wgpu::Device) -> bool {
+    if let Some(t) = TILES_OVERRIDE.get() {
+        return t;
+    }
     match std::env::var("SMOKEBOX_SOLVER_TILES").as_deref() {
         Ok("1") => true,
         Ok("0") => false,
         _ => device.adapter_info().device_type != wgpu::DeviceType::Cpu,
     }
+}
+
+thread_local! {
+    static TILES_OVERRIDE: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the solvers this thread builds on the tiled kernels or not (`solver_tiles`).
+pub fn with_solver_tiles<T>(tiled: bool, f: impl FnOnce() -> T) -> T {
+    overriding(&TILES_OVERRIDE, Some(tiled), f)
 }
 
 impl Kernel {
@@ -903,7 +988,7 @@ impl Kernel {
             entry: entry.to_string(),
             constants: constants.iter().map(|&(k, v)| (k.to_string(), v.to_bits())).collect(),
             zero_workgroup_memory,
-            checks: shader_checks(),
+            checks: shader_checks(device),
         };
         let kernel = match target.device_serial.and_then(|d| cached(d, &key)) {
             Some(mut k) => {
@@ -973,12 +1058,14 @@ impl Kernel {
             immediate_size: 0,
         });
         let desc = wgpu::ShaderModuleDescriptor { label: Some(&label), source: wgpu::ShaderSource::Wgsl(src.to_string().into()) };
-        let module_gpu = if shader_checks() {
+        let checks = shader_checks(device);
+        let module_gpu = if checks == ShaderChecks::ALL {
             device.create_shader_module(desc)
         } else {
-            // SAFETY: an experiment the variable asks for (bench on a GPU): without the checks an
-            // index out of bounds is undefined behaviour; every kernel passes its tests with them.
-            unsafe { device.create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked()) }
+            // SAFETY: naga's checks guard against indices out of bounds, endless loops and
+            // division by zero, of which these kernels have none (`ShaderChecks`); a Vulkan
+            // driver with robust buffer access (which wgpu asks for) bounds storage access itself.
+            unsafe { device.create_shader_module_trusted(desc, checks.runtime()) }
         };
         let declares = |name: &str| module.overrides.iter().any(|(_, o)| o.name.as_deref() == Some(name));
         let variants = Variants {
