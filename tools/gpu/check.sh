@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-out/gpu}
 mkdir -p "$OUT"
-if ls .gl/*.deb >/dev/null 2>&1 && ! ldconfig -p | grep -q libvulkan.so.1; then
+if ls .gl/*.deb >/dev/null 2>&1 && ! ldconfig -p | grep -q libGLdispatch.so.0; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
 fi
@@ -56,10 +56,13 @@ sizes=$(tr ' ' ',' <<<"$SIZES")
 echo "bench: exit $? (bench.txt, bench.json)" >>"$summary"
 
 if [ -d .gpu/tests ]; then
-  for t in .gpu/tests/*; do
-    echo "== $(basename "$t")" >>"$OUT/tests.txt"
-    "$t" --test-threads=8 >>"$OUT/tests.txt" 2>&1
-    echo "test $(basename "$t"): exit $?, $(grep '^test result' "$OUT/tests.txt" | tail -1)" >>"$summary"
+  tests=$(mktemp -d)
+  for t in .gpu/tests/*.gz; do
+    name=$(basename "$t" .gz)
+    gunzip -c "$t" >"$tests/$name" && chmod +x "$tests/$name"
+    echo "== $name" >>"$OUT/tests.txt"
+    timeout 120 "$tests/$name" --test-threads=8 >>"$OUT/tests.txt" 2>&1
+    echo "test $name: exit $?, $(grep '^test result' "$OUT/tests.txt" | tail -1)" >>"$summary"
   done
 fi
 cat "$summary"

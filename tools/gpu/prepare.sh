@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Gets a run of tools/gpu/check.sh ready for a lent GPU machine (the `device` tool), which has no
 # Rust toolchain and may lack the Vulkan loader. Here: builds the release binary, strips it into
-# .gpu/ (git-ignored), strips the test binaries named as arguments (e.g. `gpu_vs_cpu solvers`)
-# into .gpu/tests/, and downloads the amd64 loader package into .gl/ (git-ignored). Then one call:
+# .gpu/ (git-ignored), strips and gzips the test binaries named as arguments (e.g. `gpu_vs_cpu
+# solvers`) into .gpu/tests/ (twelve fit the call's 64 MiB so), and downloads the amd64 loader
+# packages into .gl/ (git-ignored): the Vulkan loader and glvnd, without which NVIDIA's ICD
+# (libGLX_nvidia) gave no vkCreateInstance on the thirty-second session's H200. Then one call:
 #   device run, carry [".gpu", ".gl"], command `bash tools/gpu/check.sh`
 # and the figures come back under $OUT (BENCHMARKS.md, issue 22 item 6, says what to record).
 set -euo pipefail
@@ -19,12 +21,13 @@ if [ $# -gt 0 ]; then
     bin=$(find target/release/deps -maxdepth 1 -type f -executable -name "$name-*" -printf '%T@ %p\n' | sort -n | tail -1 | cut -d' ' -f2)
     [ -n "$bin" ] || { echo "prepare.sh: no test binary named $name (expected a file of tests/$name.rs)" >&2; exit 2; }
     strip -o ".gpu/tests/$name" "$bin"
+    gzip -9 ".gpu/tests/$name"
   done
 fi
-if ! ls .gl/*.deb >/dev/null 2>&1; then
+if ! ls .gl/libglvnd0*.deb >/dev/null 2>&1; then
   mkdir -p .gl /tmp/amd64/partial
   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
   apt-get $o update -q
-  (cd .gl && apt-get $o download libvulkan1)
+  (cd .gl && apt-get $o download libvulkan1 libglvnd0 libegl1 libgl1 libglx0 libopengl0 libgles2)
 fi
 du -shc .gpu .gl
