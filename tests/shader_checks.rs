@@ -1,8 +1,8 @@
 //! Kernels without any of naga's run-time checks (src/sim/kernel.rs `ShaderChecks`; a Vulkan
 //! GPU drops the loop counters) give the same bits as with them all: four scenes' whole state
-//! after a few steps, on a CPU adapter's kernels and on a GPU's (256 invocations, 8 x 8 cell
+//! after a few steps, on a CPU adapter's kernels and on a GPU's (256 invocations, 16 x 16 cell
 //! blocks, the tiled solvers). On lavapipe a kernel that read out of bounds would read something
-//! else than the clamped index gives; passed on an H200 too (thirty-second session).
+//! else than the clamped index gives; passed on an H200 too (thirty-second session, 8 x 8 blocks).
 
 mod common;
 use common::*;

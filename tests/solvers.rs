@@ -118,7 +118,7 @@ fn multigrid_passes_match_cpu() {
 }
 
 /// The tiled kernels (workgroup memory, temporal blocking) at the workgroup size a GPU picks, and
-/// every cell kernel on a GPU's 8 x 8 cell block: lavapipe picks 8 invocations, the plain kernels
+/// every cell kernel on a GPU's 16 x 16 cell block: lavapipe picks 8 invocations, the plain kernels
 /// and a 32 x 8 block, so without this the GPU's shapes would run nowhere in CI. Every fused pass,
 /// the V-cycle, SOR and Jacobi against the CPU as above (80 x 72: the quad kernels too).
 #[test]

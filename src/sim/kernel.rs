@@ -366,9 +366,12 @@ pub fn constants(block: [u32; 2], grid: GridSize) -> String {
 
 /// The cells a workgroup of the cell kernels covers (their `@workgroup_size(BLOCK_X, BLOCK_Y)`, a
 /// quad kernel's `BLOCK_X / 4` threads across), and of the multigrid and Jacobi sweeps' gated
-/// workgroup counts: 8 x 8 on a GPU. A CPU adapter pays for every workgroup (lavapipe runs each
-/// as one call of the compiled kernel over its invocations, eight lanes at a time), so there
-/// fewer, wider ones: 32 x 8 (BENCHMARKS.md, issue 22). `SMOKEBOX_CELL_BLOCK=WxH` overrides (W a
+/// workgroup counts: 16 x 16 on a GPU, where 8 x 8 took 5-6 % more of a 4096² step on an H200 in
+/// two calls and no less at 1024² (BENCHMARKS.md, thirty-second session); 8 x 8 in a browser, whose
+/// software adapter (SwiftShader, which the page cannot tell from a GPU) ran the plume's 128² step
+/// 38-40 ms with it against 39-48 ms with 16 x 16. A CPU adapter pays for
+/// every workgroup (lavapipe runs each as one call of the compiled kernel over its invocations,
+/// eight lanes at a time), so there fewer, wider ones: 32 x 8 (BENCHMARKS.md, issue 22). `SMOKEBOX_CELL_BLOCK=WxH` overrides (W a
 /// multiple of 4, W x H at most 256), and so does `with_cell_block` for the kernels a thread
 /// builds (tests run both shapes).
 pub fn cell_block(device: &wgpu::Device) -> [u32; 2] {
@@ -382,10 +385,17 @@ pub fn cell_block(device: &wgpu::Device) -> [u32; 2] {
     if let Some([w, h]) = parsed.filter(|&[w, h]| w % 4 == 0 && w > 0 && h > 0 && w * h <= 256) {
         return [w, h];
     }
-    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { CPU_CELL_BLOCK } else { GPU_CELL_BLOCK }
+    if device.adapter_info().device_type == wgpu::DeviceType::Cpu {
+        CPU_CELL_BLOCK
+    } else if cfg!(target_arch = "wasm32") {
+        PAGE_CELL_BLOCK
+    } else {
+        GPU_CELL_BLOCK
+    }
 }
 
-pub const GPU_CELL_BLOCK: [u32; 2] = [8, 8];
+pub const GPU_CELL_BLOCK: [u32; 2] = [16, 16];
+pub const PAGE_CELL_BLOCK: [u32; 2] = [8, 8];
 pub const CPU_CELL_BLOCK: [u32; 2] = [32, 8];
 
 /// Runs `f` with a thread's override `key` set to `value`, then puts back what it was (the
