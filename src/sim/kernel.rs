@@ -367,13 +367,13 @@ pub fn constants(block: [u32; 2], grid: GridSize) -> String {
 /// The cells a workgroup of the cell kernels covers (their `@workgroup_size(BLOCK_X, BLOCK_Y)`, a
 /// quad kernel's `BLOCK_X / 4` threads across), and of the multigrid and Jacobi sweeps' gated
 /// workgroup counts: 16 x 16 on a GPU, where 8 x 8 took 5-6 % more of a 4096² step on an H200 in
-/// two calls and no less at 1024² (BENCHMARKS.md, thirty-second session); 8 x 8 in a browser, whose
-/// software adapter (SwiftShader, which the page cannot tell from a GPU) ran the plume's 128² step
-/// 38-40 ms with it against 39-48 ms with 16 x 16. A CPU adapter pays for
-/// every workgroup (lavapipe runs each as one call of the compiled kernel over its invocations,
-/// eight lanes at a time), so there fewer, wider ones: 32 x 8 (BENCHMARKS.md, issue 22). `SMOKEBOX_CELL_BLOCK=WxH` overrides (W a
-/// multiple of 4, W x H at most 256), and so does `with_cell_block` for the kernels a thread
-/// builds (tests run both shapes).
+/// two calls and no less at 1024² (BENCHMARKS.md, thirty-second session); 8 x 8 in a browser,
+/// whose software adapter (SwiftShader, which the page cannot tell from a GPU) ran the plume's
+/// 128² step in 38-40 ms with it against 39-48 ms with 16 x 16. A CPU adapter pays for every
+/// workgroup (lavapipe runs each as one call of the compiled kernel over its invocations, eight
+/// lanes at a time), so there fewer, wider ones: 32 x 8 (BENCHMARKS.md, issue 22).
+/// `SMOKEBOX_CELL_BLOCK=WxH` overrides (W a multiple of 4, W x H at most 256), and so does
+/// `with_cell_block` for the kernels a thread builds (tests run both shapes).
 pub fn cell_block(device: &wgpu::Device) -> [u32; 2] {
     if let Some(b) = BLOCK_OVERRIDE.get() {
         return b;
@@ -842,9 +842,9 @@ pub fn fold_invocations(groups: u32) -> u32 {
 /// workgroup and local arrays; a Vulkan driver with robust buffer access bounds storage buffers
 /// itself), a counter that bounds every loop, and guards on integer division. A CPU adapter, a
 /// browser (whose WebGPU adds its own) and backends other than Vulkan keep them all. A Vulkan GPU
-/// drops the loop counters (`GPU_CHECKS`): on an H200 they took 12 % of a 4096² step and 17 % of
-/// a 1024² one, while the index clamps took about 3 % and the division guards nothing measurable
-/// (BENCHMARKS.md, thirty-second session). Every loop of these kernels runs to a count it is
+/// drops the loop counters (`GPU_CHECKS`): on an H200 the three checks took 11 % of a 4096² step
+/// and 17 % of a 1024² one, the loop counters alone as much, the index clamps about 3 % and the
+/// division guards nothing measurable (BENCHMARKS.md, thirty-second session). Every loop of these kernels runs to a count it is
 /// given, and the same kernels with and without any of the checks give the same bits
 /// (tests/shader_checks.rs). `SMOKEBOX_SHADER_CHECKS` overrides: `all` (or 1), `none` (or 0),
 /// or the kept ones by name, e.g. `bounds,division`.
