@@ -6,6 +6,7 @@
 # packages into .gl/ (git-ignored): the Vulkan loader and glvnd, without which NVIDIA's ICD
 # (libGLX_nvidia) gave no vkCreateInstance on the thirty-second session's H200. Then one call:
 #   device run, carry [".gpu", ".gl"], command `bash tools/gpu/check.sh`
+# (and, in the same call where it fits, `bash tools/gpu/variants.sh default LABEL:VAR=VALUE ... default`)
 # and the figures come back under $OUT (BENCHMARKS.md, issue 22 item 6, says what to record).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
