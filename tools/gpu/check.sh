@@ -7,15 +7,7 @@
 # unset, as in a dry run here on lavapipe: SIZES="64 128" STEPS=40 SMOKEBOX=target/release/smokebox).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-out/gpu}
-mkdir -p "$OUT"
-if ls .gl/*.deb >/dev/null 2>&1 && ! ldconfig -p | grep -q libGLdispatch.so.0; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -f "$icd" ]; then export VK_DRIVER_FILES=${VK_DRIVER_FILES:-$icd}; fi
-SB=${SMOKEBOX:-.gpu/smokebox}
+. tools/gpu/machine.sh
 SIZES=${SIZES:-1024 4096}
 STEPS=${STEPS:-150}
 summary="$OUT/summary.txt"

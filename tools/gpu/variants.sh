@@ -8,15 +8,7 @@
 # A dry run here: SIZES=64 STEPS=30 SMOKEBOX=target/release/smokebox bash tools/gpu/variants.sh default
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-out/gpu}
-mkdir -p "$OUT"
-if ls .gl/*.deb >/dev/null 2>&1 && ! ldconfig -p | grep -q libGLdispatch.so.0; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -f "$icd" ]; then export VK_DRIVER_FILES=${VK_DRIVER_FILES:-$icd}; fi
-SB=${SMOKEBOX:-.gpu/smokebox}
+. tools/gpu/machine.sh
 [ $# -gt 0 ] || { echo "variants.sh: name at least one variant, e.g. default" >&2; exit 2; }
 for n in ${SIZES:-1024 4096}; do
   h=$(awk -v n="$n" 'BEGIN { printf "%.10g", 1 / n }')
