@@ -6,7 +6,9 @@
 //!
 //! Usage: `cargo run --release --example paired_steps -- STEPS 'KEY=VALUE;...' 'KEY=VALUE;...'`
 //! (scene overrides for A and B, as `--set` takes them). Prints the medians of steps 21 on and
-//! the median of the step-by-step ratios.
+//! the median of the step-by-step ratios. `PAIR_A_ENV=NAME` sets variable NAME to 1 while A is
+//! built and unsets it for B: a switch read at kernel build time (`SMOKEBOX_SOLVER_TILES`, or
+//! one built in for a measurement) compared within one build.
 
 use smokebox::config::scene::Scene;
 use smokebox::sim::Simulation;
@@ -32,7 +34,13 @@ fn run() -> smokebox::Result<()> {
         let (scene, source) = Scene::load("plume", &o)?;
         Simulation::from_scene(&gpu, &scene, &source)
     };
-    let mut sims = [build(overrides(2)?)?, build(overrides(3)?)?];
+    // PAIR_A_ENV=NAME: variable NAME set to 1 while A's kernels are built, unset for B's
+    let switch = std::env::var_os("PAIR_A_ENV");
+    // SAFETY: no other thread runs yet that reads the environment
+    switch.iter().for_each(|v| unsafe { std::env::set_var(v, "1") });
+    let a = build(overrides(2)?)?;
+    switch.iter().for_each(|v| unsafe { std::env::remove_var(v) });
+    let mut sims = [a, build(overrides(3)?)?];
     let mut ms = [Vec::new(), Vec::new()];
     for s in 0..steps {
         // who goes first alternates, so neither always follows the other's step

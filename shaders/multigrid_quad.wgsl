@@ -146,9 +146,10 @@ fn red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, SMOOTH
 fn black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, SMOOTH_OMEGA); }
 
 // A smoothing block's half-sweeps through the level's two textures (src/sim/multigrid.rs
-// `encode_plain_sweeps`): the first red reads x and writes a texture, the sweeps between go from
-// texture to texture, the last black writes x back. Each writes every lane of its quad, so the
-// texture it writes is the whole level. The same arithmetic as `red` and `black`.
+// `encode_plain_sweeps`): the first red reads x and writes a texture, black and red go from
+// texture to texture in one dispatch (`black_red_tex`), the last black writes x back (or, before
+// a restriction, restricts too: `black_restriction_tex`). Each writes every lane of its quad, so
+// the texture it writes is the whole level. The same arithmetic as `red` and `black`.
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn red_to_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
@@ -160,19 +161,6 @@ fn red_to_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(stencil_out, vec2<i32>(q, j), quad.s);
 }
 
-fn tex_sweep(id: vec3<u32>, parity: u32) {
-    let q = i32(id.x);
-    let j = i32(id.y);
-    if !on_level(q, j) { return; }
-    textureStore(x_out, vec2<i32>(q, j), relaxed_quad(quad_in(q, j), j, parity, SMOOTH_OMEGA));
-}
-
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn red_tex(@builtin(global_invocation_id) id: vec3<u32>) { tex_sweep(id, 0u); }
-
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn black_tex(@builtin(global_invocation_id) id: vec3<u32>) { tex_sweep(id, 1u); }
-
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
@@ -180,7 +168,7 @@ fn black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     if !on_level(q, j) { return; }
     let x = relaxed_quad(quad_in(q, j), j, 1u, SMOOTH_OMEGA);
     mg_x[x_row(j) + q] = x;
-    // x for `restriction_tex` too
+    // x in the texture too: the polish's block ends here, and x is in a after every block
     textureStore(x_out, vec2<i32>(q, j), x);
 }
 
@@ -211,25 +199,6 @@ fn residual_pair(q: i32, j: i32) -> Pair {
     let sb = mg_stencil[l_row(j) + q + 1];
     let ra = quad_residual(sa, xa, left, xb.x, mg_x[jb + q], mg_x[ja + q], mg_rhs[l_row(j) + q]);
     let rb = quad_residual(sb, xb, xa.w, right, mg_x[jb + q + 1], mg_x[ja + q + 1], mg_rhs[l_row(j) + q + 1]);
-    return Pair(ra, rb, sa, sb);
-}
-
-// `residual_pair` from the textures (`black_from_tex` leaves x in the one bound as `x_in`).
-fn residual_pair_in(q: i32, j: i32) -> Pair {
-    let xa = textureLoad(x_in, vec2<i32>(q, j), 0);
-    let xb = textureLoad(x_in, vec2<i32>(q + 1, j), 0);
-    let left = textureLoad(x_in, vec2<i32>(left_quad(q), j), 0).w;
-    let right = textureLoad(x_in, vec2<i32>(right_quad(q + 1), j), 0).x;
-    let jb = row_below(j);
-    let ja = row_above(j);
-    let sa = textureLoad(stencil_in, vec2<i32>(q, j), 0);
-    let sb = textureLoad(stencil_in, vec2<i32>(q + 1, j), 0);
-    let below_a = textureLoad(x_in, vec2<i32>(q, jb), 0);
-    let above_a = textureLoad(x_in, vec2<i32>(q, ja), 0);
-    let below_b = textureLoad(x_in, vec2<i32>(q + 1, jb), 0);
-    let above_b = textureLoad(x_in, vec2<i32>(q + 1, ja), 0);
-    let ra = quad_residual(sa, xa, left, xb.x, below_a, above_a, textureLoad(rhs_in, vec2<i32>(q, j), 0));
-    let rb = quad_residual(sb, xb, xa.w, right, below_b, above_b, textureLoad(rhs_in, vec2<i32>(q + 1, j), 0));
     return Pair(ra, rb, sa, sb);
 }
 
@@ -264,16 +233,6 @@ fn restriction(@builtin(global_invocation_id) id: vec3<u32>) {
     if !on_coarse(t, j) { return; }
     let sum = restricted(vec4<f32>(0.0), residual_pair(2 * t, 2 * j));
     restriction_store(t, j, restricted(sum, residual_pair(2 * t, 2 * j + 1)));
-}
-
-// `restriction` from the fine level's textures, after a smoothing block (`black_from_tex`).
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn restriction_tex(@builtin(global_invocation_id) id: vec3<u32>) {
-    let t = i32(id.x);
-    let j = i32(id.y);
-    if !on_coarse(t, j) { return; }
-    let sum = restricted(vec4<f32>(0.0), residual_pair_in(2 * t, 2 * j));
-    restriction_store(t, j, restricted(sum, residual_pair_in(2 * t, 2 * j + 1)));
 }
 
 // One word of the coarse level's x and stencil (cell c of it), read through the quads.
@@ -447,4 +406,103 @@ fn corrected(q: i32, j: i32, x: vec4<f32>, s: vec4<u32>) -> vec4<f32> {
     let corner = select(r1.x.xzyw, parent, solid_corner);
     let corr = 0.5625 * parent + 0.1875 * (side + up) + 0.0625 * corner;
     return select(x, x + corr, fine);
+}
+
+// Two half-sweeps from the textures in one dispatch (x_in -> x_out, out of place): colour `first`,
+// then the other, on quad q of row j. The second colour's update reads the first's new values on
+// this quad, the quads below and above, and the lane beside it, so the thread relaxes colour
+// `first` on those quads itself (the arithmetic of a half-sweep on the same texels, so the same bits),
+// then the other colour on its own quad. Why: on lavapipe a dispatch of a 128² half-sweep is
+// mostly the wake-up and wait of its threads, and the four quads' first half cost less than that.
+fn sweep_pair_in(q: i32, j: i32, first: u32) -> vec4<f32> {
+    let own = quad_in(q, j);
+    let jb = row_below(j);
+    let ja = row_above(j);
+    // the quad beside whose edge lane has colour `first`: the left one where this quad's lane 0
+    // has the other colour (lane 3 of the quad on the left then has colour `first`), else the right
+    let nq = select(right_quad(q), left_quad(q), (u32(j) & 1u) != first);
+    let xc = relaxed_quad(own, j, first, SMOOTH_OMEGA);
+    let below = relaxed_quad(quad_in(q, jb), jb, first, SMOOTH_OMEGA);
+    let above = relaxed_quad(quad_in(q, ja), ja, first, SMOOTH_OMEGA);
+    let side = relaxed_quad(quad_in(nq, j), j, first, SMOOTH_OMEGA);
+    // side.w is the left neighbour and side.x the right one only where the lane they meet has the
+    // second colour; the lane on the other end has colour `first` and keeps xc
+    let second = Quad(own.s, xc, quad_residual(own.s, xc, side.w, side.x, below, above, own.rhs), own.rhs);
+    return relaxed_quad(second, j, 1u - first, SMOOTH_OMEGA);
+}
+
+fn pair_tex(id: vec3<u32>, first: u32) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    textureStore(x_out, vec2<i32>(q, j), sweep_pair_in(q, j, first));
+}
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn black_red_tex(@builtin(global_invocation_id) id: vec3<u32>) { pair_tex(id, 1u); }
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn red_black_tex(@builtin(global_invocation_id) id: vec3<u32>) { pair_tex(id, 0u); }
+
+// The post-smoothing's last sweep, back into x.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn red_black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    mg_x[x_row(j) + q] = sweep_pair_in(q, j, 0u);
+}
+
+// A smoothing block's last half-sweep (black) and the restriction in one dispatch
+// (`black_from_tex`, then `restriction_tex`): thread (t, j) relaxes fine quads 2t, 2t + 1 of
+// fine rows 2j, 2j + 1 and the quads beside, below and above them whose lanes their residuals
+// read, writes its four quads into x and the texture, and restricts their residuals onto coarse
+// cells 4t .. 4t + 3 of coarse row j. The same arithmetic on the same texels as those two
+// kernels, so the same bits; about twice the texture reads, for one dispatch fewer.
+fn black_in(q: i32, j: i32) -> vec4<f32> { return relaxed_quad(quad_in(q, j), j, 1u, SMOOTH_OMEGA); }
+
+// Quad q of row j into x and the texture written (as `black_from_tex`).
+fn put_x(q: i32, j: i32, x: vec4<f32>) {
+    mg_x[x_row(j) + q] = x;
+    textureStore(x_out, vec2<i32>(q, j), x);
+}
+
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn black_restriction_tex(@builtin(global_invocation_id) id: vec3<u32>) {
+    let t = i32(id.x);
+    let j = i32(id.y);
+    if !on_coarse(t, j) { return; }
+    let qa = 2 * t;
+    let qb = qa + 1;
+    let j0 = 2 * j;
+    let j1 = j0 + 1;
+    let a0 = quad_in(qa, j0);
+    let b0 = quad_in(qb, j0);
+    let a1 = quad_in(qa, j1);
+    let b1 = quad_in(qb, j1);
+    let xa0 = relaxed_quad(a0, j0, 1u, SMOOTH_OMEGA);
+    let xb0 = relaxed_quad(b0, j0, 1u, SMOOTH_OMEGA);
+    let xa1 = relaxed_quad(a1, j1, 1u, SMOOTH_OMEGA);
+    let xb1 = relaxed_quad(b1, j1, 1u, SMOOTH_OMEGA);
+    put_x(qa, j0, xa0);
+    put_x(qb, j0, xb0);
+    put_x(qa, j1, xa1);
+    put_x(qb, j1, xb1);
+    let jb = row_below(j0);
+    let ja = row_above(j1);
+    let lq = left_quad(qa);
+    let rq = right_quad(qb);
+    let r0 = Pair(
+        quad_residual(a0.s, xa0, black_in(lq, j0).w, xb0.x, black_in(qa, jb), xa1, a0.rhs),
+        quad_residual(b0.s, xb0, xa0.w, black_in(rq, j0).x, black_in(qb, jb), xb1, b0.rhs),
+        a0.s,
+        b0.s,
+    );
+    let r1 = Pair(
+        quad_residual(a1.s, xa1, black_in(lq, j1).w, xb1.x, xa0, black_in(qa, ja), a1.rhs),
+        quad_residual(b1.s, xb1, xa1.w, black_in(rq, j1).x, xb0, black_in(qb, ja), b1.rhs),
+        a1.s,
+        b1.s,
+    );
+    restriction_store(t, j, restricted(restricted(vec4<f32>(0.0), r0), r1));
 }

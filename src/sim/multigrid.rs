@@ -49,17 +49,40 @@ impl Compiled {
 }
 
 /// The plain sweeps' textures and kernels (CPU adapters): each quad level's x as two textures of
-/// quads, so the half-sweeps inside a smoothing block read x through textures
-/// (shaders/multigrid_quad.wgsl `red_to_tex` .. `black_from_tex`). lavapipe gathers texels a pass
-/// over the lanes where it reads storage lane by lane; a half-sweep at 128² took 0.17-0.21 ms
-/// from textures against 0.47-0.57 ms from storage buffers (BENCHMARKS.md, twenty-fourth session).
+/// quads, a and b, so the half-sweeps inside a smoothing block read x through textures
+/// (shaders/multigrid_quad.wgsl `red_to_tex` .. `red_black_from_tex`), two half-sweeps a dispatch
+/// after the first. lavapipe gathers texels a pass over the lanes where it reads storage lane by
+/// lane; a half-sweep at 128² took 0.17-0.21 ms from textures against 0.47-0.57 ms from storage
+/// buffers (BENCHMARKS.md, twenty-fourth session).
 struct QuadTex {
-    /// The pre-smoothing's red_to_tex (x -> b), black_tex (b -> a), red_tex (a -> b),
-    /// black_from_tex (b -> x and a); restriction_tex (from a); then the post-smoothing's
-    /// add_from_tex (a -> b), red_tex (b -> a), black_tex (a -> b), black_from_tex (a -> x and b).
-    kernels: [Compiled; 9],
+    /// Each kernel's bind groups by the texture it writes (`to`: a = 0, b = 1), reading the
+    /// other; `red_black_from_tex`, which writes none, reads texture 1 - `to`. A smoothing block
+    /// leaves x in a, where the prolongation reads it: `red_to_tex` (x -> a texture, with rhs
+    /// and stencil), `black_red_tex` by turns, then `black_from_tex` (-> x and a) or, before the
+    /// restriction, `black_restriction_tex` (-> x and a, and the coarse rhs); `add_from_tex`
+    /// (a -> b), `red_black_tex` by turns, `red_black_from_tex` (-> x).
+    red_to: TexKernel,
+    black_red: TexKernel,
+    black_from: TexKernel,
+    black_restriction: TexKernel,
+    add: TexKernel,
+    red_black: TexKernel,
+    red_black_from: TexKernel,
     /// Each level's x (a, b), rhs and stencil.
     _textures: Vec<[wgpu::Texture; 4]>,
+}
+
+/// A texture kernel of every quad level and its bind groups by the texture written (`QuadTex`).
+struct TexKernel {
+    kernels: Vec<Kernel>,
+    groups: Vec<[wgpu::BindGroup; 2]>,
+}
+
+impl TexKernel {
+    /// A dispatch on level `l` that writes texture `to` (or, writing none, reads 1 - `to`).
+    fn go(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, to: usize, groups: [u32; 3], slot: usize) {
+        launch.go(pass, &self.kernels[l], &self.groups[l][to], groups, slot);
+    }
 }
 
 impl QuadTex {
@@ -85,19 +108,8 @@ impl QuadTex {
             .collect();
         let views: Vec<[wgpu::TextureView; 4]> =
             textures.iter().map(|t| std::array::from_fn(|k| t[k].create_view(&Default::default()))).collect();
-        // (entry, texture read, texture written): a = 0, b = 1
-        let roles = [
-            ("red_to_tex", None, Some(1)),
-            ("black_tex", Some(1), Some(0)),
-            ("red_tex", Some(0), Some(1)),
-            ("black_from_tex", Some(1), Some(0)),
-            ("restriction_tex", Some(0), None),
-            ("add_from_tex", Some(0), Some(1)),
-            ("red_tex", Some(1), Some(0)),
-            ("black_tex", Some(0), Some(1)),
-            ("black_from_tex", Some(0), Some(1)),
-        ];
-        let kernels = roles.map(|(entry, read, write)| {
+        // (entry, whether it reads a texture of x, whether it writes one)
+        let build = |entry: &str, reads: bool, writes: bool| -> Result<TexKernel> {
             let kernels = levels
                 .iter()
                 .take(tables.len())
@@ -108,17 +120,31 @@ impl QuadTex {
                 .enumerate()
                 .map(|(l, t)| {
                     let v = &views[l];
-                    let mut bound =
-                        vec![(slot::RHS_IN, &v[2]), (slot::RHS_OUT, &v[2]), (slot::STENCIL_IN, &v[3]), (slot::STENCIL_OUT, &v[3])];
-                    bound.extend(read.map(|k: usize| (slot::X_IN, &v[k])));
-                    bound.extend(write.map(|k: usize| (slot::X_OUT, &v[k])));
-                    kernels[l].bind_with(d, t, &bound)
+                    std::array::from_fn(|to| {
+                        let mut bound =
+                            vec![(slot::RHS_IN, &v[2]), (slot::RHS_OUT, &v[2]), (slot::STENCIL_IN, &v[3]), (slot::STENCIL_OUT, &v[3])];
+                        if reads {
+                            bound.push((slot::X_IN, &v[1 - to]));
+                        }
+                        if writes {
+                            bound.push((slot::X_OUT, &v[to]));
+                        }
+                        kernels[l].bind_with(d, t, &bound)
+                    })
                 })
                 .collect();
-            Ok(Compiled { kernels, groups })
-        });
-        let [a, b, c, e, f, g, h, i, k] = kernels;
-        Ok(QuadTex { kernels: [a?, b?, c?, e?, f?, g?, h?, i?, k?], _textures: textures })
+            Ok(TexKernel { kernels, groups })
+        };
+        Ok(QuadTex {
+            red_to: build("red_to_tex", false, true)?,
+            black_red: build("black_red_tex", true, true)?,
+            black_from: build("black_from_tex", true, true)?,
+            black_restriction: build("black_restriction_tex", true, true)?,
+            add: build("add_from_tex", true, true)?,
+            red_black: build("red_black_tex", true, true)?,
+            red_black_from: build("red_black_from_tex", true, false)?,
+            _textures: textures,
+        })
     }
 }
 
@@ -565,8 +591,8 @@ impl Multigrid {
     }
 
     /// One V-cycle on level 0: 3 dispatches per level above the coarse solve, plus one (tiled);
-    /// with the plain kernels 10 per level above the one dispatch of the bottom (the coarse solve,
-    /// or `encode_lower` from `lower_level`).
+    /// with the plain kernels 6 per level above the one dispatch of the bottom (the coarse solve,
+    /// or `encode_lower` from `lower_level`) where they go through the textures, else 10.
     pub fn encode_vcycle(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         if self.tiled { self.encode_vcycle_tiled(pass, launch) } else { self.encode_vcycle_plain(pass, launch) }
     }
@@ -590,19 +616,30 @@ impl Multigrid {
     }
 
     /// `n` smoothing sweeps on level `l`'s x; on quad levels through its textures where they
-    /// exist (`QuadTex`): x -> b, then b -> a and a -> b by turns, then b -> x.
+    /// exist (`QuadTex`): x -> a texture (red), then black and red in one dispatch by turns,
+    /// then black into x, the block's textures chosen so that x ends in a.
     pub fn encode_plain_sweeps(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
         if let (Some(tex), true, true) = (&self.quad_tex, self.quad_sweeps(l), n > 0) {
-            let g = cell_groups(&self.levels[l], self.block);
-            let [to_tex, black, red, from_tex, ..] = &tex.kernels;
-            let order = std::iter::once(to_tex).chain([black, red].into_iter().cycle().take(2 * n as usize - 2)).chain([from_tex]);
-            for k in order {
-                launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
-            }
+            self.encode_tex_sweeps_open(tex, pass, launch, l, n);
+            let (g, s) = (cell_groups(&self.levels[l], self.block), ctl::cells_slot(l));
+            tex.black_from.go(pass, launch, l, 0, g, s);
             return;
         }
         for _ in 0..n {
             self.encode_plain_sweep_buffer(pass, launch, l);
+        }
+    }
+
+    /// `n` sweeps through level `l`'s textures but the last half-sweep (black), which is to read
+    /// b and write a: x -> a texture (red), then black and red in one dispatch by turns.
+    fn encode_tex_sweeps_open(&self, tex: &QuadTex, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
+        let (g, s) = (cell_groups(&self.levels[l], self.block), ctl::cells_slot(l));
+        // n textures written by turns, the last b
+        let mut to = (n % 2) as usize;
+        tex.red_to.go(pass, launch, l, to, g, s);
+        for _ in 1..n {
+            to = 1 - to;
+            tex.black_red.go(pass, launch, l, to, g, s);
         }
     }
 
@@ -650,13 +687,17 @@ impl Multigrid {
     /// `n` sweeps on level `l` (`encode_plain_sweeps`), then its restriction: from the level's
     /// textures where the sweeps left x there.
     pub fn encode_smoothed_restrict(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
-        self.encode_plain_sweeps(pass, launch, l, n);
         match &self.quad_tex {
             Some(tex) if n > 0 && self.quad_sweeps(l) && self.quad_restrict(l) => {
-                let k = &tex.kernels[4];
-                launch.go(pass, k.kernel(l), &k.groups[l], cell_groups(&self.levels[l + 1], self.block), ctl::cells_slot(l + 1));
+                // the last black and the restriction in one dispatch, over the coarse level
+                self.encode_tex_sweeps_open(tex, pass, launch, l, n);
+                let c = cell_groups(&self.levels[l + 1], self.block);
+                tex.black_restriction.go(pass, launch, l, 0, c, ctl::cells_slot(l + 1));
             }
-            _ => self.encode_plain_restrict(pass, launch, l),
+            _ => {
+                self.encode_plain_sweeps(pass, launch, l, n);
+                self.encode_plain_restrict(pass, launch, l);
+            }
         }
     }
 
@@ -694,16 +735,20 @@ impl Multigrid {
 
     /// Level `l + 1`'s correction added to level `l`'s x, then `n` sweeps. After this V-cycle's
     /// pre-smoothing through the level's textures (x in a, rhs and stencil there), the correction
-    /// reads a and goes into b, and the sweeps start from it: a -> b, b -> a, a -> b, ..., a -> x.
+    /// reads a and goes into b, and the sweeps start from it, red and black in one dispatch, by
+    /// turns, the last into x.
     pub fn encode_prolong_smoothed(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, l: usize, n: u32) {
         match &self.quad_tex {
             Some(tex) if n > 0 && PRE_SMOOTH > 0 && self.quad_sweeps(l) && self.quad_prolong(l) => {
-                let [_, _, _, _, _, add, red, black, from_tex] = &tex.kernels;
-                let g = cell_groups(&self.levels[l], self.block);
-                let order = std::iter::once(add).chain([red, black].into_iter().cycle().take(2 * n as usize - 1)).chain([from_tex]);
-                for k in order {
-                    launch.go(pass, k.kernel(l), &k.groups[l], g, ctl::cells_slot(l));
+                let (g, s) = (cell_groups(&self.levels[l], self.block), ctl::cells_slot(l));
+                let mut to = 1;
+                tex.add.go(pass, launch, l, to, g, s);
+                for _ in 1..n {
+                    to = 1 - to;
+                    tex.red_black.go(pass, launch, l, to, g, s);
                 }
+                // reads `to`
+                tex.red_black_from.go(pass, launch, l, 1 - to, g, s);
             }
             _ => {
                 self.encode_plain_prolong(pass, launch, l);
@@ -737,9 +782,15 @@ impl Multigrid {
 
     /// Dispatches of one V-cycle.
     pub fn vcycle_dispatches(&self) -> u32 {
+        let tex = |l: usize| self.quad_tex.is_some() && self.quad_sweeps(l);
         let per_level = |l: usize| match (self.tiled, self.odd_seam(l)) {
             (true, false) => 3,
             (true, true) => 5,
+            // through the textures: n sweeps n + 1 dispatches (the last with the restriction in it),
+            // the prolongation's add one more
+            (false, false) if tex(l) => {
+                (PRE_SMOOTH + 1) + (!self.quad_restrict(l)) as u32 + (POST_SMOOTH + 1) + (!self.quad_prolong(l)) as u32
+            }
             (false, seam) => (if seam { 4 } else { 2 }) * (PRE_SMOOTH + POST_SMOOTH) + 2,
         };
         let top = if self.tiled { self.coarse } else { self.lower_level().unwrap_or(self.coarse) };
