@@ -26,9 +26,15 @@ fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
 @compute @workgroup_size(WG)
 fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     if gate_closed(lid.x) { return; }
+    finish_partial(lid.x, wid.x, level0_max(wid.x * WG + lid.x, GROUPS * WG));
+}
+
+// The largest |residual| of the fluid cells of level 0's quads from quad `first` on, every
+// `stride`-th.
+fn level0_max(first: u32, stride: u32) -> f32 {
     let w = u32(row_quads());
     var m = 0.0;
-    for (var c = wid.x * WG + lid.x; c < w * u32(lny()); c += GROUPS * WG) {
+    for (var c = first; c < w * u32(lny()); c += stride) {
         let quad = quad_at(i32(c % w), i32(c / w));
         let r = abs(quad.r);
         let fluid = counts(quad.s) > vec4<f32>(0.0);
@@ -36,5 +42,19 @@ fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
             if fluid[k] { m = max_nf(m, r[k]); }
         }
     }
-    finish_partial(lid.x, wid.x, m);
+    return m;
+}
+
+// `reduce_mg` and `gate` in one dispatch of one workgroup (GROUPS = 1, GATE_WG = WG), dispatched
+// as the gate is (src/sim/solver_check.rs `Check::encode_gate`), where a CPU adapter's
+// reduction takes few workgroups: on lavapipe a dispatch's wake-up and wait cost more than
+// the second core's half of the reduction (BENCHMARKS.md, thirty-third session).
+@compute @workgroup_size(WG)
+fn check_mg(@builtin(local_invocation_id) lid: vec3<u32>) {
+    var r = 0.0;
+    if !gate_closed(lid.x) {
+        finish_partial(lid.x, 0u, level0_max(lid.x, WG));
+        r = red_max[0];
+    }
+    decide(lid.x, r);
 }

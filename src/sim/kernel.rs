@@ -153,6 +153,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("multigrid_quad", include_str!("../../shaders/multigrid_quad.wgsl")),
     ("solver_reduce", include_str!("../../shaders/solver_reduce.wgsl")),
     ("solver_gate", include_str!("../../shaders/solver_gate.wgsl")),
+    ("solver_gate_check", include_str!("../../shaders/solver_gate_check.wgsl")),
 ];
 
 macro_rules! part {
@@ -184,6 +185,13 @@ macro_rules! mg {
 macro_rules! reduce {
     () => {
         include_str!("../../shaders/solver_reduce.wgsl")
+    };
+}
+
+/// The gates' decision after a check.
+macro_rules! decide {
+    () => {
+        include_str!("../../shaders/solver_gate_check.wgsl")
     };
 }
 
@@ -239,12 +247,21 @@ pub const SHADERS: &[(&str, &str)] = &[
             mg!("common"),
             reduce!(),
             gate!(),
+            decide!(),
             include_str!("../../shaders/solver_check.wgsl")
         ),
     ),
     (
         "solver_check_quad",
-        concat!(part!(nonfinite), mg!("level"), mg!("quad"), reduce!(), include_str!("../../shaders/solver_check_quad.wgsl")),
+        concat!(
+            part!(nonfinite),
+            mg!("level"),
+            mg!("quad"),
+            reduce!(),
+            gate!(),
+            decide!(),
+            include_str!("../../shaders/solver_check_quad.wgsl")
+        ),
     ),
     ("warm_start", concat!(part!(nonfinite), mg!("level"), warm!(), gate!(), include_str!("../../shaders/warm_start.wgsl"))),
     (

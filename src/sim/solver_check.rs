@@ -1,6 +1,8 @@
 //! Residual checks of the pressure solvers (shaders/solver_check.wgsl): a two-stage GPU
 //! max-reduction of the residual, and the one-workgroup `gate` that decides whether a solve is done
-//! and rewrites the indirect dispatch arguments of the gated sweeps or cycles after it. The control
+//! and rewrites the indirect dispatch arguments of the gated sweeps or cycles after it
+//! (shaders/solver_gate_check.wgsl `decide`); on a CPU adapter at small grids, multigrid level 0's
+//! reduction and gate in one workgroup's dispatch (`Check::merged`). The control
 //! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
 //! reductions: src/sim/cpu/solver_check.rs.
 
@@ -157,6 +159,11 @@ pub struct Check {
     gate_groups: [wgpu::BindGroup; 2],
     /// Which of `gate_args` the next gate reads (0 after `encode_start`).
     turn: std::cell::Cell<usize>,
+    /// The check of multigrid level 0 in one dispatch (shaders/solver_check_quad.wgsl
+    /// `check_mg`: the reduction and the gate in one workgroup), with its bind groups by turns
+    /// as `gate_groups`: on a CPU adapter, where level 0's rows are whole quads and it has at
+    /// most `MERGED_CHECK_CELLS` cells.
+    merged: Option<(Kernel, [wgpu::BindGroup; 2])>,
     /// Workgroups of a reduction (`kernel::reduction_groups`).
     reduce_groups: u32,
 }
@@ -168,6 +175,11 @@ pub enum Measure {
     Jacobi,
     Level0,
 }
+
+/// The most cells of a level 0 whose check takes one dispatch (`Check::merged`): at 128² on the
+/// 2-core lavapipe VM the whole reduction on one core cost less than a second dispatch's wake-up
+/// and wait (BENCHMARKS.md, thirty-third session); at 256² the two were even.
+pub const MERGED_CHECK_CELLS: usize = 128 * 128;
 
 impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
@@ -213,6 +225,16 @@ impl Check {
             gate_start.bind(device, &writing(0)),
         ];
         let gate_groups = [gate.bind(device, &writing(1)), gate.bind(device, &writing(0))];
+        let merged = if quads && wg < 64.0 && (target.grid.nx * target.grid.ny) as usize <= MERGED_CHECK_CELLS {
+            let constants = [("WG", gate_wg), ("GROUPS", 1.0), ("GATE_WG", gate_wg)];
+            let k = super::kernel::with_level0_compiled(target, quads, || {
+                Kernel::with_options(target, "solver_check_quad", "check_mg", &constants, false)
+            })?;
+            let groups = [k.bind(device, &writing(1)), k.bind(device, &writing(0))];
+            Some((k, groups))
+        } else {
+            None
+        };
         Ok(Check {
             reduce_rhs,
             reduce_mg,
@@ -223,6 +245,7 @@ impl Check {
             gate_args,
             gate_groups,
             turn: std::cell::Cell::new(0),
+            merged,
             reduce_groups,
         })
     }
@@ -258,11 +281,18 @@ impl Check {
     /// return at once still wakes a CPU adapter's threads). The gate that closes, or the solve's
     /// last (after its last gated units: `ctl::TAIL` + 1 down to zero), also folds the solve's
     /// outcome into the step's verdict (`ctl::VERDICT`): no dispatch of its own.
+    /// Where the check takes one dispatch (`merged`), it goes through the gate's own arguments:
+    /// they open and shut with the reduction's.
     pub fn encode_gate(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
-        self.encode_reduce(pass, measure, launch);
         let k = self.turn.get();
         let own = Launch::new(&self.gate_args[k], launch.gated);
-        own.go(pass, &self.gate, &self.gate_groups[k], [1, 1, 1], 0);
+        match (&self.merged, measure) {
+            (Some((kernel, groups)), Measure::Level0) => own.go(pass, kernel, &groups[k], [1, 1, 1], 0),
+            _ => {
+                self.encode_reduce(pass, measure, launch);
+                own.go(pass, &self.gate, &self.gate_groups[k], [1, 1, 1], 0);
+            }
+        }
         self.turn.set(1 - k);
     }
 }

@@ -1,0 +1,104 @@
+// The gates of the pressure solvers' checks (composed after solver_reduce.wgsl and
+// solver_gate.wgsl, before solver_check.wgsl and solver_check_quad.wgsl, which declare
+// mg_control): the fold of a reduction's partial maxima, the decision whether a solve is done,
+// the rewrite of the gated dispatches' arguments and the step's verdict. Layout of mg_control:
+// solver_check.wgsl.
+
+// Workgroups of a reduction's first stage are GROUPS (shaders/solver_reduce.wgsl); the words after
+// PARTIALS hold MAX_GROUPS of their maxima.
+const MAX_GROUPS: u32 = 1024u;
+// Invocations of a gate (its fold of the partial maxima and its rewrite of the arguments), a power
+// of two from 8 to 64 (src/sim/solver_check.rs `Check::new`): 8 on a CPU adapter, where each
+// invocation is a coroutine that every barrier suspends.
+override GATE_WG: u32 = 64u;
+const VERDICT: u32 = 1140u;
+const TAIL: u32 = 1143u;
+const POLISH_AT: u32 = 1146u;
+// How far above the target the residual after the first V-cycle may be for the polish to run
+// (src/sim/solver.rs `polishes`): two sweeps finished most steps within 1.5-3x of it in plume at
+// 128², and none of 256²'s, whose first V-cycle leaves 3-15x.
+const POLISH_REACH: f32 = 3.0;
+const MAX_BLOCK: u32 = 64u;
+
+var<workgroup> done_now: u32;
+// At the check before the polish: 1 where the polish runs, 2 where it and its check are skipped.
+var<workgroup> polish_now: u32;
+
+fn partial_max(lid: u32) -> f32 {
+    var m = 0.0;
+    for (var g = lid; g < GROUPS; g += GATE_WG) { m = max_nf(m, bitcast<f32>(mg_control[PARTIALS + g])); }
+    red_max[lid] = m;
+    for (var s = GATE_WG / 2u; s > 0u; s = s / 2u) {
+        workgroupBarrier();
+        if lid < s { red_max[lid] = max_nf(red_max[lid], red_max[lid + s]); }
+    }
+    workgroupBarrier();
+    return red_max[0];
+}
+
+fn write_args(lid: u32) {
+    workgroupBarrier();
+    put_args(lid, GATE_WG, done_now, polish_now);
+}
+
+// The gate's decision from the residual's maximum r (uniform over the workgroup).
+fn decide(lid: u32, r: f32) {
+    if lid == 0u {
+        let last = mg_control[TAIL + 1u] == 0u;
+        var done = mg_control[2];
+        if done == 0u {
+            mg_control[4] += mg_control[6];
+            let rhs = bitcast<f32>(mg_control[1]);
+            let ratio = r / rhs;
+            mg_control[3] = bitcast<u32>(ratio);
+            // a non-finite state never counts as solved
+            if finite(r) && finite(rhs) && ratio <= bitcast<f32>(mg_control[0]) { done = 1u; }
+        }
+        // the gated units before the next check (src/sim/solver_check.rs `tail_block`): single
+        // ones for the first `fine` checks, then doubling blocks, never past the tail's end; the
+        // polish's block (after check POLISH_AT) counts none, and the blocks after it go on as if
+        // it were not there
+        let k = mg_control[TAIL];
+        let fine = mg_control[TAIL + 2u];
+        let polish = mg_control[POLISH_AT];
+        // the polish's block opens where the first V-cycle came within reach of the target; else
+        // it and its check are skipped, and this gate schedules the block the skipped one would
+        let reach = bitcast<f32>(mg_control[3]) <= POLISH_REACH * bitcast<f32>(mg_control[0]);
+        let skip = k == polish && !reach;
+        polish_now = select(0u, select(1u, 2u, skip), k == polish);
+        var block = 0u;
+        if k != polish || skip {
+            let kk = select(k, k - 1u, k > polish);
+            block = 1u;
+            if kk >= fine { block = min(1u << min(kk - fine + 1u, 6u), MAX_BLOCK); }
+            block = min(block, mg_control[TAIL + 1u]);
+        }
+        mg_control[6] = block;
+        mg_control[TAIL] = k + select(1u, 2u, skip);
+        mg_control[TAIL + 1u] -= block;
+        mg_control[2] = done;
+        done_now = done;
+        // (done already: only a gate dispatched directly, where `verdict` changes nothing more)
+        if last || done != 0u { verdict(); }
+    }
+    write_args(lid);
+}
+
+// After a solve (the gate that closes it, or its last): the step's worst ratio, and the step
+// counted once as failed when a solve of it stopped above the tolerance (src/sim/solver.rs
+// `begin_step` clears the first two words).
+fn verdict() {
+    let r = bitcast<f32>(mg_control[3]);
+    let worst = bitcast<f32>(mg_control[VERDICT]);
+    if !finite(worst) {
+        // stays non-finite
+    } else if !finite(r) {
+        mg_control[VERDICT] = mg_control[3];
+    } else if r > worst {
+        mg_control[VERDICT] = mg_control[3];
+    }
+    if mg_control[2] == 0u && mg_control[VERDICT + 1u] == 0u {
+        mg_control[VERDICT + 1u] = 1u;
+        mg_control[VERDICT + 2u] += 1u;
+    }
+}
