@@ -444,13 +444,16 @@ fn black_red_tex(@builtin(global_invocation_id) id: vec3<u32>) { pair_tex(id, 1u
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn red_black_tex(@builtin(global_invocation_id) id: vec3<u32>) { pair_tex(id, 0u); }
 
-// The post-smoothing's last sweep, back into x.
+// The post-smoothing's last sweep (and the polish's), back into x and into the other texture:
+// the polish after a V-cycle starts from it there (src/sim/multigrid.rs `level0_tex`).
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn red_black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);
     if !on_level(q, j) { return; }
-    mg_x[x_row(j) + q] = sweep_pair_in(q, j, 0u);
+    let x = sweep_pair_in(q, j, 0u);
+    mg_x[x_row(j) + q] = x;
+    textureStore(x_out, vec2<i32>(q, j), x);
 }
 
 // A smoothing block's last half-sweep (black) and the restriction in one dispatch

@@ -9,11 +9,12 @@
 // after it too, as nothing is left for them to do once the solve is done.
 @group(0) @binding(46) var<storage, read_write> gate_args: array<u32>;
 
-const ARG_SLOTS: u32 = 36u;
+const ARG_SLOTS: u32 = 37u;
 const FULL_ARGS: u32 = 1032u;
 // The polish's first argument slot (src/sim/solver_check.rs `ctl::POLISH_SLOT`); its check's
-// (`POLISH_CHECK_SLOT`) is the next and last.
+// (`POLISH_CHECK_SLOT`) is the next, its second half's (`POLISH_MORE_SLOT`) the last.
 const POLISH_SLOT: u32 = 34u;
+const POLISH_MORE_SLOT: u32 = 36u;
 
 // A solve's words at its start, from its right-hand side's scale b (one invocation): nothing run,
 // and a zero right-hand side already solved. Returns whether it is.
@@ -27,11 +28,12 @@ fn open_words(b: f32) -> u32 {
 }
 
 // Invocation `lid` of `n`'s share of the arguments: the full counts, or zeros once `done`; the
-// polish's slots open only where `polish` is 1; the next gate's own open unless `done` or
-// `polish` is 2 (its check skipped with it).
+// polish's slots open only where `polish` is 1 or 3, its second half only where it is 3; the
+// next gate's own open unless `done` or `polish` is 2 (its check skipped with it).
 fn put_args(lid: u32, n: u32, done: u32, polish: u32) {
     for (var k = lid; k < 3u * ARG_SLOTS; k += n) {
-        let shut = done != 0u || (k / 3u >= POLISH_SLOT && polish != 1u);
+        let slot = k / 3u;
+        let shut = done != 0u || (slot >= POLISH_SLOT && polish != 1u && polish != 3u) || (slot == POLISH_MORE_SLOT && polish != 3u);
         mg_args[k] = select(mg_control[FULL_ARGS + k], 0u, shut);
     }
     for (var k = lid; k < 3u; k += n) {

@@ -11,17 +11,21 @@ const MAX_GROUPS: u32 = 1024u;
 // of two from 8 to 64 (src/sim/solver_check.rs `Check::new`): 8 on a CPU adapter, where each
 // invocation is a coroutine that every barrier suspends.
 override GATE_WG: u32 = 64u;
-const VERDICT: u32 = 1140u;
-const TAIL: u32 = 1143u;
-const POLISH_AT: u32 = 1146u;
+const VERDICT: u32 = 1143u;
+const TAIL: u32 = 1146u;
+const POLISH_AT: u32 = 1149u;
 // How far above the target the residual after the first V-cycle may be for the polish to run
-// (src/sim/solver.rs `polishes`): two sweeps finished most steps within 1.5-3x of it in plume at
-// 128², and none of 256²'s, whose first V-cycle leaves 3-15x.
-const POLISH_REACH: f32 = 3.0;
+// (src/sim/solver.rs `polishes`), and above which it runs its second half too (twice the sweeps):
+// pipeline constants (src/sim/solver_check.rs `polish_constants`). With the plain kernels (a CPU
+// adapter) two sweeps took plume's residual at 128² down about 2.2x and four about 5x; 256²'s
+// first V-cycle leaves 3-15x. The tiles' polish is four sweeps already: there no second half.
+override POLISH_REACH: f32 = 3.0;
+override POLISH_SHORT: f32 = 3.0;
 const MAX_BLOCK: u32 = 64u;
 
 var<workgroup> done_now: u32;
-// At the check before the polish: 1 where the polish runs, 2 where it and its check are skipped.
+// At the check before the polish: 1 where the polish runs, 3 where its second half runs too, 2
+// where it and its check are skipped.
 var<workgroup> polish_now: u32;
 
 fn partial_max(lid: u32) -> f32 {
@@ -64,8 +68,9 @@ fn decide(lid: u32, r: f32) {
         // the polish's block opens where the first V-cycle came within reach of the target; else
         // it and its check are skipped, and this gate schedules the block the skipped one would
         let reach = bitcast<f32>(mg_control[3]) <= POLISH_REACH * bitcast<f32>(mg_control[0]);
+        let more = bitcast<f32>(mg_control[3]) > POLISH_SHORT * bitcast<f32>(mg_control[0]);
         let skip = k == polish && !reach;
-        polish_now = select(0u, select(1u, 2u, skip), k == polish);
+        polish_now = select(0u, select(select(1u, 3u, more), 2u, skip), k == polish);
         var block = 0u;
         if k != polish || skip {
             let kk = select(k, k - 1u, k > polish);

@@ -149,6 +149,9 @@ fn solver_control_words_match_wgsl() {
     assert_eq!(u32_constant(&module, "FULL_ARGS") as usize, ctl::FULL_ARGS);
     assert_eq!(u32_constant(&module, "VERDICT") as usize, ctl::VERDICT);
     assert_eq!(u32_constant(&module, "TAIL") as usize, ctl::TAIL);
+    assert_eq!(u32_constant(&module, "POLISH_AT") as usize, ctl::POLISH_AT);
+    assert_eq!(u32_constant(&module, "POLISH_SLOT") as usize, ctl::POLISH_SLOT);
+    assert_eq!(u32_constant(&module, "POLISH_MORE_SLOT") as usize, ctl::POLISH_MORE_SLOT);
     // the partial maxima fill the words from PARTIALS up to the argument slots
     assert_eq!(u32_constant(&module, "PARTIALS") + u32_constant(&module, "MAX_GROUPS"), ctl::FULL_ARGS as u32);
     assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::VERDICT, "full args, 3 words a slot, then the verdict");

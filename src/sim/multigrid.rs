@@ -56,11 +56,11 @@ impl Compiled {
 /// buffers (BENCHMARKS.md, twenty-fourth session).
 struct QuadTex {
     /// Each kernel's bind groups by the texture it writes (`to`: a = 0, b = 1), reading the
-    /// other; `red_black_from_tex`, which writes none, reads texture 1 - `to`. A smoothing block
-    /// leaves x in a, where the prolongation reads it: `red_to_tex` (x -> a texture, with rhs
-    /// and stencil), `black_red_tex` by turns, then `black_from_tex` (-> x and a) or, before the
-    /// restriction, `black_restriction_tex` (-> x and a, and the coarse rhs); `add_from_tex`
-    /// (a -> b), `red_black_tex` by turns, `red_black_from_tex` (-> x).
+    /// other. A smoothing block leaves x in a, where the prolongation reads it: `red_to_tex`
+    /// (x -> a texture, with rhs and stencil), `black_red_tex` by turns, then `black_from_tex`
+    /// (-> x and a) or, before the restriction, `black_restriction_tex` (-> x and a, and the
+    /// coarse rhs); `add_from_tex` (a -> b), `red_black_tex` by turns, `red_black_from_tex`
+    /// (-> x and a texture: `Multigrid::level0_tex`).
     red_to: TexKernel,
     black_red: TexKernel,
     black_from: TexKernel,
@@ -71,6 +71,10 @@ struct QuadTex {
     /// Each level's x (a, b), rhs and stencil.
     _textures: Vec<[wgpu::Texture; 4]>,
 }
+
+/// The texture a level's post-smoothing leaves x in (`Multigrid::encode_prolong_smoothed`): the
+/// add writes b, the sweeps go by turns, the last writes the texture it does not read.
+const LEVEL0_TEX: usize = ((POST_SMOOTH + 1) % 2) as usize;
 
 /// A texture kernel of every quad level and its bind groups by the texture written (`QuadTex`).
 struct TexKernel {
@@ -142,7 +146,7 @@ impl QuadTex {
             black_restriction: build("black_restriction_tex", true, true)?,
             add: build("add_from_tex", true, true)?,
             red_black: build("red_black_tex", true, true)?,
-            red_black_from: build("red_black_from_tex", true, false)?,
+            red_black_from: build("red_black_from_tex", true, true)?,
             _textures: textures,
         })
     }
@@ -377,6 +381,11 @@ impl Multigrid {
                 t
             })
             .collect();
+        let coarse = coarse_level(&levels);
+        // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
+        let per_level = !solver_tiles(d);
+        let quad_tex =
+            if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None };
         with_tables(&tables)?;
         // the same with x and y swapped
         let back: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = tables
@@ -387,9 +396,6 @@ impl Multigrid {
                 b
             })
             .collect();
-        let coarse = coarse_level(&levels);
-        // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
-        let per_level = !solver_tiles(d);
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let fine = &tables[..1];
         Ok(Multigrid {
@@ -436,11 +442,7 @@ impl Multigrid {
                 Compiled::new(target, per_level, ("multigrid_quad", "add"), &levels[..coarse], &tables[..coarse])?,
             ],
             quad_load: Compiled::new(target, per_level, ("multigrid_quad", "load"), &levels, fine)?,
-            quad_tex: if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) {
-                Some(QuadTex::new(target, &levels, &tables[..coarse])?)
-            } else {
-                None
-            },
+            quad_tex,
             lower: match coarse.checked_sub(1) {
                 Some(l)
                     if per_level
@@ -757,6 +759,16 @@ impl Multigrid {
         }
     }
 
+    /// Which of level 0's textures holds x after a V-cycle, with its texels of rhs and stencil,
+    /// where the plain V-cycle's level 0 goes through them (`QuadTex`): its post-smoothing's
+    /// last dispatch writes x there as well as into p, so the polish that follows a V-cycle
+    /// starts there (`encode_polish`).
+    pub fn level0_tex(&self) -> Option<usize> {
+        let top = self.lower_level().unwrap_or(self.coarse);
+        let through = !self.tiled && top > 0 && PRE_SMOOTH > 0 && POST_SMOOTH > 0 && self.quad_sweeps(0) && self.quad_prolong(0);
+        self.quad_tex.as_ref().filter(|_| through).map(|_| LEVEL0_TEX)
+    }
+
     /// Sweeps of the polish (`encode_polish`): two with the plain kernels, four tiled (a tile
     /// dispatch is two sweeps, and a level's x must end where it started).
     pub fn polish_sweeps(&self) -> u32 {
@@ -767,6 +779,12 @@ impl Multigrid {
     /// smoothing sweeps on level 0, x in p before and after. Needs a level above the coarse
     /// solve (`coarse` > 0).
     pub fn encode_polish(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        if let (Some(tex), Some(f)) = (&self.quad_tex, self.level0_tex()) {
+            // from the texture the V-cycle left x in, back into it and p: a sweep a dispatch
+            let (g, s) = (cell_groups(&self.levels[0], self.block), ctl::cells_slot(0));
+            tex.red_black.go(pass, launch, 0, 1 - f, g, s);
+            return tex.red_black_from.go(pass, launch, 0, f, g, s);
+        }
         if !self.tiled {
             return self.encode_plain_sweeps(pass, launch, 0, 2);
         }

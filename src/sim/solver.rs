@@ -21,7 +21,8 @@
 //! count), every unit is gated.
 //!
 //! Multigrid finishes a solve that one V-cycle leaves just short of the tolerance with two level-0
-//! sweeps before a second V-cycle, where the first came within reach (`polishes`).
+//! sweeps before a second V-cycle, where the first came within reach (`polishes`), and on a CPU
+//! adapter up to 128² two more where it was further (`solver_check::polish_constants`).
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
@@ -581,6 +582,11 @@ impl Solvers {
             while left > 0 {
                 if polish_at == Some(checks - 1) {
                     self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_SLOT));
+                    // its second half, open only where the first V-cycle left the residual further
+                    // (`solver_check::polish_constants`: not for the tiles)
+                    if !self.mg.tiled {
+                        self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_MORE_SLOT));
+                    }
                     self.check.encode_gate(pass, measure, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
                     checks += 1;
                     continue;
@@ -622,8 +628,10 @@ impl Solvers {
     /// level 0 first (four tiled) finish most of those steps for a third of it (BENCHMARKS.md,
     /// twenty-ninth session). The polish is a gated block of no V-cycles right after the check
     /// that follows the first V-cycle (`polish_at`), which opens it only where that V-cycle left
-    /// the residual within `POLISH_REACH` (shaders/solver_check.wgsl) of the target: at 256² one
-    /// V-cycle leaves 3 to 15 times it, and two sweeps would not do. A plan of two or more direct
+    /// the residual within `POLISH_REACH` (shaders/solver_gate_check.wgsl) of the target: at 256²
+    /// one V-cycle leaves 3 to 15 times it, and two sweeps would not do. Its second half (as many
+    /// sweeps again, `ctl::POLISH_MORE_SLOT`) opens above `POLISH_SHORT`; on a CPU adapter the
+    /// polish starts from the texture the V-cycle left level 0's x in (`Multigrid::level0_tex`). A plan of two or more direct
     /// V-cycles (a slow solve) has no check there and does not polish; plans of one direct
     /// V-cycle or none run one sequence (tests/solvers.rs
     /// `predicted_tolerance_path_stops_where_the_gated_one_does`).

@@ -30,7 +30,7 @@ pub mod ctl {
     /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse
     /// solve, the residual reductions. Their full counts live here; the gates copy them, or
     /// zeros, into the arguments buffer (`args_buffer`), which the gated dispatches read.
-    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 4;
+    pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 5;
     pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
     /// The verdict of the current step (the solve's last `gate`): its worst relative residual
     /// (f32), whether a solve of it stopped above the tolerance, and the steps that did since the
@@ -64,6 +64,9 @@ pub mod ctl {
     /// The residual reduction of the check after the polish, shut with the polish (the gate
     /// after it too: a skipped polish costs no check).
     pub const POLISH_CHECK_SLOT: usize = 2 * MAX_LEVELS + 3;
+    /// The polish's second half (as many sweeps again), open only where the first V-cycle left
+    /// the residual more than `POLISH_SHORT` times the target (shaders/solver_gate_check.wgsl).
+    pub const POLISH_MORE_SLOT: usize = 2 * MAX_LEVELS + 4;
 }
 
 /// Buffer slots of the solver buffers (`kernel::slot`).
@@ -83,10 +86,9 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups
     put(ctl::COARSE_SLOT, [1, 1, 1]);
     put(ctl::REDUCE_SLOT, [reduce_groups, 1, 1]);
     let l0 = &levels[0];
-    put(
-        ctl::POLISH_SLOT,
-        if solver_tiles(device) { tile_groups(l0.nx, l0.ny) } else { super::levels::cell_groups(l0, cell_block(device)) },
-    );
+    let polish = if solver_tiles(device) { tile_groups(l0.nx, l0.ny) } else { super::levels::cell_groups(l0, cell_block(device)) };
+    put(ctl::POLISH_SLOT, polish);
+    put(ctl::POLISH_MORE_SLOT, polish);
     put(ctl::POLISH_CHECK_SLOT, [reduce_groups, 1, 1]);
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("solver control"),
@@ -189,15 +191,17 @@ impl Check {
         let device = target.device;
         let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
         let gate_wg = (wg as u32).clamp(8, 64).next_power_of_two() as f64;
+        let polish = polish_constants(target);
         let k = |entry: &str| {
             // the reductions take the workgroup size of the device; the gates at most 64
-            let constants: &[(&str, f64)] = match entry {
-                e if e.starts_with("reduce") => &[("WG", wg), ("GROUPS", reduce_groups as f64)],
-                "gate_start" | "gate" => &[("GROUPS", reduce_groups as f64), ("GATE_WG", gate_wg)],
-                _ => &[],
+            let constants: Vec<(&str, f64)> = match entry {
+                e if e.starts_with("reduce") => vec![("WG", wg), ("GROUPS", reduce_groups as f64)],
+                "gate_start" => vec![("GROUPS", reduce_groups as f64), ("GATE_WG", gate_wg)],
+                "gate" => [("GROUPS", reduce_groups as f64), ("GATE_WG", gate_wg)].into_iter().chain(polish).collect(),
+                _ => vec![],
             };
             let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
-            Kernel::with_options(target, shader, entry, constants, false)
+            Kernel::with_options(target, shader, entry, &constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = super::kernel::with_level0_compiled(target, quads, || {
             Ok::<_, crate::error::Error>((k("reduce_rhs")?, k("reduce_mg")?, k("reduce_p")?, k("gate_start")?, k("gate")?))
@@ -226,7 +230,7 @@ impl Check {
         ];
         let gate_groups = [gate.bind(device, &writing(1)), gate.bind(device, &writing(0))];
         let merged = if quads && wg < 64.0 && (target.grid.nx * target.grid.ny) as usize <= MERGED_CHECK_CELLS {
-            let constants = [("WG", gate_wg), ("GROUPS", 1.0), ("GATE_WG", gate_wg)];
+            let constants: Vec<(&str, f64)> = [("WG", gate_wg), ("GROUPS", 1.0), ("GATE_WG", gate_wg)].into_iter().chain(polish).collect();
             let k = super::kernel::with_level0_compiled(target, quads, || {
                 Kernel::with_options(target, "solver_check_quad", "check_mg", &constants, false)
             })?;
@@ -294,6 +298,23 @@ impl Check {
             }
         }
         self.turn.set(1 - k);
+    }
+}
+
+/// The polish's reach and the ratio above which it takes its second half (shaders/
+/// solver_gate_check.wgsl `POLISH_REACH`, `POLISH_SHORT`), as the gates' pipeline constants.
+/// The plain kernels' (a CPU adapter's) polish is two sweeps, a half: in plume at 128² on
+/// lavapipe, 2 of 5 steps' first V-cycle left 1-5.7x the target; two sweeps took it down about
+/// 2.2x and four about 5x, where a second V-cycle costs about as much as the first and three
+/// times four sweeps: the second half up to `MERGED_CHECK_CELLS` cells. At 256² it cost 3 %
+/// more than it saved (BENCHMARKS.md, thirty-fourth session). The tiles' polish is four sweeps
+/// (a GPU's): no second half there.
+pub fn polish_constants(target: Target) -> [(&'static str, f64); 2] {
+    let cells = (target.grid.nx * target.grid.ny) as usize;
+    if solver_tiles(target.device) || cells > MERGED_CHECK_CELLS {
+        [("POLISH_REACH", 3.0), ("POLISH_SHORT", 3.0)]
+    } else {
+        [("POLISH_REACH", 4.5), ("POLISH_SHORT", 2.0)]
     }
 }
 
