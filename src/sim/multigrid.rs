@@ -381,11 +381,6 @@ impl Multigrid {
                 t
             })
             .collect();
-        let coarse = coarse_level(&levels);
-        // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
-        let per_level = !solver_tiles(d);
-        let quad_tex =
-            if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None };
         with_tables(&tables)?;
         // the same with x and y swapped
         let back: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = tables
@@ -396,6 +391,9 @@ impl Multigrid {
                 b
             })
             .collect();
+        let coarse = coarse_level(&levels);
+        // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
+        let per_level = !solver_tiles(d);
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let fine = &tables[..1];
         Ok(Multigrid {
@@ -442,7 +440,11 @@ impl Multigrid {
                 Compiled::new(target, per_level, ("multigrid_quad", "add"), &levels[..coarse], &tables[..coarse])?,
             ],
             quad_load: Compiled::new(target, per_level, ("multigrid_quad", "load"), &levels, fine)?,
-            quad_tex,
+            quad_tex: if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) {
+                Some(QuadTex::new(target, &levels, &tables[..coarse])?)
+            } else {
+                None
+            },
             lower: match coarse.checked_sub(1) {
                 Some(l)
                     if per_level

@@ -583,8 +583,8 @@ impl Solvers {
                 if polish_at == Some(checks - 1) {
                     self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_SLOT));
                     // its second half, open only where the first V-cycle left the residual further
-                    // (`solver_check::polish_constants`: not for the tiles)
-                    if !self.mg.tiled {
+                    // (`solver_check::polish_constants`)
+                    if self.check.polish_halves {
                         self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_MORE_SLOT));
                     }
                     self.check.encode_gate(pass, measure, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
@@ -631,9 +631,9 @@ impl Solvers {
     /// the residual within `POLISH_REACH` (shaders/solver_gate_check.wgsl) of the target: at 256²
     /// one V-cycle leaves 3 to 15 times it, and two sweeps would not do. Its second half (as many
     /// sweeps again, `ctl::POLISH_MORE_SLOT`) opens above `POLISH_SHORT`; on a CPU adapter the
-    /// polish starts from the texture the V-cycle left level 0's x in (`Multigrid::level0_tex`). A plan of two or more direct
-    /// V-cycles (a slow solve) has no check there and does not polish; plans of one direct
-    /// V-cycle or none run one sequence (tests/solvers.rs
+    /// polish starts from the texture the V-cycle left level 0's x in (`Multigrid::level0_tex`).
+    /// A plan of two or more direct V-cycles (a slow solve) has no check there and does not
+    /// polish; plans of one direct V-cycle or none run one sequence (tests/solvers.rs
     /// `predicted_tolerance_path_stops_where_the_gated_one_does`).
     fn polishes(&self, spec: SolveSpec) -> bool {
         spec.gated() && spec.kind == SolverKind::Multigrid && spec.max_units() >= 2 && self.mg.coarse > 0

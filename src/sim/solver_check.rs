@@ -168,6 +168,9 @@ pub struct Check {
     merged: Option<(Kernel, [wgpu::BindGroup; 2])>,
     /// Workgroups of a reduction (`kernel::reduction_groups`).
     reduce_groups: u32,
+    /// Whether the polish may take its second half (`polish_constants`): where not, the solve
+    /// records none.
+    pub polish_halves: bool,
 }
 
 /// What a residual check measures: the Jacobi pressure in `p` with its packed stencil, or
@@ -251,6 +254,7 @@ impl Check {
             turn: std::cell::Cell::new(0),
             merged,
             reduce_groups,
+            polish_halves: polish[1].1 < polish[0].1,
         })
     }
 
