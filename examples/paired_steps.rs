@@ -6,8 +6,8 @@
 //!
 //! Usage: `cargo run --release --example paired_steps -- STEPS 'KEY=VALUE;...' 'KEY=VALUE;...'`
 //! (scene overrides for A and B, as `--set` takes them). Prints the medians of steps 21 on and
-//! the median of the step-by-step ratios. `PAIR_A_ENV=NAME` sets variable NAME to 1 while A is
-//! built and unsets it for B: a switch read at kernel build time (`SMOKEBOX_SOLVER_TILES`, or
+//! the median of the step-by-step ratios. `PAIR_A_ENV=NAME` (or `NAME=VALUE`) sets variable NAME
+//! to 1 (or VALUE) while A is built and unsets it for B: a switch read at kernel build time (`SMOKEBOX_SOLVER_TILES`, or
 //! one built in for a measurement) compared within one build.
 
 use smokebox::config::scene::Scene;
@@ -34,12 +34,16 @@ fn run() -> smokebox::Result<()> {
         let (scene, source) = Scene::load("plume", &o)?;
         Simulation::from_scene(&gpu, &scene, &source)
     };
-    // PAIR_A_ENV=NAME: variable NAME set to 1 while A's kernels are built, unset for B's
-    let switch = std::env::var_os("PAIR_A_ENV");
+    // PAIR_A_ENV=NAME[=VALUE]: variable NAME set to 1 (or VALUE) while A's kernels are built,
+    // unset for B's
+    let switch = std::env::var("PAIR_A_ENV").ok().map(|v| match v.split_once('=') {
+        Some((name, value)) => (name.to_string(), value.to_string()),
+        None => (v, "1".to_string()),
+    });
     // SAFETY: no other thread runs yet that reads the environment
-    switch.iter().for_each(|v| unsafe { std::env::set_var(v, "1") });
+    switch.iter().for_each(|(name, value)| unsafe { std::env::set_var(name, value) });
     let a = build(overrides(2)?)?;
-    switch.iter().for_each(|v| unsafe { std::env::remove_var(v) });
+    switch.iter().for_each(|(name, _)| unsafe { std::env::remove_var(name) });
     let mut sims = [a, build(overrides(3)?)?];
     let mut ms = [Vec::new(), Vec::new()];
     for s in 0..steps {

@@ -9,16 +9,17 @@
 @group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(33) var<storage, read_write> p_prev: array<f32>;
+@group(0) @binding(48) var<storage, read_write> p_prev2: array<f32>;
 
 // -rho h^2 div / dt at cell c (level 0's right-hand side where it is fluid).
 fn rhs_cell(c: u32) -> f32 {
     return -params.rho * params.h * params.h * divergence[c] / params.dt;
 }
 
-// Cell c's shares of the five sums, with packed stencil s and b = `rhs_cell`. The energy products are sums over the
-// stencil's edges, each taken once (from its left or bottom cell), of the products of the two
-// vectors' differences, plus their product at the cell per outflow ghost: p·Ap is positive term
-// by term, with no cancellation of a large constant in p.
+// Cell c's shares of the sums, with packed stencil s and b = `rhs_cell`. The energy products are
+// sums over the stencil's edges, each taken once (from its left or bottom cell), of the products
+// of the two vectors' differences, plus their product at the cell per outflow ghost: p·Ap is
+// positive term by term, with no cancellation of a large constant in p. g's only with `PAIR`.
 fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
     let count = stencil_count(s);
     if count == 0.0 { return no_sums(); }
@@ -27,9 +28,12 @@ fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
     let j = i32(c / u32(nx()));
     let pc = p[c];
     let dc = pc - p_prev[c];
+    var gc = 0.0;
+    if PAIR { gc = dc - (p_prev[c] - p_prev2[c]); }
     var fluid = 0.0;
-    // (Δp1 Δp1, Δp1 Δd, Δd Δd) over the edges taken here
+    // (Δp1 Δp1, Δp1 Δd, Δd Δd) over the edges taken here; (Δp1 Δg, Δd Δg, Δg Δg)
     var e = vec3<f32>(0.0);
+    var eg = vec3<f32>(0.0);
     if (s & STENCIL_LEFT) != 0u { fluid += 1.0; }
     if (s & STENCIL_BOTTOM) != 0u { fluid += 1.0; }
     if (s & STENCIL_RIGHT) != 0u {
@@ -37,6 +41,10 @@ fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
         let dp = p[n] - pc;
         let dd = p[n] - p_prev[n] - dc;
         e += vec3<f32>(dp * dp, dp * dd, dd * dd);
+        if PAIR {
+            let dg = p[n] - p_prev[n] - (p_prev[n] - p_prev2[n]) - gc;
+            eg += vec3<f32>(dp * dg, dd * dg, dg * dg);
+        }
         fluid += 1.0;
     }
     if (s & STENCIL_TOP) != 0u {
@@ -44,10 +52,15 @@ fn cell_terms(c: u32, s: u32, b: f32) -> Terms {
         let dp = p[n] - pc;
         let dd = p[n] - p_prev[n] - dc;
         e += vec3<f32>(dp * dp, dp * dd, dd * dd);
+        if PAIR {
+            let dg = p[n] - p_prev[n] - (p_prev[n] - p_prev2[n]) - gc;
+            eg += vec3<f32>(dp * dg, dd * dg, dg * dg);
+        }
         fluid += 1.0;
     }
     e += (count - fluid) * vec3<f32>(pc * pc, pc * dc, dc * dc);
-    return Terms(vec4<f32>(pc * b, dc * b, e.x, e.y), e.z, abs(b));
+    eg += (count - fluid) * vec3<f32>(pc * gc, dc * gc, gc * gc);
+    return Terms(vec4<f32>(pc * b, dc * b, e.x, e.y), e.z, abs(b), vec4<f32>(gc * b, eg));
 }
 
 // The sums with the Jacobi solver's stencil (pressure.wgsl `stencil_pack`).
@@ -72,7 +85,8 @@ fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partials(lid.x, wid.x, t);
 }
 
-// p = a p1 + c d and p_prev = p1 (and a solve to a tolerance opened: `open_gate`).
+// p = a p1 + c d + e g, p_prev2 = p0 and p_prev = p1 (and a solve to a tolerance opened:
+// `open_gate`); β p1 and p_prev = p1 alone for a fixed count.
 @compute @workgroup_size(WG)
 fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let m = start_weights(lid.x);
@@ -80,8 +94,17 @@ fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
     let n = cell_count();
     for (var c = wid.x * WG + lid.x; c < n; c += groups.x * WG) {
         let p1 = p[c];
-        // β p1 exactly where there is no pair
-        p[c] = select(m.x * p1 + m.y * (p1 - p_prev[c]), m.x * p1, m.y == 0.0);
+        // β p1 exactly where there is no pair, the pair's exactly where g is dropped
+        if PAIR {
+            let p0 = p_prev[c];
+            let d = p1 - p0;
+            var x = select(m.x * p1 + m.y * d, m.x * p1, m.y == 0.0);
+            if m.z != 0.0 { x = m.x * p1 + m.y * d + m.z * (d - (p0 - p_prev2[c])); }
+            p[c] = x;
+            p_prev2[c] = p0;
+        } else {
+            p[c] = select(m.x * p1 + m.y * (p1 - p_prev[c]), m.x * p1, m.y == 0.0);
+        }
         p_prev[c] = p1;
     }
 }

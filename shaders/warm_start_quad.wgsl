@@ -10,9 +10,11 @@
 @group(0) @binding(3) var<storage, read_write> p: array<vec4<f32>>;
 @group(0) @binding(17) var<storage, read> stencil: array<vec4<u32>>;
 @group(0) @binding(33) var<storage, read_write> p_prev: array<vec4<f32>>;
+@group(0) @binding(48) var<storage, read_write> p_prev2: array<vec4<f32>>;
 
-// The five sums' terms of the four cells of a quad (or their sums over a thread's quads), a lane
-// each: p1·b, d·b, p1·Ap1, p1·Ad, d·Ad; and max |b| of the fluid lanes.
+// The sums' terms of the four cells of a quad (or their sums over a thread's quads), a lane
+// each: p1·b, d·b, p1·Ap1, p1·Ad, d·Ad; max |b| of the fluid lanes; g·b, p1·Ag, d·Ag, g·Ag
+// (with `PAIR`, else zero).
 struct QuadTerms {
     p1b: vec4<f32>,
     db: vec4<f32>,
@@ -20,6 +22,17 @@ struct QuadTerms {
     e1d: vec4<f32>,
     edd: vec4<f32>,
     m: f32,
+    gb: vec4<f32>,
+    e1g: vec4<f32>,
+    edg: vec4<f32>,
+    egg: vec4<f32>,
+}
+
+// The edges' share of an energy product, lane by lane: the right edges' products of the two
+// vectors' differences (xr, yr), then the top edges' (xt, yt), where the stencil has them.
+fn energy(xr: vec4<f32>, yr: vec4<f32>, xt: vec4<f32>, yt: vec4<f32>, right: vec4<bool>, top: vec4<bool>) -> vec4<f32> {
+    let e = select(vec4<f32>(0.0), xr * yr, right);
+    return select(e, e + xt * yt, top);
 }
 
 // warm_start.wgsl `cell_terms` of quad q of row j, with packed stencils s and -rho h^2 div / dt
@@ -34,11 +47,13 @@ fn quad_terms(q: i32, j: i32, s: vec4<u32>, b: vec4<f32>) -> QuadTerms {
     // the right neighbours: the next three lanes, then the next quad's first (wrapped)
     let n = row + select(q + 1, 0, q == w - 1);
     let pn = p[n].x;
+    let pn0 = p_prev[n].x;
     let pr = vec4<f32>(pc.yzw, pn);
-    let dr = vec4<f32>(dc.yzw, pn - p_prev[n].x);
+    let dr = vec4<f32>(dc.yzw, pn - pn0);
     let up = select(j + 1, 0, j == ny() - 1) * w + q;
     let pt = p[up];
-    let dt = pt - p_prev[up];
+    let pt0 = p_prev[up];
+    let dt = pt - pt0;
     let zero = vec4<f32>(0.0);
     let right = has(s, STENCIL_RIGHT);
     let top = has(s, STENCIL_TOP);
@@ -47,25 +62,35 @@ fn quad_terms(q: i32, j: i32, s: vec4<u32>, b: vec4<f32>) -> QuadTerms {
     let ddr = dr - dc;
     let dpt = pt - pc;
     let ddt = dt - dc;
-    var e11 = select(zero, dpr * dpr, right);
-    var e1d = select(zero, dpr * ddr, right);
-    var edd = select(zero, ddr * ddr, right);
-    e11 = select(e11, e11 + dpt * dpt, top);
-    e1d = select(e1d, e1d + dpt * ddt, top);
-    edd = select(edd, edd + ddt * ddt, top);
     let count = counts(s);
     let ghosts = count - vec4<f32>(countOneBits(s & vec4<u32>(15u)));
-    e11 += ghosts * (pc * pc);
-    e1d += ghosts * (pc * dc);
-    edd += ghosts * (dc * dc);
+    let e11 = energy(dpr, dpr, dpt, dpt, right, top) + ghosts * (pc * pc);
+    let e1d = energy(dpr, ddr, dpt, ddt, right, top) + ghosts * (pc * dc);
+    let edd = energy(ddr, ddr, ddt, ddt, right, top) + ghosts * (dc * dc);
     let fluid = count != zero;
     let ab = select(zero, abs(b), fluid);
     let m = max_nf(max_nf(ab.x, ab.y), max_nf(ab.z, ab.w));
-    return QuadTerms(select(zero, pc * b, fluid), select(zero, dc * b, fluid), select(zero, e11, fluid), select(zero, e1d, fluid), select(zero, edd, fluid), m);
+    var t = QuadTerms(select(zero, pc * b, fluid), select(zero, dc * b, fluid), select(zero, e11, fluid), select(zero, e1d, fluid), select(zero, edd, fluid), m, zero, zero, zero, zero);
+    if PAIR {
+        // g = d - (p0 - p00) at the quad, its right neighbours and the quad above, as d's
+        let gc = dc - (pp - p_prev2[c]);
+        let gr = vec4<f32>(gc.yzw, pn - pn0 - (pn0 - p_prev2[n].x));
+        let gt = dt - (pt0 - p_prev2[up]);
+        let dgr = gr - gc;
+        let dgt = gt - gc;
+        let e1g = energy(dpr, dgr, dpt, dgt, right, top) + ghosts * (pc * gc);
+        let edg = energy(ddr, dgr, ddt, dgt, right, top) + ghosts * (dc * gc);
+        let egg = energy(dgr, dgr, dgt, dgt, right, top) + ghosts * (gc * gc);
+        t.gb = select(zero, gc * b, fluid);
+        t.e1g = select(zero, e1g, fluid);
+        t.edg = select(zero, edg, fluid);
+        t.egg = select(zero, egg, fluid);
+    }
+    return t;
 }
 
 fn add_quads(x: QuadTerms, y: QuadTerms) -> QuadTerms {
-    return QuadTerms(x.p1b + y.p1b, x.db + y.db, x.e11 + y.e11, x.e1d + y.e1d, x.edd + y.edd, max_nf(x.m, y.m));
+    return QuadTerms(x.p1b + y.p1b, x.db + y.db, x.e11 + y.e11, x.e1d + y.e1d, x.edd + y.edd, max_nf(x.m, y.m), x.gb + y.gb, x.e1g + y.e1g, x.edg + y.edg, x.egg + y.egg);
 }
 
 // A thread's lanes added up, lane by lane in order.
@@ -74,12 +99,12 @@ fn lanes(v: vec4<f32>) -> f32 {
 }
 
 fn folded(t: QuadTerms) -> Terms {
-    return Terms(vec4<f32>(lanes(t.p1b), lanes(t.db), lanes(t.e11), lanes(t.e1d)), lanes(t.edd), t.m);
+    return Terms(vec4<f32>(lanes(t.p1b), lanes(t.db), lanes(t.e11), lanes(t.e1d)), lanes(t.edd), t.m, vec4<f32>(lanes(t.gb), lanes(t.e1g), lanes(t.edg), lanes(t.egg)));
 }
 
 fn no_terms() -> QuadTerms {
     let zero = vec4<f32>(0.0);
-    return QuadTerms(zero, zero, zero, zero, zero, 0.0);
+    return QuadTerms(zero, zero, zero, zero, zero, 0.0, zero, zero, zero, zero);
 }
 
 // Quads of the grid.
@@ -112,17 +137,28 @@ fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partials(lid.x, wid.x, folded(t));
 }
 
-// p = a p1 + c d and p_prev = p1, a quad a thread (and a solve to a tolerance opened:
-// warm_start_mix.wgsl `open_gate`).
+// p = a p1 + c d + e g, p_prev2 = p0 and p_prev = p1, a quad a thread (and a solve to a
+// tolerance opened: warm_start_mix.wgsl `open_gate`); β p1 and p_prev = p1 alone for a fixed
+// count.
 @compute @workgroup_size(WG)
 fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let m = start_weights(lid.x);
     if PAIR && wid.x == 0u { open_gate(lid.x); }
     for (var c = wid.x * WG + lid.x; c < quad_count(); c += groups.x * WG) {
         let p1 = p[c];
-        // β p1 exactly where there is no pair (and p_prev not read for a fixed count)
+        // β p1 exactly where there is no pair (and p_prev not read for a fixed count), the
+        // pair's exactly where g is dropped
         var x = m.x * p1;
-        if PAIR && m.y != 0.0 { x = m.x * p1 + m.y * (p1 - p_prev[c]); }
+        if PAIR {
+            let p0 = p_prev[c];
+            let d = p1 - p0;
+            if m.z != 0.0 {
+                x = m.x * p1 + m.y * d + m.z * (d - (p0 - p_prev2[c]));
+            } else if m.y != 0.0 {
+                x = m.x * p1 + m.y * d;
+            }
+            p_prev2[c] = p0;
+        }
         p[c] = x;
         p_prev[c] = p1;
     }

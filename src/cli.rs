@@ -149,7 +149,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
-        sim.resume_solver_units(m.solver_units);
+        sim.resume_solver_units(m.solver_units, m.solver_peak);
     }
     let overrides = match (&meta, args.set.is_empty()) {
         (Some(m), true) => m.overrides.clone(),
@@ -166,6 +166,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         dye_scale: sim.dye_scale,
         overrides: overrides.clone(),
         solver_units: sim.solver_units(),
+        solver_peak: sim.solver_peak(),
     };
     // a run whose stats nobody reads any more and that writes nothing else ends quietly
     let mut stats_open = args.stats;

@@ -27,6 +27,9 @@ pub struct Meta {
     /// continued run repeats the straight one bit for bit (src/sim/solver.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_units: Option<u32>,
+    /// The recent peak of the units the solves needed (the plan's spares reach it), for the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_peak: Option<f32>,
 }
 
 fn one() -> usize {
@@ -99,12 +102,13 @@ pub fn npy_parse(name: &str, bytes: &[u8], expected: &[usize]) -> Result<Vec<f32
 }
 
 /// The files of a state and their shapes, the ink on a dye grid k times finer.
-pub fn field_shapes(nx: usize, ny: usize, k: usize) -> [(&'static str, Vec<usize>); 7] {
+pub fn field_shapes(nx: usize, ny: usize, k: usize) -> [(&'static str, Vec<usize>); 8] {
     [
         ("u.npy", vec![ny, nx + 1]),
         ("v.npy", vec![ny + 1, nx]),
         ("p.npy", vec![ny, nx]),
         (PREVIOUS_PRESSURE, vec![ny, nx]),
+        (PREVIOUS_PRESSURE_2, vec![ny, nx]),
         ("ink.npy", vec![k * ny, k * nx, 3]),
         ("density.npy", vec![ny, nx]),
         ("solid.npy", vec![ny, nx]),
@@ -114,10 +118,13 @@ pub fn field_shapes(nx: usize, ny: usize, k: usize) -> [(&'static str, Vec<usize
 /// The pressure of the step before, for the warm start's extrapolation: written with every state,
 /// optional when one is read (DESIGN.md §3; without it a run starts its next solve from p alone).
 pub const PREVIOUS_PRESSURE: &str = "p_prev.npy";
+/// The pressure two steps before, for the bend of its change (the same; without it the next solve
+/// to a tolerance starts from p and p_prev alone).
+pub const PREVIOUS_PRESSURE_2: &str = "p_prev2.npy";
 
 /// Each file of a state with its shape and values.
 pub fn state_arrays(fields: &Fields) -> Vec<(&'static str, Vec<usize>, &[f32])> {
-    let values = [&fields.u, &fields.v, &fields.p, &fields.p_prev, &fields.ink, &fields.density, &fields.solid];
+    let values = [&fields.u, &fields.v, &fields.p, &fields.p_prev, &fields.p_prev2, &fields.ink, &fields.density, &fields.solid];
     field_shapes(fields.nx, fields.ny, fields.dye_scale)
         .into_iter()
         .zip(values)
@@ -229,12 +236,14 @@ pub fn load_fields(dir: &Path, meta: &Meta) -> Result<Fields> {
 pub fn fields_from(meta: &Meta, mut read: impl FnMut(&str, &[usize], bool) -> Result<Option<Vec<f32>>>) -> Result<Fields> {
     let mut f = Fields::zeros_dye(meta.nx, meta.ny, meta.dye_scale);
     for (file, shape) in field_shapes(meta.nx, meta.ny, meta.dye_scale) {
-        let Some(data) = read(file, &shape, file != PREVIOUS_PRESSURE)? else { continue };
+        let optional = [PREVIOUS_PRESSURE, PREVIOUS_PRESSURE_2].contains(&file);
+        let Some(data) = read(file, &shape, !optional)? else { continue };
         let dst = match file {
             "u.npy" => &mut f.u,
             "v.npy" => &mut f.v,
             "p.npy" => &mut f.p,
             PREVIOUS_PRESSURE => &mut f.p_prev,
+            PREVIOUS_PRESSURE_2 => &mut f.p_prev2,
             "ink.npy" => &mut f.ink,
             "density.npy" => &mut f.density,
             _ => &mut f.solid,

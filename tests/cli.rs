@@ -117,8 +117,9 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
         ("u.npy", "(40, 49)"),
         ("v.npy", "(41, 48)"),
         ("p.npy", "(40, 48)"),
-        ("p_prev.npy", "(40, 48)"), // the warm start's pressure of the step before
-        ("ink.npy", "(80, 96, 3)"), // the dye grid, k = 2
+        ("p_prev.npy", "(40, 48)"),  // the warm start's pressure of the step before
+        ("p_prev2.npy", "(40, 48)"), // and of the one before that
+        ("ink.npy", "(80, 96, 3)"),  // the dye grid, k = 2
         ("density.npy", "(40, 48)"),
         ("solid.npy", "(40, 48)"),
     ] {
@@ -133,7 +134,7 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
     assert_eq!(meta["dye_scale"], 2);
     run(&["--load", a.to_str().unwrap(), "--steps", "20", "--dump", b.to_str().unwrap()]);
     run(&[&base[..], &["--steps", "50", "--dump", straight.to_str().unwrap()]].concat());
-    for file in ["u.npy", "v.npy", "p.npy", "p_prev.npy", "ink.npy", "density.npy", "solid.npy"] {
+    for file in ["u.npy", "v.npy", "p.npy", "p_prev.npy", "p_prev2.npy", "ink.npy", "density.npy", "solid.npy"] {
         assert!(
             std::fs::read(b.join(file)).unwrap() == std::fs::read(straight.join(file)).unwrap(),
             "{file} differs after load + continue"
@@ -141,13 +142,15 @@ fn dump_writes_design_files_and_load_continues_bit_for_bit() {
     }
     let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(b.join("meta.json")).unwrap()).unwrap();
     assert_eq!(meta["step"], 50);
-    // p_prev.npy is optional (states written before it, or by other tools): without it the run
-    // continues from p alone, and still converges
-    std::fs::remove_file(a.join("p_prev.npy")).unwrap();
-    let out = smokebox(&["run", "--load", a.to_str().unwrap(), "--steps", "3", "--stats"]);
-    assert!(out.status.success(), "load without p_prev.npy: {}", String::from_utf8_lossy(&out.stderr));
-    let stats = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(stats.lines().filter(|l| l.contains("\"converged\":true")).count(), 3, "{stats}");
+    // p_prev2.npy and p_prev.npy are optional (states written before them, or by other tools):
+    // without them the run continues from p and p_prev, or p alone, and still converges
+    for file in ["p_prev2.npy", "p_prev.npy"] {
+        std::fs::remove_file(a.join(file)).unwrap();
+        let out = smokebox(&["run", "--load", a.to_str().unwrap(), "--steps", "3", "--stats"]);
+        assert!(out.status.success(), "load without {file}: {}", String::from_utf8_lossy(&out.stderr));
+        let stats = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stats.lines().filter(|l| l.contains("\"converged\":true")).count(), 3, "without {file}: {stats}");
+    }
 }
 
 #[test]

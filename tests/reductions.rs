@@ -61,7 +61,11 @@ fn a_gpus_reductions_match_a_cpu_adapters() {
     for (a, b) in cpu.iter().zip(&wide) {
         let step = a.step;
         assert!(a.div_max_before > 0.0 && a.ink_total > 0.0 && a.kinetic_energy > 0.0, "step {step}: {a:?}");
-        close(&format!("step {step} max |div| before"), a.div_max_before, b.div_max_before, 1e-4);
+        // 3e-4: 16 sweeps leave the start nearly as it was (residual about 1), and the start's
+        // three weights solve a 3 x 3 system that may be ill-conditioned up to 1 / MIN_SIN2_G
+        // (shaders/warm_start_mix.wgsl), which amplifies the sums' round-off (1.5e-4 at step 3;
+        // 1e-4 held with the pair alone)
+        close(&format!("step {step} max |div| before"), a.div_max_before, b.div_max_before, 3e-4);
         close(&format!("step {step} max |div| after"), a.div_max_after, b.div_max_after, 1e-3);
         close(&format!("step {step} ink"), a.ink_total, b.ink_total, 1e-5);
         close(&format!("step {step} kinetic energy"), a.kinetic_energy, b.kinetic_energy, 1e-4);

@@ -51,7 +51,7 @@ fn a_white_noise_load_reaches_the_tolerance_on_its_first_step() {
             }
             // what `run --load` does with such a dump
             sim.upload(&f);
-            sim.resume_solver_units(units);
+            sim.resume_solver_units(units, None);
             let s = sim.run_blocking(1, true)[0];
             let ctx = format!("{kind}, seed {seed}, saved units {units:?}: {s:?}");
             assert!(s.div_max_before > 1.0, "{ctx}");

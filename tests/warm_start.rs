@@ -70,10 +70,24 @@ fn with_pair(kinds: [u32; 4], seed: u64, k1: f32, k2: f32, noise: f32) -> (Field
 }
 
 fn sized_with_pair(size: (usize, usize), kinds: [u32; 4], seed: u64, k1: f32, k2: f32, noise: f32) -> (Fields, Params) {
+    sized_with_three(size, kinds, seed, [k1, k2, 0.0], noise, false)
+}
+
+/// `sized_with_pair` with the pressure two steps before, p00, too (`with_p00`; else it stays
+/// zero, and g = p1 - 2 p0 lies in the span of p1 and d): b = A (k1 p1 + k2 d + k3 g), g = d - (p0 - p00).
+fn sized_with_three(size: (usize, usize), kinds: [u32; 4], seed: u64, k: [f32; 3], noise: f32, with_p00: bool) -> (Fields, Params) {
     let (mut f, p) = sized_with_rhs(size, kinds, seed, 0.0, 0.0);
     let mut rng = Rng::new(seed + 2);
     f.p_prev.iter_mut().for_each(|x| *x = rng.signed());
-    let answer: Vec<f32> = f.p.iter().zip(&f.p_prev).map(|(p1, p0)| k1 * p1 + k2 * (p1 - p0)).collect();
+    if with_p00 {
+        f.p_prev2.iter_mut().for_each(|x| *x = rng.signed());
+    }
+    let answer: Vec<f32> = (0..f.p.len())
+        .map(|c| {
+            let (p1, p0, p00) = (f.p[c], f.p_prev[c], f.p_prev2[c]);
+            k[0] * p1 + k[1] * (p1 - p0) + k[2] * ((p1 - p0) - (p0 - p00))
+        })
+        .collect();
     let ap = apply_a(&Fields { p: answer, ..f.clone() }, &p);
     for (c, d) in f.divergence.iter_mut().enumerate() {
         let b = ap[c] + noise * rng.signed();
@@ -87,17 +101,43 @@ fn the_start_is_the_answer_where_that_lies_in_the_span_of_the_last_two() {
     for (name, kinds) in boundary_cases() {
         for (k1, k2) in [(1.0, 1.0), (0.8, -0.5), (1.3, 2.0), (0.0, 0.7)] {
             let (f, p) = with_pair(kinds, 5, k1, k2, 0.0);
-            let [a, c] = warm_weights(&f, &p);
+            let [a, c, e] = warm_weights(&f, &p);
             assert!((a - k1).abs() < 1e-3 && (c - k2).abs() < 1e-3, "{name}: weights ({a}, {c}), want ({k1}, {k2})");
+            // no pressure two steps before: g = p1 - 2 p0 is in the pair's span, and dropped
+            assert_eq!(e, 0.0, "{name}: g's weight without p00");
         }
         // no change since the step before (p0 = p1), or no step before (p0 = 0, so d = p1):
         // nothing to extrapolate along, and the start is β p1
         let (mut f, p) = with_rhs(kinds, 3, 0.5, 0.0);
         for p0 in [f.p.clone(), vec![0.0; f.p.len()]] {
             f.p_prev = p0;
-            let [a, c] = warm_weights(&f, &p);
-            assert!((a - 0.5).abs() < 1e-4 && c == 0.0, "{name}: weights ({a}, {c}) without a change to follow, want (0.5, 0)");
+            let [a, c, e] = warm_weights(&f, &p);
+            assert!(
+                (a - 0.5).abs() < 1e-4 && c == 0.0 && e == 0.0,
+                "{name}: weights ({a}, {c}, {e}) without a change to follow, want (0.5, 0, 0)"
+            );
         }
+    }
+}
+
+#[test]
+fn the_start_is_the_answer_where_that_lies_in_the_span_of_the_last_three() {
+    for (name, kinds) in boundary_cases() {
+        for k in [[1.0, 1.0, 0.5], [0.8, -0.5, 1.2], [1.3, 2.0, -0.7], [0.0, 0.0, 0.6]] {
+            let (f, p) = sized_with_three(SIZES[0], kinds, 5, k, 0.0, true);
+            let w = warm_weights(&f, &p);
+            assert!(w.iter().zip(&k).all(|(a, b)| (a - b).abs() < 1e-3), "{name}: weights {w:?}, want {k:?}");
+        }
+        // a change at a steady rate (p0 - p00 = p1 - p0, so g = 0 but for round-off): the pair's
+        // start, whatever weight g's round-off gets
+        let (mut f, p) = sized_with_three(SIZES[0], kinds, 5, [0.9, 0.6, 0.0], 0.0, false);
+        f.p_prev2 = f.p.iter().zip(&f.p_prev).map(|(p1, p0)| 2.0 * p0 - p1).collect();
+        let [a, c, _] = warm_weights(&f, &p);
+        assert!((a - 0.9).abs() < 1e-3 && (c - 0.6).abs() < 1e-3, "{name}: weights ({a}, {c}), want (0.9, 0.6)");
+        let mut started = f.clone();
+        cpu::warm_start(&mut started, &p, true);
+        let pair: Vec<f32> = f.p.iter().zip(&f.p_prev).map(|(p1, p0)| 0.9 * p1 + 0.6 * (p1 - p0)).collect();
+        assert_close(&format!("{name}: the start at a steady rate"), &started.p, &pair, 1e-3);
     }
 }
 
@@ -135,11 +175,12 @@ fn warm_start_matches_cpu() {
             assert!(beta > 0.2 && beta < 0.4, "{name}: β {beta} (b = 0.3 A p + noise)");
             assert_close(&format!("{name}, {kind:?}: p"), &sim.download().p, &want.p, 1e-4);
         }
-        // with the pressure of the step before: a solve to a tolerance starts from the pair's
-        // mix, one of a fixed count from β p1 all the same; p_prev becomes the last p either way
+        // with the pressures of the step before and of the one before that: a solve to a
+        // tolerance starts from the three's mix, one of a fixed count from β p1 all the same;
+        // p_prev becomes the last p either way, p_prev2 the one before only for a tolerance
         for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
-            for tolerance in [1e-4, 0.0] {
-                let (f, p) = sized_with_pair(size, kinds, 9, 0.9, 0.6, 0.05);
+            for (tolerance, with_p00) in [(1e-4, true), (1e-4, false), (0.0, true)] {
+                let (f, p) = sized_with_three(size, kinds, 9, [0.9, 0.6, 0.4 * with_p00 as u32 as f32], 0.05, with_p00);
                 let solver = SolverConfig { kind, iterations: 1, tolerance, warm_start: true, ..Default::default() };
                 let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
                 sim.run_pass("solve");
@@ -148,11 +189,18 @@ fn warm_start_matches_cpu() {
                 let pair = tolerance > 0.0;
                 let mut want = f.clone();
                 cpu::warm_start(&mut want, &p, pair);
-                let [a, c] = warm_weights(&f, &p);
-                assert!((a - 0.9).abs() < 0.05 && (c - 0.6).abs() < 0.05, "{name}: weights ({a}, {c}), want about (0.9, 0.6)");
+                let [a, c, e] = warm_weights(&f, &p);
+                let k3 = if with_p00 { 0.4 } else { 0.0 };
+                assert!(
+                    (a - 0.9).abs() < 0.05 && (c - 0.6).abs() < 0.05 && (e - k3).abs() < 0.05,
+                    "{name}: weights ({a}, {c}, {e}), want about (0.9, 0.6, {k3})"
+                );
+                assert_eq!(e == 0.0, !with_p00, "{name}: g dropped exactly where it is in the pair's span");
                 let got = sim.download();
-                let ctx = format!("{name}, {kind:?}, tolerance {tolerance}");
+                let ctx = format!("{name}, {kind:?}, tolerance {tolerance}, p00 {with_p00}");
                 assert_close(&format!("{ctx}: p"), &got.p, &want.p, 1e-4);
+                let p00 = if pair { &f.p_prev } else { &f.p_prev2 };
+                assert_eq!(&got.p_prev2, p00, "{ctx}: p_prev2 after the start");
                 if !pair {
                     let beta = warm_factor(&f, &p);
                     let scaled: Vec<f32> = f.p.iter().map(|x| beta * x).collect();

@@ -272,7 +272,7 @@ impl App {
             }
             if let Some((_, m)) = &state {
                 (r.sim.step_index, r.sim.time) = (m.step, m.time);
-                r.sim.resume_solver_units(m.solver_units);
+                r.sim.resume_solver_units(m.solver_units, m.solver_peak);
             }
         }
         self.view.open_scene(&scene);
@@ -319,6 +319,7 @@ impl App {
             dye_scale: r.sim.dye_scale,
             overrides: Vec::new(),
             solver_units: r.sim.solver_units(),
+            solver_peak: r.sim.solver_peak(),
         };
         Ok((meta, files::scene_text(&self.scene_as_shown(), &self.source)?))
     }

@@ -68,7 +68,7 @@ impl ApplicationHandler for App {
         let make_sim = move |gpu: &crate::gpu::Gpu| match &state {
             Some((fields, meta)) => rebuild::sim_from_fields(gpu, &scene, fields).map(|mut sim| {
                 (sim.step_index, sim.time) = (meta.step, meta.time);
-                sim.resume_solver_units(meta.solver_units);
+                sim.resume_solver_units(meta.solver_units, meta.solver_peak);
                 sim
             }),
             None => {

@@ -15,6 +15,8 @@ pub struct Buffers {
     pub p: wgpu::Buffer,
     /// The pressure of the step before `p`'s (shaders/warm_start.wgsl).
     pub p_prev: wgpu::Buffer,
+    /// The pressure of the step before `p_prev`'s (shaders/warm_start_mix.wgsl).
+    pub p_prev2: wgpu::Buffer,
     pub divergence: wgpu::Buffer,
     pub ink: wgpu::Buffer,
     pub density: wgpu::Buffer,
@@ -77,7 +79,7 @@ pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let cells = nx * ny;
     let dye = cells * k * k;
     let floats = 2 * (ny * (nx + 1) + (ny + 1) * nx) // u, v and their outputs
-        + 3 * cells // p, p_prev, p_out
+        + 4 * cells // p, p_prev, p_prev2, p_out
         + cells // divergence
         + 3 * 3 * dye // ink, ink_out, and ink's part of transport_tmp
         + 2 * cells // density, density_out
@@ -106,6 +108,7 @@ impl Buffers {
             v: storage(device, "v", nv),
             p: storage(device, "p", cells),
             p_prev: storage(device, "p_prev", cells),
+            p_prev2: storage(device, "p_prev2", cells),
             divergence: storage(device, "divergence", cells),
             ink: storage(device, "ink", 3 * dye),
             density: storage(device, "density", cells),
@@ -122,9 +125,9 @@ impl Buffers {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
-            // the statistics' eight blocks (two free), then the warm start's six: five sums and max |b|
-            // (shaders/stats.wgsl, warm_start_mix.wgsl)
-            partials: storage(device, "partials", 14 * super::kernel::MAX_REDUCTION_GROUPS as usize),
+            // the statistics' eight blocks (two free), then the warm start's ten: five sums, max |b|
+            // and g's four (shaders/stats.wgsl, warm_start_mix.wgsl)
+            partials: storage(device, "partials", 18 * super::kernel::MAX_REDUCTION_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
             scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),
@@ -187,6 +190,7 @@ impl Buffers {
         t[slot::TRANSPORT_TMP as usize] = Some(&self.transport_tmp);
         t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
         t[slot::P_PREV as usize] = Some(&self.p_prev);
+        t[slot::P_PREV2 as usize] = Some(&self.p_prev2);
         t
     }
 
@@ -208,8 +212,8 @@ impl Buffers {
     }
 
     /// The buffers of the fields, in the order of `Fields::arrays`.
-    pub fn field_buffers(&self) -> [&wgpu::Buffer; 8] {
-        [&self.u, &self.v, &self.p, &self.p_prev, &self.divergence, &self.ink, &self.density, &self.solid]
+    pub fn field_buffers(&self) -> [&wgpu::Buffer; 9] {
+        [&self.u, &self.v, &self.p, &self.p_prev, &self.p_prev2, &self.divergence, &self.ink, &self.density, &self.solid]
     }
 }
 

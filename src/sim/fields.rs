@@ -14,6 +14,9 @@ pub struct Fields {
     /// The pressure of the step before `p`'s: the warm start extrapolates along p - p_prev
     /// (shaders/warm_start.wgsl). Zero where unknown (a new state, a state file without it).
     pub p_prev: Vec<f32>,
+    /// The pressure of the step before `p_prev`'s: with it the warm start also follows the bend of
+    /// p's change (shaders/warm_start_mix.wgsl). Zero where unknown.
+    pub p_prev2: Vec<f32>,
     pub divergence: Vec<f32>,
     pub ink: Vec<f32>,
     pub density: Vec<f32>,
@@ -36,6 +39,7 @@ impl Fields {
             v: vec![0.0; (ny + 1) * nx],
             p: vec![0.0; nx * ny],
             p_prev: vec![0.0; nx * ny],
+            p_prev2: vec![0.0; nx * ny],
             divergence: vec![0.0; nx * ny],
             ink: vec![0.0; nx * ny * k * k * 3],
             density: vec![0.0; nx * ny],
@@ -44,13 +48,23 @@ impl Fields {
     }
 
     /// Every array, in the order of `Buffers::field_buffers` (uploads, downloads, read-backs).
-    pub fn arrays(&self) -> [&Vec<f32>; 8] {
-        [&self.u, &self.v, &self.p, &self.p_prev, &self.divergence, &self.ink, &self.density, &self.solid]
+    pub fn arrays(&self) -> [&Vec<f32>; 9] {
+        [&self.u, &self.v, &self.p, &self.p_prev, &self.p_prev2, &self.divergence, &self.ink, &self.density, &self.solid]
     }
 
     /// `arrays`, to write into.
-    pub fn arrays_mut(&mut self) -> [&mut Vec<f32>; 8] {
-        [&mut self.u, &mut self.v, &mut self.p, &mut self.p_prev, &mut self.divergence, &mut self.ink, &mut self.density, &mut self.solid]
+    pub fn arrays_mut(&mut self) -> [&mut Vec<f32>; 9] {
+        [
+            &mut self.u,
+            &mut self.v,
+            &mut self.p,
+            &mut self.p_prev,
+            &mut self.p_prev2,
+            &mut self.divergence,
+            &mut self.ink,
+            &mut self.density,
+            &mut self.solid,
+        ]
     }
 
     pub fn cell(&self, i: usize, j: usize) -> usize {

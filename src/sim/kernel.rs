@@ -76,7 +76,9 @@ pub mod slot {
     pub const GATE_ARGS: u32 = 46;
     /// The bottom level's inverse operator (shaders/multigrid_bottom.wgsl), written at set-up.
     pub const MG_BOTTOM: u32 = 47;
-    pub const COUNT: usize = 48;
+    /// The pressure two steps before `p`'s (shaders/warm_start_mix.wgsl).
+    pub const P_PREV2: u32 = 48;
+    pub const COUNT: usize = 49;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -128,6 +130,7 @@ pub mod slot {
         "mg_args",
         "gate_args",
         "mg_bottom",
+        "p_prev2",
     ];
 }
 

@@ -462,9 +462,16 @@ impl Simulation {
         self.stages.solvers.units_now()
     }
 
-    /// Continues with a dump's planned units (`solver_units`), as the run that wrote it would.
-    pub fn resume_solver_units(&self, units: Option<u32>) {
+    /// The recent peak of the units the solves needed (saved with a dump: `solver_peak`).
+    pub fn solver_peak(&self) -> Option<f32> {
+        Some(self.stages.solvers.peak_now()).filter(|&p| p > 0.0)
+    }
+
+    /// Continues with a dump's planned units and peak (`solver_units`, `solver_peak`), as the run
+    /// that wrote it would.
+    pub fn resume_solver_units(&self, units: Option<u32>, peak: Option<f32>) {
         self.stages.solvers.resume(self.solve_spec(), units);
+        self.stages.solvers.resume_peak(peak);
     }
 
     /// Call after submitting encoded steps: requests the non-blocking read-backs.

@@ -22,7 +22,7 @@
 //!
 //! Multigrid finishes a solve that one V-cycle leaves just short of the tolerance with two level-0
 //! sweeps before a second V-cycle, where the first came within reach (`polishes`), and on a CPU
-//! adapter up to 128² two more where it was further (`solver_check::polish_constants`).
+//! adapter two more where it was further (`solver_check::polish_constants`).
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
@@ -45,6 +45,11 @@ use wgpu::util::DeviceExt;
 /// count needed moves by two between steps). A solve predicted to need more gets as many spares
 /// as it is predicted to need (`Plan::new`).
 pub const EXTRA_UNITS: u32 = 2;
+/// The recent peak of the units solves needed (`Memory::peak`) keeps this share of itself from one
+/// solve to the next: a half-life of about 34 steps.
+pub const PEAK_DECAY: f32 = 0.98;
+/// The units recorded reach this many times the recent peak (`Memory::peak`).
+pub const PEAK_REACH: f32 = 1.5;
 /// The share of `solver.tolerance` the GPU gate aims for (see `Solvers::prepare`).
 pub const GATE_MARGIN: f32 = 0.9;
 /// Largest count of direct units a solve plans.
@@ -212,6 +217,12 @@ struct FeedbackSlot {
 struct Memory {
     spec: Option<SolveSpec>,
     prediction: Option<u32>,
+    /// The most units the recent solves needed, each solve's weighed down by `PEAK_DECAY` per
+    /// solve since: the recorded units reach `PEAK_REACH` times it (`Plan::new`'s reach). In `logo` a V-cycle takes
+    /// about 13 % off the residual, so the count a step needs jumps by several from one step to the
+    /// next; after steps that needed one, the prediction's spares (two) left 29 of 200 steps above
+    /// the tolerance (BENCHMARKS.md, thirty-fifth session).
+    peak: f32,
     /// Boundary kinds the set-up was done for; None: solids changed since.
     setup_for: Option<[u32; 4]>,
     jacobi_ready: bool,
@@ -329,6 +340,7 @@ impl Solvers {
     pub fn forget_prediction(&self, queue: &wgpu::Queue) {
         let mut m = self.memory.get();
         m.prediction = None;
+        m.peak = 0.0;
         m.failed_steps = 0;
         self.memory.set(m);
         // read-backs still in flight carry the old state's count; it must not come back
@@ -403,6 +415,20 @@ impl Solvers {
         self.memory.set(m);
     }
 
+    /// The recent peak of the units needed (`Memory::peak`), with the feedback that has arrived
+    /// taken in: saved with a dump beside the prediction.
+    pub fn peak_now(&self) -> f32 {
+        self.collect_feedback();
+        self.memory.get().peak
+    }
+
+    /// Continues a run with a dump's peak (`peak_now`; 0 without one).
+    pub fn resume_peak(&self, peak: Option<f32>) {
+        let mut m = self.memory.get();
+        m.peak = peak.unwrap_or(0.0);
+        self.memory.set(m);
+    }
+
     /// The plan of the last solve and the last report read back (a step or two older).
     pub fn last(&self) -> (Plan, Option<SolveReport>) {
         let m = self.memory.get();
@@ -453,7 +479,9 @@ impl Solvers {
                 self.newest.set(Some((s.solve, verdict, report)));
             }
             if let Some(spec) = s.spec.filter(|spec| Some(*spec) == m.spec) {
-                m.prediction = Some(s.plan.next(&report, spec.tolerance, spec.max_units()));
+                let next = s.plan.next(&report, spec.tolerance, spec.max_units());
+                m.prediction = Some(next);
+                m.peak = (m.peak * PEAK_DECAY).max(next as f32);
                 m.last_report = Some(report);
                 // nothing was left to solve (the gate closed before any unit): at rest
                 m.cold = report.converged && report.iterations == 0;
@@ -491,6 +519,7 @@ impl Solvers {
         if m.spec != Some(spec) {
             m.spec = Some(spec);
             m.prediction = None;
+            m.peak = 0.0;
         }
         self.mg.set_periodic(bc_kind);
         if m.setup_for != Some(bc_kind) {
@@ -502,7 +531,7 @@ impl Solvers {
             encoder.clear_buffer(&b.p, 0, None);
         }
         let gated = spec.gated();
-        let reach = if m.cold || m.painted { spec.reach } else { 0 };
+        let reach = if m.cold || m.painted { spec.reach } else { (PEAK_REACH * m.peak).ceil() as u32 };
         m.painted = false;
         let plan = if gated { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
         m.last_plan = plan;

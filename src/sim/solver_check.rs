@@ -308,14 +308,15 @@ impl Check {
 /// The polish's reach and the ratio above which it takes its second half (shaders/
 /// solver_gate_check.wgsl `POLISH_REACH`, `POLISH_SHORT`), as the gates' pipeline constants.
 /// The plain kernels' (a CPU adapter's) polish is two sweeps, a half: in plume at 128² on
-/// lavapipe, 2 of 5 steps' first V-cycle left 1-5.7x the target; two sweeps took it down about
-/// 2.2x and four about 5x, where a second V-cycle costs about as much as the first and three
-/// times four sweeps: the second half up to `MERGED_CHECK_CELLS` cells. At 256² it cost 3 %
-/// more than it saved (BENCHMARKS.md, thirty-fourth session). The tiles' polish is four sweeps
+/// lavapipe, 2 of 5 steps' first V-cycle left 1-5.7x the target from the pair's warm start; two
+/// sweeps took it down about 2.2x and four about 5x, where a second V-cycle costs about as much
+/// as the first and three times four sweeps (BENCHMARKS.md, thirty-fourth session). From the
+/// three's warm start (thirty-fifth session) most 256² steps' first V-cycle leaves 1-5x too, and
+/// the second half took 3-4 % off a step there; at 128² nearly every step passes after one
+/// V-cycle, and the constants made no difference to measure. The tiles' polish is four sweeps
 /// (a GPU's): no second half there.
 pub fn polish_constants(target: Target) -> [(&'static str, f64); 2] {
-    let cells = (target.grid.nx * target.grid.ny) as usize;
-    if solver_tiles(target.device) || cells > MERGED_CHECK_CELLS {
+    if solver_tiles(target.device) {
         [("POLISH_REACH", 3.0), ("POLISH_SHORT", 3.0)]
     } else {
         [("POLISH_REACH", 4.5), ("POLISH_SHORT", 2.0)]

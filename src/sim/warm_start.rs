@@ -1,13 +1,16 @@
-//! The warm start of the pressure solve (shaders/warm_start.wgsl): the start a p1 + c d within
-//! the span of the last step's pressure p1 and its change d = p1 - p0 since the step before
-//! (`Buffers::p_prev`), with the a and c that minimise the energy-norm error for this step's
-//! system, for a solve to a tolerance. A pressure that changes smoothly in time is so extrapolated along its change: in `plume`
-//! at 128² the start's residual falls about tenfold, and a solve to 1e-4 needs one V-cycle in most
-//! steps instead of two (BENCHMARKS.md, issue 22 item 5). Where p1 and d are nearly parallel it is
-//! p1 scaled by the best factor in [0, 1] alone, and so is a solve of a fixed count always: there
-//! the start decides what is left behind (the teaching scene's 40 Jacobi sweeps, the equal-work
-//! races of issue 22), and that stays as it was. Two dispatches, only when warm starting. CPU
-//! twin: src/sim/cpu/warm_start.rs.
+//! The warm start of the pressure solve (shaders/warm_start.wgsl): for a solve to a tolerance, the
+//! start a p1 + c d + e g within the span of the last step's pressure p1, its change d = p1 - p0
+//! since the step before (`Buffers::p_prev`) and that change's own change g = d - (p0 - p00)
+//! (`Buffers::p_prev2`, two steps before), with the weights that minimise the energy-norm error
+//! for this step's system. A pressure that changes smoothly in time is so extrapolated along its
+//! change and the change's bend: in `plume` at 128² the pair (p1, d) cut the start's residual about
+//! tenfold against p1 alone, and g about twofold more, so that a solve to 1e-4 needs one V-cycle
+//! in most steps at 256² too (BENCHMARKS.md, issue 22 item 5, thirty-fifth session). Where g lies
+//! (nearly) in the span of the other two it is dropped; where p1 and d are nearly parallel the
+//! start is p1 scaled by the best factor in [0, 1] alone, and so is a solve of a fixed count
+//! always: there the start decides what is left behind (the teaching scene's 40 Jacobi sweeps,
+//! the equal-work races of issue 22), and that stays as it was, p_prev2 untouched. Two
+//! dispatches, only when warm starting. CPU twin: src/sim/cpu/warm_start.rs.
 //!
 //! Why not the pressure as it is: a solve stopped short leaves divergence in the velocity, and the
 //! next step sees it again. Started from the full last pressure, a solver whose error changes sign
@@ -27,11 +30,14 @@ use crate::error::Result;
 const MAX_SCALE_GROUPS: [u32; 2] = [1024, 64];
 
 pub struct WarmStart {
-    measure_p: Kernel,
-    measure_mg: Kernel,
-    /// The scaling: β p1 alone (a fixed count), or the pair's start (a solve to a tolerance).
+    /// The sums with the Jacobi solver's stencil and with level 0's, for a fixed count and for a
+    /// solve to a tolerance (which also sums g's products).
+    measure_p: [Kernel; 2],
+    measure_mg: [Kernel; 2],
+    /// The scaling: β p1 alone (a fixed count), or the three's start (a solve to a tolerance).
     scale: [Kernel; 2],
-    groups: [wgpu::BindGroup; 4],
+    /// measure_p's, measure_mg's and the scaling's bind groups, each [fixed count, tolerance].
+    groups: [[wgpu::BindGroup; 2]; 3],
     scale_groups: u32,
     /// Workgroups of the measuring dispatch (`kernel::reduction_groups`): one partial sum each, in
     /// the blocks of `partials` after the statistics' (the shader's GROUPS and `base`).
@@ -47,16 +53,20 @@ impl WarmStart {
         let (wg, sum_groups) = (solver_workgroup(device), reduction_groups(target));
         let constants = [("WG", wg), ("GROUPS", sum_groups as f64), ("FOLD", fold_invocations(sum_groups) as f64)];
         let shader = if quads { "warm_start_quad" } else { "warm_start" };
-        let k = |entry: &str| Kernel::with_options(target, shader, entry, &constants[..2], false);
+        let k = |entry: &str, pair: bool| {
+            let constants = [constants[0], constants[1], ("PAIR", pair as u32 as f64)];
+            Kernel::with_options(target, shader, entry, &constants, false)
+        };
         let scale = |pair: bool| {
             let constants = [constants[0], constants[1], constants[2], ("PAIR", pair as u32 as f64)];
             Kernel::with_options(target, shader, "scale", &constants, false)
         };
         let (measure_p, measure_mg, scale) = super::kernel::with_level0_compiled(target, quads, || {
-            Ok::<_, crate::error::Error>((k("measure_p")?, k("measure_mg")?, [scale(false)?, scale(true)?]))
+            let both = |entry: &str| Ok::<_, crate::error::Error>([k(entry, false)?, k(entry, true)?]);
+            Ok::<_, crate::error::Error>((both("measure_p")?, both("measure_mg")?, [scale(false)?, scale(true)?]))
         })?;
-        let groups =
-            [measure_p.bind(device, table), measure_mg.bind(device, table), scale[0].bind(device, table), scale[1].bind(device, table)];
+        let bind = |k: &[Kernel; 2]| [k[0].bind(device, table), k[1].bind(device, table)];
+        let groups = [bind(&measure_p), bind(&measure_mg), bind(&scale)];
         let cpu = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
         let threads = if quads { cells / 4 } else { cells };
         let scale_groups = (threads as u32).div_ceil(wg as u32).clamp(1, MAX_SCALE_GROUPS[cpu as usize]);
@@ -64,13 +74,15 @@ impl WarmStart {
     }
 
     /// Sets p to its start for the system the solver `measure` uses (stencil set up and the
-    /// divergence of this step in place): the pair's start when `pair` (a solve to a tolerance),
-    /// else β p1; p_prev becomes the last p either way.
+    /// divergence of this step in place): the three's start when `pair` (a solve to a tolerance),
+    /// else β p1; p_prev becomes the last p either way, and for a solve to a tolerance p_prev2 the
+    /// one before.
     pub fn encode(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, pair: bool) {
+        let k = pair as usize;
         match measure {
-            Measure::Jacobi => self.measure_p.dispatch_groups(pass, &self.groups[0], self.sum_groups),
-            Measure::Level0 => self.measure_mg.dispatch_groups(pass, &self.groups[1], self.sum_groups),
+            Measure::Jacobi => self.measure_p[k].dispatch_groups(pass, &self.groups[0][k], self.sum_groups),
+            Measure::Level0 => self.measure_mg[k].dispatch_groups(pass, &self.groups[1][k], self.sum_groups),
         }
-        self.scale[pair as usize].dispatch_groups(pass, &self.groups[2 + pair as usize], self.scale_groups);
+        self.scale[k].dispatch_groups(pass, &self.groups[2][k], self.scale_groups);
     }
 }
