@@ -470,8 +470,7 @@ impl Simulation {
     /// Continues with a dump's planned units and peak (`solver_units`, `solver_peak`), as the run
     /// that wrote it would.
     pub fn resume_solver_units(&self, units: Option<u32>, peak: Option<f32>) {
-        self.stages.solvers.resume(self.solve_spec(), units);
-        self.stages.solvers.resume_peak(peak);
+        self.stages.solvers.resume(self.solve_spec(), units, peak);
     }
 
     /// Call after submitting encoded steps: requests the non-blocking read-backs.

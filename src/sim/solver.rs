@@ -46,7 +46,7 @@ use wgpu::util::DeviceExt;
 /// as it is predicted to need (`Plan::new`).
 pub const EXTRA_UNITS: u32 = 2;
 /// The recent peak of the units solves needed (`Memory::peak`) keeps this share of itself from one
-/// solve to the next: a half-life of about 34 steps.
+/// solve read back to the next: a half-life of about 34 solves.
 pub const PEAK_DECAY: f32 = 0.98;
 /// The units recorded reach this many times the recent peak (`Memory::peak`).
 pub const PEAK_REACH: f32 = 1.5;
@@ -218,7 +218,7 @@ struct Memory {
     spec: Option<SolveSpec>,
     prediction: Option<u32>,
     /// The most units the recent solves needed, each solve's weighed down by `PEAK_DECAY` per
-    /// solve since: the recorded units reach `PEAK_REACH` times it (`Plan::new`'s reach). In `logo` a V-cycle takes
+    /// solve read back since: the recorded units reach `PEAK_REACH` times it (`Plan::new`'s reach). In `logo` a V-cycle takes
     /// about 13 % off the residual, so the count a step needs jumps by several from one step to the
     /// next; after steps that needed one, the prediction's spares (two) left 29 of 200 steps above
     /// the tolerance (BENCHMARKS.md, thirty-fifth session).
@@ -405,28 +405,23 @@ impl Solvers {
         self.prediction()
     }
 
-    /// Continues a run: solves with `spec` start from `units` (a dump's `solver_units`).
-    pub fn resume(&self, spec: SolveSpec, units: Option<u32>) {
+    /// Continues a run: solves with `spec` start from `units` and the recent peak `peak` (a dump's
+    /// `solver_units` and `solver_peak`; 0 without one).
+    pub fn resume(&self, spec: SolveSpec, units: Option<u32>, peak: Option<f32>) {
         self.collect_feedback();
         let mut m = self.memory.get();
         m.spec = Some(spec);
         m.prediction = units.map(|u| u.max(FLOOR_UNITS));
+        m.peak = peak.unwrap_or(0.0);
         m.cold = true;
         self.memory.set(m);
     }
 
     /// The recent peak of the units needed (`Memory::peak`), with the feedback that has arrived
-    /// taken in: saved with a dump beside the prediction.
+    /// taken in: saved with a dump beside the prediction (`resume` takes it back).
     pub fn peak_now(&self) -> f32 {
         self.collect_feedback();
         self.memory.get().peak
-    }
-
-    /// Continues a run with a dump's peak (`peak_now`; 0 without one).
-    pub fn resume_peak(&self, peak: Option<f32>) {
-        let mut m = self.memory.get();
-        m.peak = peak.unwrap_or(0.0);
-        self.memory.set(m);
     }
 
     /// The plan of the last solve and the last report read back (a step or two older).
