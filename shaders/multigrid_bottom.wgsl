@@ -14,13 +14,16 @@
 // M is stored by columns, each padded to whole quads (`stride`): column j, row i at j * stride + i,
 // so a product or an elimination step takes a quad of rows a load; after the last column, the
 // pinned flags (1.0 where pinned), then a quad whose first word is 1.0 once the last chunk is
-// eliminated (`ready`; until then the coarse solve relaxes the bottom as before). CPU twin:
-// src/sim/cpu/multigrid.rs `bottom_inverse`.
+// eliminated (`ready`; until then the coarse solve relaxes the bottom as before). After the last
+// chunk the columns are copied into a texture (`to_texture`), which the product reads
+// (multigrid_coarse_levels.wgsl `s_bottom`). CPU twin: src/sim/cpu/multigrid.rs `bottom_inverse`.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs). `level` is the bottom level.
 @group(0) @binding(18) var<storage, read> level: Level;
 @group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(47) var<storage, read_write> mg_bottom: array<vec4<f32>>;
+// M's columns as texels of quads (`to_texture`).
+@group(0) @binding(49) var bottom_tex: texture_storage_2d<rgba32float, write>;
 
 override WG: u32 = 256u;
 const MAX_CELLS: u32 = 256u;
@@ -175,4 +178,15 @@ fn eliminate(
         storageBarrier();
     }
     if k1 == n && lid == 0u { mg_bottom[s * (n + 1u) / 4u] = vec4<f32>(1.0, 0.0, 0.0, 0.0); }
+}
+
+// M's columns into the texture the coarse solve reads (texel (t, j) = quad t of column j), after
+// the last chunk (src/sim/multigrid.rs `encode_eliminate`).
+@compute @workgroup_size(WG)
+fn to_texture(@builtin(local_invocation_id) lid3: vec3<u32>) {
+    let n = cells();
+    let quads = stride(n) / 4u;
+    for (var k = lid3.x; k < quads * n; k += WG) {
+        textureStore(bottom_tex, vec2<u32>(k % quads, k / quads), mg_bottom[k]);
+    }
 }

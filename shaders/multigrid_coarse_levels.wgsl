@@ -9,8 +9,14 @@
 // same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse_pass`). The pass loads x,
 // rhs and the stencils into `sx`, `srhs` and `sst` and stores x back.
 
-// The bottom level's inverse operator by columns, a quad of rows a load (multigrid_bottom.wgsl).
+// The bottom level's inverse operator by columns, a quad of rows a load (multigrid_bottom.wgsl):
+// its ready flag from the buffer, its columns from their copy in a texture (texel (t, j) = quad t
+// of column j, `to_texture`). Why: lavapipe reads storage lane by lane but gathers a texture's
+// texels in one pass over the lanes, and the product reads the whole of M, 64K words at 16²; from
+// the buffer it was about 5 % of a 128² step on a CPU adapter, from the texture about 1 %
+// (BENCHMARKS.md, thirty-sixth session).
 @group(0) @binding(47) var<storage, read> mg_bottom: array<vec4<f32>>;
+@group(0) @binding(49) var bottom_tex: texture_2d<f32>;
 
 // Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
 override WG: u32 = 256u;
@@ -181,7 +187,7 @@ fn s_bottom(lid: u32) {
     for (var t = lid; t < quads; t += WG) {
         var acc = vec4<f32>(0.0);
         for (var j = 0u; j < n; j++) {
-            acc += mg_bottom[j * quads + t] * srhs[base + j];
+            acc += textureLoad(bottom_tex, vec2<u32>(t, j), 0) * srhs[base + j];
         }
         for (var e = 0u; e < 4u; e++) {
             if 4u * t + e < n { sx[base + 4u * t + e] = acc[e]; }

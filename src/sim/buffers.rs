@@ -48,7 +48,7 @@ pub struct Buffers {
 }
 
 /// A texture of `size` vec4s that kernels read (`textureLoad`) and write (`textureStore`).
-fn vec4_texture(device: &wgpu::Device, label: &str, [width, height]: [usize; 2]) -> wgpu::TextureView {
+pub(super) fn vec4_texture(device: &wgpu::Device, label: &str, [width, height]: [usize; 2]) -> wgpu::TextureView {
     device
         .create_texture(&wgpu::TextureDescriptor {
             label: Some(label),

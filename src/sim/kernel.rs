@@ -78,7 +78,10 @@ pub mod slot {
     pub const MG_BOTTOM: u32 = 47;
     /// The pressure two steps before `p`'s (shaders/warm_start_mix.wgsl).
     pub const P_PREV2: u32 = 48;
-    pub const COUNT: usize = 49;
+    /// `mg_bottom`'s columns as a texture of quads of rows (shaders/multigrid_bottom.wgsl
+    /// `to_texture`), which the coarse solve's product reads.
+    pub const BOTTOM_TEX: u32 = 49;
+    pub const COUNT: usize = 50;
 
     /// The WGSL name of each slot ("" where free); tests/layout.rs checks the prelude against it.
     pub const NAMES: [&str; COUNT] = [
@@ -131,6 +134,7 @@ pub mod slot {
         "gate_args",
         "mg_bottom",
         "p_prev2",
+        "bottom_tex",
     ];
 }
 

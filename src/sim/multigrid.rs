@@ -161,21 +161,22 @@ impl PerLevel {
 
     /// A workgroup-memory kernel: sized by `solver_workgroup`, memory not cleared.
     fn shared(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
-        Self::shared_with(target, shader, entry, tables, &[])
+        Self::shared_with(target, shader, entry, tables, &[], &[])
     }
 
-    /// `shared` with more pipeline constants.
+    /// `shared` with more pipeline constants, and views for the texture slots it uses.
     fn shared_with(
         target: Target,
         shader: &str,
         entry: &str,
         tables: &[[Option<&wgpu::Buffer>; slot::COUNT]],
         constants: &[(&str, f64)],
+        views: &[(u32, &wgpu::TextureView)],
     ) -> Result<PerLevel> {
         let mut all = vec![("WG", solver_workgroup(target.device))];
         all.extend_from_slice(constants);
         let kernel = Kernel::with_options(target, shader, entry, &all, false)?;
-        let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
+        let groups = tables.iter().map(|t| kernel.bind_with(target.device, t, views)).collect();
         Ok(PerLevel { kernel, groups })
     }
 }
@@ -271,12 +272,16 @@ pub struct Multigrid {
     /// The bottom level's inverse operator (`bottom_words`), written at set-up
     /// (shaders/multigrid_bottom.wgsl).
     pub mg_bottom: wgpu::Buffer,
+    /// `mg_bottom`'s columns as a texture of quads (`slot::BOTTOM_TEX`), written after the last
+    /// chunk of the elimination (`bottom_to_texture`) for the coarse solve's product.
+    _bottom_tex: wgpu::TextureView,
     mark: PerLevel,
     pack: PerLevel,
     /// The bottom's operator and pinned cells, then its Gauss-Jordan elimination by chunks of
     /// `BOTTOM_STEPS` columns (bound to the bottom level).
     assemble: PerLevel,
     eliminate: PerLevel,
+    bottom_to_texture: PerLevel,
     load: PerLevel,
     smooth: PerLevel,
     restrict: PerLevel,
@@ -362,6 +367,8 @@ impl Multigrid {
         let bottom = &levels[levels.len() - 1];
         assert!(bottom.nx as usize <= BOTTOM && bottom.ny as usize <= BOTTOM, "the bottom level fits its exact solve");
         let mg_bottom = level_buffer(d, "mg_bottom", bottom_words(bottom));
+        let bottom_view = super::buffers::vec4_texture(d, "mg_bottom texture", [bottom.cells().div_ceil(4), bottom.cells()]);
+        let bottom_views = [(slot::BOTTOM_TEX, &bottom_view)];
         let tables: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = descs
             .iter()
             .enumerate()
@@ -401,6 +408,14 @@ impl Multigrid {
             pack: PerLevel::new(target, "multigrid_setup", "pack", &tables)?,
             assemble: PerLevel::shared(target, "multigrid_bottom", "assemble", &tables[tables.len() - 1..])?,
             eliminate: PerLevel::shared(target, "multigrid_bottom", "eliminate", &tables[tables.len() - 1..])?,
+            bottom_to_texture: PerLevel::shared_with(
+                target,
+                "multigrid_bottom",
+                "to_texture",
+                &tables[tables.len() - 1..],
+                &[],
+                &bottom_views,
+            )?,
             load: PerLevel::new(target, "multigrid_setup", "load", fine)?,
             smooth: PerLevel::shared(target, "multigrid_smooth", "main", &tables[..coarse])?,
             restrict: PerLevel::new(target, "multigrid_restrict", "main", &back[..coarse])?,
@@ -411,6 +426,7 @@ impl Multigrid {
                 "main",
                 &tables[coarse..coarse + 1],
                 &coarse_constants(&levels, coarse),
+                &bottom_views,
             )?,
             sor: [PerLevel::shared(target, "pressure_sor", "main", fine)?, PerLevel::shared(target, "pressure_sor", "main", &back[..1])?],
             smooth_back: PerLevel::shared(target, "multigrid_smooth", "main", &back[..coarse])?,
@@ -457,7 +473,7 @@ impl Multigrid {
                     let kernel = super::kernel::with_level_compiled(&levels[l], || {
                         Kernel::with_options(target, "multigrid_lower", "main", &constants, false)
                     })?;
-                    let group = kernel.bind(d, &tables[l]);
+                    let group = kernel.bind_with(d, &tables[l], &bottom_views);
                     Some(Lower { level: l, kernel, group })
                 }
                 _ => None,
@@ -471,6 +487,7 @@ impl Multigrid {
             mg_rhs,
             mg_stencil,
             mg_bottom,
+            _bottom_tex: bottom_view,
             _descs: descs,
             _table: table_buffer,
         })
@@ -538,9 +555,13 @@ impl Multigrid {
     }
 
     /// Chunk `chunk` of the bottom's elimination (its count of workgroups says which: `launch`
-    /// direct); after the last, the coarse solve takes the exact solve.
+    /// direct); after the last, M's copy into its texture, and the coarse solve takes the exact
+    /// solve.
     pub fn encode_eliminate(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>, chunk: u32) {
         launch.go(pass, &self.eliminate.kernel, &self.eliminate.groups[0], [chunk + 1, 1, 1], ctl::COARSE_SLOT);
+        if chunk + 1 == self.bottom_chunks() {
+            launch.go(pass, &self.bottom_to_texture.kernel, &self.bottom_to_texture.groups[0], [1, 1, 1], ctl::COARSE_SLOT);
+        }
     }
 
     /// Level 0's right-hand side from the divergence (every solve).
