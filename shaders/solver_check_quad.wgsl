@@ -1,6 +1,7 @@
 // `reduce_rhs` and `reduce_mg` of solver_check.wgsl four cells a thread, where level 0's rows are whole quads
-// (src/sim/solver_check.rs `Check::new`): the residual by multigrid_quad.wgsl `quad_at`,
-// bit for bit multigrid_common `local_residual`'s, and the same maximum. Why: lavapipe reads
+// (src/sim/solver_check.rs `Check::new`): the residual by multigrid_quad.wgsl `quad_at` (or
+// `quad_in`, from the textures: `reduce_mg_tex`), bit for bit multigrid_common `local_residual`'s,
+// and the same maximum. Why: lavapipe reads
 // storage one lane at a time but every word of a vector in one pass over the lanes, and a cell's
 // residual reads 7 words (multigrid_quad.wgsl).
 
@@ -35,14 +36,39 @@ fn level0_max(first: u32, stride: u32) -> f32 {
     let w = u32(row_quads());
     var m = 0.0;
     for (var c = first; c < w * u32(lny()); c += stride) {
-        let quad = quad_at(i32(c % w), i32(c / w));
-        let r = abs(quad.r);
-        let fluid = counts(quad.s) > vec4<f32>(0.0);
-        for (var k = 0; k < 4; k++) {
-            if fluid[k] { m = max_nf(m, r[k]); }
-        }
+        m = quad_max(m, quad_at(i32(c % w), i32(c / w)));
     }
     return m;
+}
+
+// `level0_max` from level 0's textures (`quad_in`).
+fn level0_max_tex(first: u32, stride: u32) -> f32 {
+    let w = u32(row_quads());
+    var m = 0.0;
+    for (var c = first; c < w * u32(lny()); c += stride) {
+        m = quad_max(m, quad_in(i32(c % w), i32(c / w)));
+    }
+    return m;
+}
+
+// m and the largest |residual| of the quad's fluid cells.
+fn quad_max(m0: f32, quad: Quad) -> f32 {
+    let r = abs(quad.r);
+    let fluid = counts(quad.s) > vec4<f32>(0.0);
+    var m = m0;
+    for (var k = 0; k < 4; k++) {
+        if fluid[k] { m = max_nf(m, r[k]); }
+    }
+    return m;
+}
+
+// `reduce_mg` where the V-cycle or the polish before it left level 0's x in a texture, with its
+// rhs and stencil (src/sim/multigrid.rs `level0_tex`): lavapipe gathers texels a pass where it
+// reads storage lane by lane.
+@compute @workgroup_size(WG)
+fn reduce_mg_tex(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    if gate_closed(lid.x) { return; }
+    finish_partial(lid.x, wid.x, level0_max_tex(wid.x * WG + lid.x, GROUPS * WG));
 }
 
 // `reduce_mg` and `gate` in one dispatch of one workgroup (GROUPS = 1, GATE_WG = WG), dispatched

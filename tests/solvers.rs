@@ -770,3 +770,52 @@ fn default_projection_is_incompressible_in_every_scene() {
 fn default_projection_at_4x_cells() {
     default_projection_in_every_scene(2);
 }
+
+/// Above `MERGED_CHECK_CELLS` a CPU adapter's checks after a V-cycle or the polish read level 0
+/// from the texture the V-cycle left its x in, with its rhs and stencil (`Measure::Level0Tex`):
+/// the same maximum as from the buffers, bit for bit, and the CPU twin's within rounding.
+#[test]
+fn the_check_from_level_0s_textures_reads_what_its_buffers_hold() {
+    let gpu = gpu();
+    let (nx, ny) = (144, 128);
+    assert!(nx * ny > smokebox::sim::solver_check::MERGED_CHECK_CELLS);
+    for (name, kinds) in boundary_cases() {
+        let (f, p) = random_state(nx, ny, kinds, 5, 0.2);
+        let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Multigrid, 1, 0.0)).unwrap();
+        sim.run_pass("solve");
+        let s = &sim.stages.solvers;
+        let mg = &s.mg;
+        if mg.tiled || mg.level0_tex().is_none() {
+            eprintln!("{name}: no level-0 textures on this adapter (a GPU's tiles): nothing to compare");
+            continue;
+        }
+        let mut state = download_mg(&sim, false);
+        let mut rng = Rng::new(3);
+        for v in state.x.iter_mut().chain(state.rhs.iter_mut()) {
+            *v = rng.signed();
+        }
+        let launch = Launch::new(&s.args, false);
+        let checked = |polish: bool, measure: Measure| {
+            upload_mg(&sim, &state);
+            run(&sim, |pass| {
+                mg.encode_vcycle(pass, launch);
+                if polish {
+                    mg.encode_polish(pass, launch);
+                }
+                s.check.encode_start(pass);
+                s.check.encode_gate(pass, measure, launch);
+            });
+            let words = &read_buffers(&sim.device, &sim.queue, &[&s.control])[0];
+            let partials = &words[ctl::PARTIALS..ctl::PARTIALS + MAX_REDUCTION_GROUPS as usize];
+            (partials.iter().fold(0.0f32, |m, &v| m.max(v)), download_mg(&sim, false))
+        };
+        for polish in [false, true] {
+            let ctx = format!("{name} {nx}x{ny}, polish {polish}");
+            let (from_buffers, after) = checked(polish, Measure::Level0);
+            let (from_textures, _) = checked(polish, Measure::Level0Tex);
+            assert_eq!(from_textures.to_bits(), from_buffers.to_bits(), "{ctx}: textures {from_textures:e}, buffers {from_buffers:e}");
+            let twin = cpu::solver_check::reduce_mg(&after);
+            assert!(twin > 0.0 && (from_textures - twin).abs() <= REL * twin, "{ctx}: {from_textures:e}, CPU twin {twin:e}");
+        }
+    }
+}

@@ -70,6 +70,7 @@ struct QuadTex {
     red_black_from: TexKernel,
     /// Each level's x (a, b), rhs and stencil.
     _textures: Vec<[wgpu::Texture; 4]>,
+    views: Vec<[wgpu::TextureView; 4]>,
 }
 
 /// The texture a level's post-smoothing leaves x in (`Multigrid::encode_prolong_smoothed`): the
@@ -148,7 +149,14 @@ impl QuadTex {
             red_black: build("red_black_tex", true, true)?,
             red_black_from: build("red_black_from_tex", true, true)?,
             _textures: textures,
+            views,
         })
+    }
+
+    /// Level 0's x after a V-cycle (`LEVEL0_TEX`), rhs and stencil as the texture slots of
+    /// `quad_in` (shaders/multigrid_quad.wgsl).
+    fn level0_views(&self) -> Option<[(u32, &wgpu::TextureView); 3]> {
+        self.views.first().map(|v| [(slot::X_IN, &v[LEVEL0_TEX]), (slot::RHS_IN, &v[2]), (slot::STENCIL_IN, &v[3])])
     }
 }
 
@@ -330,12 +338,13 @@ pub struct Multigrid {
 impl Multigrid {
     /// Builds the hierarchy; `control` is the solver control buffer and `args` the gated
     /// dispatches' arguments, both bound to every level, and `with_tables` receives the per-level
-    /// binding tables (level 0's first) for other passes.
+    /// binding tables (level 0's first) for other passes, and level 0's textures as `quad_in`
+    /// reads them where the V-cycle goes through them (`level0_tex`).
     pub fn new(
         ctx: &Ctx,
         control: &wgpu::Buffer,
         args: &wgpu::Buffer,
-        with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<()>,
+        with_tables: impl FnOnce(&[[Option<&wgpu::Buffer>; slot::COUNT]], Option<&[(u32, &wgpu::TextureView)]>) -> Result<()>,
     ) -> Result<Multigrid> {
         let d = ctx.device;
         let target = ctx.target();
@@ -388,7 +397,6 @@ impl Multigrid {
                 t
             })
             .collect();
-        with_tables(&tables)?;
         // the same with x and y swapped
         let back: Vec<[Option<&wgpu::Buffer>; slot::COUNT]> = tables
             .iter()
@@ -402,6 +410,9 @@ impl Multigrid {
         // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
         let per_level = !solver_tiles(d);
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
+        let quad_tex =
+            if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None };
+        with_tables(&tables, quad_tex.as_ref().and_then(|t| t.level0_views()).as_ref().map(|v| &v[..]))?;
         let fine = &tables[..1];
         Ok(Multigrid {
             mark: PerLevel::new(target, "multigrid_setup", "mark", &tables)?,
@@ -456,11 +467,7 @@ impl Multigrid {
                 Compiled::new(target, per_level, ("multigrid_quad", "add"), &levels[..coarse], &tables[..coarse])?,
             ],
             quad_load: Compiled::new(target, per_level, ("multigrid_quad", "load"), &levels, fine)?,
-            quad_tex: if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) {
-                Some(QuadTex::new(target, &levels, &tables[..coarse])?)
-            } else {
-                None
-            },
+            quad_tex,
             lower: match coarse.checked_sub(1) {
                 Some(l)
                     if per_level

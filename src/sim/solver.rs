@@ -271,9 +271,9 @@ impl Solvers {
         let control = super::solver_check::control_buffer(d, &levels, super::kernel::reduction_groups(ctx.target()));
         let args = super::solver_check::args_buffer(d);
         let (mut check, mut warm) = (None, None);
-        let mg = Multigrid::new(ctx, &control, &args, |tables| {
+        let mg = Multigrid::new(ctx, &control, &args, |tables, level0_tex| {
             let quads = super::multigrid::quad_rows(&levels[0]);
-            let c = Check::new(ctx.target(), &tables[0], quads)?;
+            let c = Check::new(ctx.target(), &tables[0], quads, level0_tex)?;
             // a solve to a tolerance from a warm start is opened by its scaling
             let mut table = tables[0];
             table[slot::GATE_ARGS as usize] = Some(c.opening_args());
@@ -599,8 +599,11 @@ impl Solvers {
             for _ in 0..plan.direct {
                 self.encode_unit(pass, kind, direct, &mut in_out);
             }
+            // where a V-cycle or the polish leaves level 0's x in a texture, the checks after them
+            // read it there
+            let after = if kind == SolverKind::Multigrid && self.mg.level0_tex().is_some() { Measure::Level0Tex } else { measure };
             // gated: a zero right-hand side closed the gate at the start
-            self.check.encode_gate(pass, measure, self.launch(true));
+            self.check.encode_gate(pass, if plan.direct > 0 { after } else { measure }, self.launch(true));
             // the gated tail, in the blocks the gate counts (`tail_block`), the polish among them
             let (mut left, mut k, mut checks) = (plan.gated, 0, 1);
             while left > 0 {
@@ -611,7 +614,7 @@ impl Solvers {
                     if self.check.polish_halves {
                         self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_MORE_SLOT));
                     }
-                    self.check.encode_gate(pass, measure, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
+                    self.check.encode_gate(pass, after, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
                     checks += 1;
                     continue;
                 }
@@ -620,7 +623,7 @@ impl Solvers {
                 for _ in 0..block {
                     self.encode_unit(pass, kind, self.launch(true), &mut in_out);
                 }
-                self.check.encode_gate(pass, measure, self.launch(true));
+                self.check.encode_gate(pass, after, self.launch(true));
                 (left, k) = (left - block, k + 1);
             }
         });

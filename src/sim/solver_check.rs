@@ -166,6 +166,9 @@ pub struct Check {
     /// as `gate_groups`: on a CPU adapter, where level 0's rows are whole quads and it has at
     /// most `MERGED_CHECK_CELLS` cells.
     merged: Option<(Kernel, [wgpu::BindGroup; 2])>,
+    /// `reduce_mg` from level 0's textures (`Measure::Level0Tex`; solver_check_quad.wgsl
+    /// `reduce_mg_tex`), where the V-cycle goes through them and the check is not `merged`.
+    reduce_mg_tex: Option<(Kernel, wgpu::BindGroup)>,
     /// Workgroups of a reduction (`kernel::reduction_groups`).
     reduce_groups: u32,
     /// Whether the polish may take its second half (`polish_constants`): where not, the solve
@@ -174,11 +177,13 @@ pub struct Check {
 }
 
 /// What a residual check measures: the Jacobi pressure in `p` with its packed stencil, or
-/// multigrid level 0 (also SOR's).
+/// multigrid level 0 (also SOR's): from its buffers, or from the textures a V-cycle or the polish
+/// on a CPU adapter left its x in (`Multigrid::level0_tex`; the buffers where there are none).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Measure {
     Jacobi,
     Level0,
+    Level0Tex,
 }
 
 /// The most cells of a level 0 whose check takes one dispatch (`Check::merged`): at 128² on the
@@ -190,7 +195,14 @@ impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
     /// level 0's rows are whole quads, and its residual and the right-hand side's scale are
     /// measured four cells a thread (shaders/solver_check_quad.wgsl).
-    pub fn new(target: Target, table: &[Option<&wgpu::Buffer>; slot::COUNT], quads: bool) -> Result<Check> {
+    /// `level0_tex`: level 0's textures as `quad_in` reads them (src/sim/multigrid.rs
+    /// `level0_tex`), where the V-cycle goes through them.
+    pub fn new(
+        target: Target,
+        table: &[Option<&wgpu::Buffer>; slot::COUNT],
+        quads: bool,
+        level0_tex: Option<&[(u32, &wgpu::TextureView)]>,
+    ) -> Result<Check> {
         let device = target.device;
         let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
         let gate_wg = (wg as u32).clamp(8, 64).next_power_of_two() as f64;
@@ -203,7 +215,8 @@ impl Check {
                 "gate" => [("GROUPS", reduce_groups as f64), ("GATE_WG", gate_wg)].into_iter().chain(polish).collect(),
                 _ => vec![],
             };
-            let shader = if quads && matches!(entry, "reduce_rhs" | "reduce_mg") { "solver_check_quad" } else { "solver_check" };
+            let shader =
+                if quads && matches!(entry, "reduce_rhs" | "reduce_mg" | "reduce_mg_tex") { "solver_check_quad" } else { "solver_check" };
             Kernel::with_options(target, shader, entry, &constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = super::kernel::with_level0_compiled(target, quads, || {
@@ -242,6 +255,16 @@ impl Check {
         } else {
             None
         };
+        // lavapipe gathers texels a pass where it reads storage lane by lane (the merged check is
+        // mostly its dispatch's wake-up: BENCHMARKS.md, thirty-fourth session)
+        let reduce_mg_tex = match level0_tex {
+            Some(views) if quads && merged.is_none() => {
+                let k = super::kernel::with_level0_compiled(target, quads, || k("reduce_mg_tex"))?;
+                let group = k.bind_with(device, table, views);
+                Some((k, group))
+            }
+            _ => None,
+        };
         Ok(Check {
             reduce_rhs,
             reduce_mg,
@@ -253,6 +276,7 @@ impl Check {
             gate_groups,
             turn: std::cell::Cell::new(0),
             merged,
+            reduce_mg_tex,
             reduce_groups,
             polish_halves: polish[1].1 < polish[0].1,
         })
@@ -279,7 +303,11 @@ impl Check {
     fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
         let (kernel, group) = match measure {
             Measure::Jacobi => (&self.reduce_p, &self.groups[2]),
-            Measure::Level0 => (&self.reduce_mg, &self.groups[1]),
+            Measure::Level0Tex if self.reduce_mg_tex.is_some() => {
+                let (k, g) = self.reduce_mg_tex.as_ref().expect("checked");
+                (k, g)
+            }
+            Measure::Level0 | Measure::Level0Tex => (&self.reduce_mg, &self.groups[1]),
         };
         launch.go(pass, kernel, group, [self.reduce_groups, 1, 1], ctl::REDUCE_SLOT);
     }
@@ -295,7 +323,7 @@ impl Check {
         let k = self.turn.get();
         let own = Launch::new(&self.gate_args[k], launch.gated);
         match (&self.merged, measure) {
-            (Some((kernel, groups)), Measure::Level0) => own.go(pass, kernel, &groups[k], [1, 1, 1], 0),
+            (Some((kernel, groups)), Measure::Level0 | Measure::Level0Tex) => own.go(pass, kernel, &groups[k], [1, 1, 1], 0),
             _ => {
                 self.encode_reduce(pass, measure, launch);
                 own.go(pass, &self.gate, &self.gate_groups[k], [1, 1, 1], 0);
