@@ -301,13 +301,10 @@ impl Check {
     }
 
     fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
-        let (kernel, group) = match measure {
-            Measure::Jacobi => (&self.reduce_p, &self.groups[2]),
-            Measure::Level0Tex if self.reduce_mg_tex.is_some() => {
-                let (k, g) = self.reduce_mg_tex.as_ref().expect("checked");
-                (k, g)
-            }
-            Measure::Level0 | Measure::Level0Tex => (&self.reduce_mg, &self.groups[1]),
+        let (kernel, group) = match (measure, &self.reduce_mg_tex) {
+            (Measure::Jacobi, _) => (&self.reduce_p, &self.groups[2]),
+            (Measure::Level0Tex, Some((kernel, group))) => (kernel, group),
+            (Measure::Level0 | Measure::Level0Tex, _) => (&self.reduce_mg, &self.groups[1]),
         };
         launch.go(pass, kernel, group, [self.reduce_groups, 1, 1], ctl::REDUCE_SLOT);
     }
