@@ -78,6 +78,10 @@ pub struct RunArgs {
 }
 
 pub fn main(cli: Cli) -> Result<()> {
+    // a device profile that cannot be read is refused before anything runs
+    if let Some(Err(e)) = crate::sim::kernel::profile_from_env() {
+        return Err(crate::error::Error(e));
+    }
     match cli.command {
         Some(Command::Run(args)) => run(&args),
         Some(Command::Bench(args)) => crate::bench::bench(&args),

@@ -154,7 +154,7 @@ fn a_kernel_is_built_once_per_device_and_grid() {
     let first = Kernel::new(target, "divergence", "main").unwrap();
     let again = Kernel::new(target, "divergence", "main").unwrap();
     assert!(first.pipeline() == again.pipeline(), "the same kernel was built twice on one device");
-    assert!(first.layout == again.layout, "a kept kernel binds with the layout it was built with");
+    assert!(first.binds().layout == again.binds().layout, "a kept kernel binds with the layout it was built with");
     let wider = kernel::Target { grid: kernel::GridSize { nx: 41, ..grid }, ..target };
     assert!(Kernel::new(wider, "divergence", "main").unwrap().pipeline() != first.pipeline(), "another grid took this grid's kernel");
     // wgpu's ids repeat across instances, so a second device's simulation of the same grid must
@@ -178,7 +178,7 @@ fn a_kernel_is_built_once_per_device_and_grid() {
 fn an_entry_point_that_does_not_read_the_dye_scale_compiles_the_same_at_every_scale() {
     let module = |shader: &str, entry: &str, k: u32| {
         let grid = kernel::GridSize { nx: 40, ny: 24, dye_scale: k };
-        let src = kernel::source_with(shader, kernel::CPU_CELL_BLOCK, grid).unwrap();
+        let src = kernel::source_with(shader, kernel::DeviceProfile::SOFTWARE.cell_block, grid).unwrap();
         let (mut m, _) = kernel::parse(shader, &src).unwrap();
         m.entry_points.retain(|e| e.name == entry);
         naga::compact::compact(&mut m, naga::compact::KeepUnused::No);
@@ -259,9 +259,9 @@ fn a_level_compiled_in_replaces_the_level_binding() {
                 continue;
             }
             let plain = Kernel::new(target, shader, &entry).unwrap();
-            assert!(plain.bindings.contains(&level_slot), "{shader}.{entry}");
+            assert!(plain.binds().bindings.contains(&level_slot), "{shader}.{entry}");
             let k = kernel::with_level_compiled(&level, || Kernel::with_options(target, shader, &entry, &[], false)).unwrap();
-            assert!(!k.bindings.contains(&level_slot), "{shader}.{entry} still binds the level with it compiled in");
+            assert!(!k.binds().bindings.contains(&level_slot), "{shader}.{entry} still binds the level with it compiled in");
             built += 1;
         }
     }

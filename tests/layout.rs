@@ -20,7 +20,7 @@ fn validate(label: &str, src: &str) -> naga::Module {
 
 /// The prelude with the constants it reads in front, on the nominal grid.
 fn prelude() -> String {
-    kernel::constants(kernel::GPU_CELL_BLOCK, kernel::GridSize::NOMINAL) + kernel::PRELUDE
+    kernel::constants(kernel::DeviceProfile::GPU.cell_block, kernel::GridSize::NOMINAL) + kernel::PRELUDE
 }
 
 /// A compute shader as the simulation builds it (prelude + pass).

@@ -6,7 +6,7 @@
 mod common;
 use common::*;
 use smokebox::config::Scene;
-use smokebox::sim::kernel::{GridSize, Target, reduction_groups, with_solver_workgroup};
+use smokebox::sim::kernel::{DeviceProfile, GridSize, Target, profile, with_profile};
 use smokebox::sim::{Simulation, stats::StepStats};
 
 const N: u32 = 640;
@@ -24,12 +24,8 @@ fn three_steps(gpu: &smokebox::gpu::Gpu) -> (u32, Vec<StepStats>) {
         "grid.dye_scale=1".into(),
     ];
     let (scene, source) = Scene::load("plume", &sets).unwrap();
-    let groups = reduction_groups(Target {
-        device: &gpu.device,
-        device_serial: None,
-        grid: GridSize { nx: N, ny: N, dye_scale: 1 },
-        switches: None,
-    });
+    let groups = Target { device: &gpu.device, device_serial: None, grid: GridSize { nx: N, ny: N, dye_scale: 1 }, switches: None }
+        .reduction_groups();
     let mut sim = Simulation::from_scene(gpu, &scene, &source).unwrap();
     (groups, sim.run_blocking(3, true))
 }
@@ -42,8 +38,9 @@ fn close(what: &str, a: f32, b: f32, rel: f32) {
 fn a_gpus_reductions_match_a_cpu_adapters() {
     let gpu = gpu();
     // a CPU adapter's shape, named so that a GPU runs it too (its own would be the wide one)
-    let (cpu_groups, cpu) = with_solver_workgroup(8, || three_steps(&gpu));
-    let (gpu_groups, wide) = with_solver_workgroup(256, || three_steps(&gpu));
+    let workgroup = |n| DeviceProfile { solver_workgroup: n, ..profile(&gpu.device) };
+    let (cpu_groups, cpu) = with_profile(workgroup(8), || three_steps(&gpu));
+    let (gpu_groups, wide) = with_profile(workgroup(256), || three_steps(&gpu));
     // lavapipe's workgroups: one a thread, more where an invocation would take over 4096 cells
     // (640² with 8 invocations a workgroup: 13, so 16)
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;

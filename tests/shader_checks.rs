@@ -1,14 +1,15 @@
-//! Kernels without any of naga's run-time checks (src/sim/kernel.rs `ShaderChecks`; a Vulkan
+//! Kernels without any of naga's run-time checks (src/sim/kernel/profile.rs `ShaderChecks`; a Vulkan
 //! GPU drops the loop counters) give the same bits as with them all: four scenes' whole state
 //! after a few steps, on a CPU adapter's kernels and on a GPU's (256 invocations, 16 x 16 cell
 //! blocks, the tiled solvers). On lavapipe a kernel that read out of bounds would read something
-//! else than the clamped index gives; passed on an H200 too (thirty-second session, 8 x 8 blocks).
+//! else than the clamped index gives; passed on an H200 too, with 8 x 8 blocks (BENCHMARKS.md,
+//! "NVIDIA H200").
 
 mod common;
 use common::*;
 use smokebox::sim::Simulation;
 use smokebox::sim::fields::Fields;
-use smokebox::sim::kernel::{GPU_CELL_BLOCK, ShaderChecks, with_cell_block, with_shader_checks, with_solver_tiles, with_solver_workgroup};
+use smokebox::sim::kernel::{DeviceProfile, ShaderChecks, profile, with_profile};
 
 fn state_after(gpu: &smokebox::gpu::Gpu, scene: &str, steps: u64) -> Fields {
     let sets = ["grid.nx=72".to_string(), "grid.ny=56".to_string()];
@@ -38,13 +39,10 @@ fn same_bits(ctx: &str, a: &Fields, b: &Fields) {
 fn kernels_without_the_checks_give_the_same_bits() {
     let gpu = gpu();
     for scene in ["plume", "wind-tunnel", "periodic", "logo"] {
-        let run = |checks| with_shader_checks(checks, || state_after(&gpu, scene, 12));
+        let own = profile(&gpu.device);
+        let run = |checks| with_profile(DeviceProfile { checks, ..own }, || state_after(&gpu, scene, 12));
         same_bits(&format!("{scene}, a CPU adapter's kernels"), &run(ShaderChecks::ALL), &run(ShaderChecks::NONE));
-        let wide = |checks| {
-            with_cell_block(GPU_CELL_BLOCK, || {
-                with_solver_workgroup(256, || with_solver_tiles(true, || with_shader_checks(checks, || state_after(&gpu, scene, 12))))
-            })
-        };
+        let wide = |checks| with_profile(DeviceProfile { checks, ..DeviceProfile::GPU }, || state_after(&gpu, scene, 12));
         same_bits(&format!("{scene}, a GPU's kernels"), &wide(ShaderChecks::ALL), &wide(ShaderChecks::NONE));
     }
 }
@@ -55,5 +53,6 @@ fn the_variable_names_the_kept_checks() {
     assert_eq!(ShaderChecks::parse("0"), Some(ShaderChecks::NONE));
     let kept = ShaderChecks { bounds: true, loops: false, division: true };
     assert_eq!(ShaderChecks::parse("bounds, division"), Some(kept));
+    assert_eq!(ShaderChecks::parse("bounds+division"), Some(kept));
     assert_eq!(ShaderChecks::parse("bounds,speed"), None);
 }

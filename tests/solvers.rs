@@ -12,7 +12,7 @@ use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::multigrid::Mg;
 use smokebox::sim::fields::Fields;
 use smokebox::sim::init::enforce_faces;
-use smokebox::sim::kernel::{GPU_CELL_BLOCK, MAX_REDUCTION_GROUPS, with_cell_block, with_solver_workgroup};
+use smokebox::sim::kernel::{DeviceProfile, MAX_REDUCTION_GROUPS, profile, with_profile};
 use smokebox::sim::params::*;
 use smokebox::sim::solver_check::{Launch, Measure, SolveReport, ctl};
 use smokebox::sim::{Simulation, cpu};
@@ -125,13 +125,11 @@ fn multigrid_passes_match_cpu() {
 fn tiled_solvers_match_cpu_at_a_gpus_workgroup_size() {
     let gpu = gpu();
     let cases: Vec<Case> = pass_cases().into_iter().filter(|c| c.0 == 75 || c.0 == 80).collect();
-    with_cell_block(GPU_CELL_BLOCK, || {
-        with_solver_workgroup(256, || {
-            assert_eq!(smokebox::sim::kernel::solver_workgroup(&gpu.device), 256.0);
-            assert_eq!(smokebox::sim::kernel::cell_block(&gpu.device), GPU_CELL_BLOCK);
-            check_multigrid_passes(&gpu, &cases);
-            check_fused_jacobi(&gpu, &cases);
-        })
+    let gpus = DeviceProfile { cell_block: DeviceProfile::GPU.cell_block, solver_workgroup: 256, ..profile(&gpu.device) };
+    with_profile(gpus, || {
+        assert_eq!(profile(&gpu.device), gpus);
+        check_multigrid_passes(&gpu, &cases);
+        check_fused_jacobi(&gpu, &cases);
     });
 }
 

@@ -7,7 +7,7 @@
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
-use super::kernel::{Bound, Kernel, slot, textures_fit, velocity_blocks};
+use super::kernel::{Bound, Kernel, slot, textures_fit};
 use super::params::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
@@ -81,7 +81,7 @@ impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
         let mc = "advect/maccormack";
         let transport_ink = Kernel::new(ctx.target(), "advect/conservative", "transport_ink")?;
-        let blocked = velocity_blocks(ctx.device) && textures_fit(ctx.device, ctx.nx, ctx.ny, ctx.dye_scale);
+        let blocked = ctx.target().profile().textures && textures_fit(ctx.device, ctx.nx, ctx.ny, ctx.dye_scale);
         let table = ctx.buffers.table();
         let views = ctx.buffers.views();
         let traced = |shader: &str, entry: &str| {

@@ -136,12 +136,12 @@ impl Buffers {
             vel_tmp: storage(device, "vel_tmp", nu + nv),
             blocks: {
                 // u's blocks: i0 in 0..nx, j0 in -1..ny; v's: i0 in -1..nx, j0 in 0..ny
-                let full = super::kernel::velocity_blocks(device) && super::kernel::textures_fit(device, nx, ny, k);
+                let full = super::kernel::profile(device).textures && super::kernel::textures_fit(device, nx, ny, k);
                 let size = |s: [usize; 2]| if full { s } else { [1, 1] };
                 [vec4_texture(device, "u_blocks", size([nx, ny + 1])), vec4_texture(device, "v_blocks", size([nx + 1, ny]))]
             },
             ink_texels: {
-                let full = super::kernel::velocity_blocks(device) && super::kernel::textures_fit(device, nx, ny, k);
+                let full = super::kernel::profile(device).textures && super::kernel::textures_fit(device, nx, ny, k);
                 vec4_texture(device, "ink_texels", if full { [k * nx, k * ny] } else { [1, 1] })
             },
         }

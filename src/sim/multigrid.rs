@@ -1,7 +1,7 @@
 //! Geometric multigrid V-cycles on the GPU (shaders/multigrid_*.wgsl); the level layout is in
 //! src/sim/levels.rs (re-exported here), the convergence gate in src/sim/solver_check.rs.
 
-use super::kernel::{Kernel, Target, cell_block, slot, solver_tiles, solver_workgroup, textures_fit};
+use super::kernel::{Kernel, Target, slot, textures_fit};
 pub use super::levels::*;
 use super::params::BC_PERIODIC;
 use super::solver_check::{self as check, Launch, ctl};
@@ -167,7 +167,7 @@ impl PerLevel {
         Ok(PerLevel { kernel, groups })
     }
 
-    /// A workgroup-memory kernel: sized by `solver_workgroup`, memory not cleared.
+    /// A workgroup-memory kernel: sized by `DeviceProfile::solver_workgroup`, memory not cleared.
     fn shared(target: Target, shader: &str, entry: &str, tables: &[[Option<&wgpu::Buffer>; slot::COUNT]]) -> Result<PerLevel> {
         Self::shared_with(target, shader, entry, tables, &[], &[])
     }
@@ -181,7 +181,7 @@ impl PerLevel {
         constants: &[(&str, f64)],
         views: &[(u32, &wgpu::TextureView)],
     ) -> Result<PerLevel> {
-        let mut all = vec![("WG", solver_workgroup(target.device))];
+        let mut all = vec![("WG", target.profile().solver_workgroup as f64)];
         all.extend_from_slice(constants);
         let kernel = Kernel::with_options(target, shader, entry, &all, false)?;
         let groups = tables.iter().map(|t| kernel.bind_with(target.device, t, views)).collect();
@@ -328,7 +328,7 @@ pub struct Multigrid {
     /// Whether the plain path takes the quad kernels where a level allows (`quad_sweeps`,
     /// `quad_restrict`, `quad_prolong`); false forces the scalar ones.
     pub quads: bool,
-    /// The cell kernels' block (`kernel::cell_block`).
+    /// The cell kernels' block (`DeviceProfile::cell_block`).
     block: [u32; 2],
     /// Kept alive for the bind groups.
     _descs: Vec<wgpu::Buffer>,
@@ -408,10 +408,11 @@ impl Multigrid {
             .collect();
         let coarse = coarse_level(&levels);
         // the plain path's quad kernels, each level's compiled in (unused where the tiles run)
-        let per_level = !solver_tiles(d);
+        let profile = target.profile();
+        let per_level = !profile.solver_tiles;
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let quad_tex =
-            if per_level && textures_fit(d, ctx.nx, ctx.ny, 1) { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None };
+            if per_level && profile.textures && textures_fit(d, ctx.nx, ctx.ny, 1) { Some(QuadTex::new(target, &levels, &tables[..coarse])?) } else { None };
         with_tables(&tables, quad_tex.as_ref().and_then(|t| t.level0_views()).as_ref().map(|v| &v[..]))?;
         let fine = &tables[..1];
         Ok(Multigrid {
@@ -475,7 +476,7 @@ impl Multigrid {
                         && quad_rows(&levels[l])
                         && restrict_quads(&levels[l], &levels[coarse]) =>
                 {
-                    let mut constants = vec![("WG", solver_workgroup(d))];
+                    let mut constants = vec![("WG", profile.solver_workgroup as f64)];
                     constants.extend_from_slice(&coarse_constants(&levels, coarse));
                     let kernel = super::kernel::with_level_compiled(&levels[l], || {
                         Kernel::with_options(target, "multigrid_lower", "main", &constants, false)
@@ -486,7 +487,7 @@ impl Multigrid {
                 _ => None,
             },
             quads: true,
-            block: cell_block(d),
+            block: profile.cell_block,
             levels,
             coarse,
             mg_x,

@@ -2,7 +2,7 @@
 //! sweeps per dispatch through workgroup memory (`main`), single sweeps (`sweep`) for the rest, and
 //! the packed reduced stencil (`stencil_pack`). CPU twin: src/sim/cpu/pressure.rs.
 
-use super::kernel::{Kernel, cell_block, slot, solver_tiles, solver_workgroup};
+use super::kernel::{Kernel, slot};
 use super::multigrid::tile_groups;
 use super::solver_check::{Launch, ctl};
 use super::stage::Ctx;
@@ -22,9 +22,9 @@ pub struct Jacobi {
     /// A sweep four cells a thread (shaders/pressure_quad.wgsl), where rows are whole quads.
     quad: Option<(Kernel, [wgpu::BindGroup; 2])>,
     cells: [u32; 2],
-    /// The cell kernels' block (`kernel::cell_block`): the gated counts of `one` and `quad`.
+    /// The cell kernels' block (`DeviceProfile::cell_block`): the gated counts of `one` and `quad`.
     block: [u32; 2],
-    /// Four sweeps a dispatch (else one: src/sim/kernel.rs `solver_tiles`).
+    /// Four sweeps a dispatch (else one: `DeviceProfile::solver_tiles`).
     pub tiled: bool,
 }
 
@@ -37,7 +37,7 @@ impl Jacobi {
         swapped[slot::P as usize] = Some(&b.p_out);
         swapped[slot::P_OUT as usize] = Some(&b.p);
         let stencil_pack = Kernel::new(ctx.target(), "pressure", "stencil_pack")?;
-        let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", solver_workgroup(d))], false)?;
+        let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", ctx.target().profile().solver_workgroup as f64)], false)?;
         let one = Kernel::new(ctx.target(), "pressure", "sweep")?;
         let quad = if ctx.nx.is_multiple_of(4) {
             let k = Kernel::new(ctx.target(), "pressure_quad", "sweep")?;
@@ -55,8 +55,8 @@ impl Jacobi {
             four,
             one,
             cells: ctx.cells(),
-            block: cell_block(d),
-            tiled: solver_tiles(d),
+            block: ctx.target().profile().cell_block,
+            tiled: ctx.target().profile().solver_tiles,
         })
     }
 

@@ -268,7 +268,7 @@ impl Solvers {
     pub fn new(ctx: &Ctx) -> Result<Solvers> {
         let d = ctx.device;
         let levels = super::multigrid::levels(ctx.nx, ctx.ny);
-        let control = super::solver_check::control_buffer(d, &levels, super::kernel::reduction_groups(ctx.target()));
+        let control = super::solver_check::control_buffer(d, &levels, ctx.target().reduction_groups());
         let args = super::solver_check::args_buffer(d);
         let (mut check, mut warm) = (None, None);
         let mg = Multigrid::new(ctx, &control, &args, |tables, level0_tex| {

@@ -7,7 +7,7 @@
 //! reductions: src/sim/cpu/solver_check.rs.
 
 use super::kernel::{
-    Kernel, MAX_REDUCTION_GROUPS, Target, cell_block, count_dispatch, reduction_groups, slot, solver_tiles, solver_workgroup,
+    Kernel, MAX_REDUCTION_GROUPS, Target, count_dispatch, profile, slot,
 };
 use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
@@ -25,7 +25,7 @@ pub mod ctl {
     /// Units the next gate counts (the direct ones before the first check).
     pub const PENDING: usize = 6;
     // word 7 is unused
-    /// The partial maxima of a reduction's workgroups (`kernel::reduction_groups`) from here.
+    /// The partial maxima of a reduction's workgroups (`Target::reduction_groups`) from here.
     pub const PARTIALS: usize = 8;
     /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse
     /// solve, the residual reductions. Their full counts live here; the gates copy them, or
@@ -76,17 +76,18 @@ pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_LEVELS, MG_RHS, M
 /// (`reduce_groups`).
 pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups: u32) -> wgpu::Buffer {
     let mut words = vec![0u32; ctl::WORDS];
+    let profile = profile(device);
     let mut put = |slot: usize, groups: [u32; 3]| {
         words[ctl::FULL_ARGS + 3 * slot..ctl::FULL_ARGS + 3 * slot + 3].copy_from_slice(&groups);
     };
     for (k, l) in levels.iter().enumerate() {
-        put(ctl::cells_slot(k), super::levels::cell_groups(l, cell_block(device)));
+        put(ctl::cells_slot(k), super::levels::cell_groups(l, profile.cell_block));
         put(ctl::tile_slot(k), tile_groups(l.nx, l.ny));
     }
     put(ctl::COARSE_SLOT, [1, 1, 1]);
     put(ctl::REDUCE_SLOT, [reduce_groups, 1, 1]);
     let l0 = &levels[0];
-    let polish = if solver_tiles(device) { tile_groups(l0.nx, l0.ny) } else { super::levels::cell_groups(l0, cell_block(device)) };
+    let polish = if profile.solver_tiles { tile_groups(l0.nx, l0.ny) } else { super::levels::cell_groups(l0, profile.cell_block) };
     put(ctl::POLISH_SLOT, polish);
     put(ctl::POLISH_MORE_SLOT, polish);
     put(ctl::POLISH_CHECK_SLOT, [reduce_groups, 1, 1]);
@@ -136,7 +137,7 @@ impl<'a> Launch<'a> {
         count_dispatch();
         pass.set_pipeline(kernel.pipeline());
         pass.set_bind_group(0, group, &[]);
-        super::dispatch_probe::timed(pass, &kernel.label, |pass| {
+        super::dispatch_probe::timed(pass, kernel.label(), |pass| {
             if self.gated {
                 pass.dispatch_workgroups_indirect(self.args, (3 * slot * 4) as u64);
             } else {
@@ -169,7 +170,7 @@ pub struct Check {
     /// `reduce_mg` from level 0's textures (`Measure::Level0Tex`; solver_check_quad.wgsl
     /// `reduce_mg_tex`), where the V-cycle goes through them and the check is not `merged`.
     reduce_mg_tex: Option<(Kernel, wgpu::BindGroup)>,
-    /// Workgroups of a reduction (`kernel::reduction_groups`).
+    /// Workgroups of a reduction (`Target::reduction_groups`).
     reduce_groups: u32,
     /// Whether the polish may take its second half (`polish_constants`): where not, the solve
     /// records none.
@@ -204,7 +205,7 @@ impl Check {
         level0_tex: Option<&[(u32, &wgpu::TextureView)]>,
     ) -> Result<Check> {
         let device = target.device;
-        let (wg, reduce_groups) = (solver_workgroup(device), reduction_groups(target));
+        let (wg, reduce_groups) = (target.profile().solver_workgroup as f64, target.reduction_groups());
         let gate_wg = (wg as u32).clamp(8, 64).next_power_of_two() as f64;
         let polish = polish_constants(target);
         let k = |entry: &str| {
@@ -341,7 +342,7 @@ impl Check {
 /// V-cycle, and the constants made no difference to measure. The tiles' polish is four sweeps
 /// (a GPU's): no second half there.
 pub fn polish_constants(target: Target) -> [(&'static str, f64); 2] {
-    if solver_tiles(target.device) {
+    if target.profile().solver_tiles {
         [("POLISH_REACH", 3.0), ("POLISH_SHORT", 3.0)]
     } else {
         [("POLISH_REACH", 4.5), ("POLISH_SHORT", 2.0)]

@@ -2,7 +2,7 @@
 //! reduced on the GPU by shaders/stats.wgsl and read back asynchronously through a ring of
 //! staging buffers, so the frame loop never waits for them.
 
-use super::kernel::{Bound, Kernel, fold_invocations, reduction_groups, solver_workgroup};
+use super::kernel::{Bound, Kernel, fold_invocations};
 use super::stage::Ctx;
 use crate::error::Result;
 use std::sync::Arc;
@@ -178,8 +178,8 @@ pub struct Stats {
 /// whatever the grid; one SIMD batch of 8 needs no switching.
 /// `GROUPS` of them, whose partials `finish` folds in `FOLD` runs (`fold_invocations`).
 fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
-    let groups = reduction_groups(ctx.target());
-    let constants = [("WG", solver_workgroup(ctx.device)), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
+    let groups = ctx.target().reduction_groups();
+    let constants = [("WG", ctx.target().profile().solver_workgroup as f64), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
     let constants = if entry == "finish" { &constants[1..] } else { &constants[..2] };
     let kernel = Kernel::with_options(ctx.target(), "stats", entry, constants, false)?;
     let group = kernel.bind(ctx.device, &ctx.buffers.table());
@@ -194,7 +194,7 @@ impl Stats {
             totals: reduction(ctx, "totals")?,
             speeds: reduction(ctx, "speeds")?,
             finish: reduction(ctx, "finish")?,
-            groups: reduction_groups(ctx.target()),
+            groups: ctx.target().reduction_groups(),
         })
     }
 

@@ -20,7 +20,7 @@
 //! in a span that holds p1 is never worse in the energy norm than the best multiple of p1, nor than
 //! zero, so the bound the scaling gave still holds.
 
-use super::kernel::{Kernel, Target, fold_invocations, reduction_groups, solver_workgroup};
+use super::kernel::{DeviceClass, Kernel, Target, fold_invocations};
 use super::solver_check::Measure;
 use crate::error::Result;
 
@@ -39,7 +39,7 @@ pub struct WarmStart {
     /// measure_p's, measure_mg's and the scaling's bind groups, each [fixed count, tolerance].
     groups: [[wgpu::BindGroup; 2]; 3],
     scale_groups: u32,
-    /// Workgroups of the measuring dispatch (`kernel::reduction_groups`): one partial sum each, in
+    /// Workgroups of the measuring dispatch (`Target::reduction_groups`): one partial sum each, in
     /// the blocks of `partials` after the statistics' (the shader's GROUPS and `base`).
     sum_groups: u32,
 }
@@ -50,7 +50,7 @@ impl WarmStart {
     /// (shaders/warm_start_quad.wgsl).
     pub fn new(target: Target, table: &super::kernel::Table, cells: usize, quads: bool) -> Result<WarmStart> {
         let device = target.device;
-        let (wg, sum_groups) = (solver_workgroup(device), reduction_groups(target));
+        let (wg, sum_groups) = (target.profile().solver_workgroup as f64, target.reduction_groups());
         let constants = [("WG", wg), ("GROUPS", sum_groups as f64), ("FOLD", fold_invocations(sum_groups) as f64)];
         let shader = if quads { "warm_start_quad" } else { "warm_start" };
         let k = |entry: &str, pair: bool| {
@@ -67,7 +67,7 @@ impl WarmStart {
         })?;
         let bind = |k: &[Kernel; 2]| [k[0].bind(device, table), k[1].bind(device, table)];
         let groups = [bind(&measure_p), bind(&measure_mg), bind(&scale)];
-        let cpu = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
+        let cpu = target.profile().class == DeviceClass::Software;
         let threads = if quads { cells / 4 } else { cells };
         let scale_groups = (threads as u32).div_ceil(wg as u32).clamp(1, MAX_SCALE_GROUPS[cpu as usize]);
         Ok(WarmStart { measure_p, measure_mg, scale, groups, scale_groups, sum_groups })

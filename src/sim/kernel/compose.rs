@@ -1,0 +1,291 @@
+//! Shader composition: a pass's WGSL is the grid's and cell block's constants, the prelude
+//! (shaders/shared/grid.wgsl), the parts it takes, then its own file; naga parses and validates
+//! the result, naming the file and line of a mistake.
+
+use super::profile::DeviceProfile;
+use crate::error::{Error, Result};
+use std::cell::Cell;
+
+pub const PRELUDE: &str = include_str!("../../../shaders/shared/grid.wgsl");
+
+/// The parts of the prelude that read fields, and the multigrid's shared parts: taken by the
+/// passes that declare what they read. (file, text)
+pub const PARTS: &[(&str, &str)] = &[
+    ("shared/solid", include_str!("../../../shaders/shared/solid.wgsl")),
+    ("shared/velocity", include_str!("../../../shaders/shared/velocity.wgsl")),
+    ("shared/velocity_blocks", include_str!("../../../shaders/shared/velocity_blocks.wgsl")),
+    ("shared/splats", include_str!("../../../shaders/shared/splats.wgsl")),
+    ("shared/nonfinite", include_str!("../../../shaders/shared/nonfinite.wgsl")),
+    ("multigrid_level", include_str!("../../../shaders/multigrid_level.wgsl")),
+    ("multigrid_common", include_str!("../../../shaders/multigrid_common.wgsl")),
+    ("multigrid_tile", include_str!("../../../shaders/multigrid_tile.wgsl")),
+    ("multigrid_setup", include_str!("../../../shaders/multigrid_setup.wgsl")),
+    ("multigrid_smooth", include_str!("../../../shaders/multigrid_smooth.wgsl")),
+    ("multigrid_restrict", include_str!("../../../shaders/multigrid_restrict.wgsl")),
+    ("multigrid_prolong", include_str!("../../../shaders/multigrid_prolong.wgsl")),
+    ("multigrid_coarse", include_str!("../../../shaders/multigrid_coarse.wgsl")),
+    ("multigrid_coarse_levels", include_str!("../../../shaders/multigrid_coarse_levels.wgsl")),
+    ("multigrid_quad", include_str!("../../../shaders/multigrid_quad.wgsl")),
+    ("solver_reduce", include_str!("../../../shaders/solver_reduce.wgsl")),
+    ("solver_gate", include_str!("../../../shaders/solver_gate.wgsl")),
+    ("solver_gate_check", include_str!("../../../shaders/solver_gate_check.wgsl")),
+];
+
+macro_rules! part {
+    (solid) => {
+        include_str!("../../../shaders/shared/solid.wgsl")
+    };
+    (velocity) => {
+        include_str!("../../../shaders/shared/velocity.wgsl")
+    };
+    (velocity_blocks) => {
+        include_str!("../../../shaders/shared/velocity_blocks.wgsl")
+    };
+    (splats) => {
+        include_str!("../../../shaders/shared/splats.wgsl")
+    };
+    (nonfinite) => {
+        include_str!("../../../shaders/shared/nonfinite.wgsl")
+    };
+}
+
+/// A multigrid shader file (composed after the prelude, shared parts first).
+macro_rules! mg {
+    ($name:literal) => {
+        include_str!(concat!("../../../shaders/multigrid_", $name, ".wgsl"))
+    };
+}
+
+/// The first stage of the solver checks' reductions.
+macro_rules! reduce {
+    () => {
+        include_str!("../../../shaders/solver_reduce.wgsl")
+    };
+}
+
+/// The gates' decision after a check.
+macro_rules! decide {
+    () => {
+        include_str!("../../../shaders/solver_gate_check.wgsl")
+    };
+}
+
+/// The opening of a gated solve: by its own dispatch, or by the warm start's scaling.
+macro_rules! gate {
+    () => {
+        include_str!("../../../shaders/solver_gate.wgsl")
+    };
+}
+
+/// The warm start's sums and mix, shared by its two layouts.
+macro_rules! warm {
+    () => {
+        include_str!("../../../shaders/warm_start_mix.wgsl")
+    };
+}
+
+/// Every pass's WGSL, by file name (without `.wgsl`): the parts it takes, then its own file,
+/// which declares every binding the parts and the pass read or write.
+pub const SHADERS: &[(&str, &str)] = &[
+    ("sources", concat!(part!(solid), part!(splats), include_str!("../../../shaders/sources.wgsl"))),
+    ("forces", concat!(part!(solid), part!(splats), include_str!("../../../shaders/forces.wgsl"))),
+    ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/divergence.wgsl"))),
+    ("pressure", concat!(part!(solid), include_str!("../../../shaders/pressure.wgsl"))),
+    ("pressure_quad", include_str!("../../../shaders/pressure_quad.wgsl")),
+    ("project", concat!(part!(solid), include_str!("../../../shaders/project.wgsl"))),
+    (
+        "advect/velocity",
+        concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../../shaders/advect/velocity.wgsl")),
+    ),
+    ("advect/ink", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../../shaders/advect/ink.wgsl"))),
+    ("advect/pack_ink", include_str!("../../../shaders/advect/pack_ink.wgsl")),
+    ("stats", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/stats.wgsl"))),
+    ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/vorticity.wgsl"))),
+    ("vorticity_quad", include_str!("../../../shaders/vorticity_quad.wgsl")),
+    (
+        "advect/maccormack",
+        concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../../shaders/advect/maccormack.wgsl")),
+    ),
+    ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/advect/conservative.wgsl"))),
+    ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../../shaders/pressure_sor.wgsl"))),
+    ("multigrid_setup", concat!(part!(solid), mg!("level"), mg!("setup"))),
+    ("multigrid_smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
+    ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
+    ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
+    ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
+    ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
+    ("multigrid_lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
+    ("multigrid_bottom", concat!(mg!("level"), mg!("bottom"))),
+    (
+        "solver_check",
+        concat!(
+            part!(solid),
+            part!(nonfinite),
+            mg!("level"),
+            mg!("common"),
+            reduce!(),
+            gate!(),
+            decide!(),
+            include_str!("../../../shaders/solver_check.wgsl")
+        ),
+    ),
+    (
+        "solver_check_quad",
+        concat!(
+            part!(nonfinite),
+            mg!("level"),
+            mg!("quad"),
+            reduce!(),
+            gate!(),
+            decide!(),
+            include_str!("../../../shaders/solver_check_quad.wgsl")
+        ),
+    ),
+    ("warm_start", concat!(part!(nonfinite), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl"))),
+    (
+        "warm_start_quad",
+        concat!(part!(nonfinite), mg!("level"), mg!("quad"), warm!(), gate!(), include_str!("../../../shaders/warm_start_quad.wgsl")),
+    ),
+    ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
+];
+
+/// The flow grid a kernel is built for. Its size and dye scale reach the shaders as constants
+/// (`GRID_NX`, `GRID_NY`, `GRID_K`: `nx()`, `ny()`, `dye_k()` in shaders/shared/grid.wgsl), not
+/// through the parameter block: a CPU adapter (lavapipe) then folds every index computation and
+/// every division by them into the compiled kernel, which halved the cost of the advection,
+/// forces and projection passes (BENCHMARKS.md, issue 22). A grid of another size or dye scale is
+/// a new simulation with new kernels anyway (`Simulation::configure` refuses to change them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSize {
+    pub nx: u32,
+    pub ny: u32,
+    pub dye_scale: u32,
+}
+
+impl GridSize {
+    /// A stand-in grid for reading a pass's source (reflection, layout tests): any size gives the
+    /// same bindings and layouts.
+    pub const NOMINAL: GridSize = GridSize { nx: 64, ny: 64, dye_scale: 1 };
+}
+
+/// The full source of a pass: the prelude, then the pass, with a GPU's cell block, on the
+/// nominal grid (for reflection).
+pub fn source(name: &str) -> Result<String> {
+    source_with(name, DeviceProfile::GPU.cell_block, GridSize::NOMINAL)
+}
+
+/// The full source of a pass for cell block `block` (`cell_block`) on `grid`: the block's and
+/// the grid's constants, the prelude, then the pass.
+pub fn source_with(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
+    let body = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| crate::error!("no shader named {name}"))?;
+    Ok(format!("{}{PRELUDE}\n{body}", constants(block, grid)))
+}
+
+/// The constants every pass is compiled with, which the prelude and the passes read: the cell
+/// block and the grid.
+pub fn constants(block: [u32; 2], grid: GridSize) -> String {
+    format!(
+        "const BLOCK_X: u32 = {}u;\nconst BLOCK_Y: u32 = {}u;\nconst GRID_NX: i32 = {};\nconst GRID_NY: i32 = {};\nconst GRID_K: i32 = {};\n",
+        block[0],
+        block[1],
+        grid.nx,
+        grid.ny,
+        grid.dye_scale.max(1)
+    )
+}
+
+thread_local! {
+    static COMPILED_LEVEL: Cell<Option<crate::sim::levels::LevelDesc>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with the kernels this thread builds reading multigrid level `l`'s description as
+/// constants (`compile_level_in`) instead of from the level buffer (slot 18). Like the grid's
+/// size, a level's sizes and offsets compiled in let a CPU adapter fold the kernel's index
+/// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
+/// lavapipe (BENCHMARKS.md, twenty-third session).
+pub fn with_level_compiled<T>(l: &crate::sim::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
+    let before = COMPILED_LEVEL.replace(Some(*l));
+    let out = f();
+    COMPILED_LEVEL.set(before);
+    out
+}
+
+/// Entry points of the passes and whether each reads the dye scale (`reads_dye_scale`).
+static DYE_READERS: std::sync::Mutex<Vec<(String, String, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether entry point `entry` of pass `shader` reads the dye scale: calls `dye_k`
+/// (shaders/shared/grid.wgsl), the one reader of GRID_K, directly or through the functions it
+/// calls. Found for all of a pass's entry points when one is first asked for: each alone, with
+/// what only the others use dropped (naga's compaction).
+pub fn reads_dye_scale(shader: &str, entry: &str) -> Result<bool> {
+    let known = || {
+        let list = DYE_READERS.lock().unwrap_or_else(|e| e.into_inner());
+        list.iter().find(|(s, e, _)| s == shader && e == entry).map(|t| t.2)
+    };
+    if let Some(r) = known() {
+        return Ok(r);
+    }
+    let (module, _) = parse(shader, &source(shader)?)?;
+    let found: Vec<(String, String, bool)> = module
+        .entry_points
+        .iter()
+        .map(|e| {
+            let mut alone = module.clone();
+            alone.entry_points.retain(|x| x.name == e.name);
+            naga::compact::compact(&mut alone, naga::compact::KeepUnused::No);
+            let reads = alone.functions.iter().any(|(_, f)| f.name.as_deref() == Some("dye_k"));
+            (shader.to_string(), e.name.clone(), reads)
+        })
+        .collect();
+    DYE_READERS.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
+    known().ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))
+}
+
+/// The source a kernel is built from: `source_with`, and the level `with_level_compiled` gives
+/// compiled in.
+pub fn kernel_source(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
+    let src = source_with(name, block, grid)?;
+    Ok(match COMPILED_LEVEL.get() {
+        Some(l) => compile_level_in(&src, &l),
+        None => src,
+    })
+}
+
+/// `src` with its level binding replaced by a constant of the same name and value
+/// (tests/bindings.rs checks that every pass that binds a level declares it as `DECL`).
+fn compile_level_in(src: &str, l: &crate::sim::levels::LevelDesc) -> String {
+    const DECL: &str = "@group(0) @binding(18) var<storage, read> level: Level;";
+    let words: [u32; 12] = bytemuck::cast(*l);
+    let args: Vec<String> = words.iter().map(|w| format!("{w}u")).collect();
+    src.replace(DECL, &format!("const level = Level({});", args.join(", ")))
+}
+
+/// Parses and validates a composed shader, naming the pass file and line of a mistake.
+pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::ModuleInfo)> {
+    // where each known part lies in the source; the rest is the pass's own file, which comes last
+    let spans: Vec<(&str, usize, usize)> = std::iter::once(("shared/grid", PRELUDE))
+        .chain(PARTS.iter().copied().filter(|(file, _)| *file != name))
+        .filter_map(|(file, text)| source.find(text).map(|at| (file, at, at + text.len())))
+        .collect();
+    let last_part = spans.iter().map(|s| s.2).max().unwrap_or(0);
+    let own_start = last_part + usize::from(source[last_part..].starts_with('\n'));
+    let line_of = |offset: usize| source[..offset].matches('\n').count() + 1;
+    let locate = |offset: usize| -> String {
+        let offset = offset.min(source.len());
+        match spans.iter().find(|s| (s.1..s.2).contains(&offset)) {
+            Some((file, start, _)) => format!("shaders/{file}.wgsl:{}", line_of(offset) - line_of(*start) + 1),
+            None => format!("shaders/{name}.wgsl:{}", line_of(offset) - line_of(own_start.min(offset)) + 1),
+        }
+    };
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
+        let at = e.location(source).map(|l| locate(l.offset as usize)).unwrap_or_default();
+        Error(format!("{at}: {}", e.message()))
+    })?;
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .map_err(|e| {
+            let at = e.location(source).map(|l| locate(l.offset as usize)).unwrap_or_default();
+            Error(format!("{at}: {}", e.into_inner()))
+        })?;
+    Ok((module, info))
+}
