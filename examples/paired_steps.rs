@@ -7,7 +7,7 @@
 //! Usage: `cargo run --release --example paired_steps -- STEPS 'KEY=VALUE;...' 'KEY=VALUE;...'`
 //! (scene overrides for A and B, as `--set` takes them). Prints the medians of steps 21 on and
 //! the median of the step-by-step ratios. `PAIR_A_ENV=NAME` (or `NAME=VALUE`) sets variable NAME
-//! to 1 (or VALUE) while A is built and unsets it for B: a switch read at kernel build time (`SMOKEBOX_SOLVER_TILES`, or
+//! to 1 (or VALUE) while A is built and unsets it for B: a switch read at kernel build time (`SMOKEBOX_PROFILE`, or
 //! one built in for a measurement) compared within one build.
 
 use smokebox::config::scene::Scene;

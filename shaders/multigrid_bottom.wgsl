@@ -1,8 +1,7 @@
 // The bottom level's exact solve, prepared at set-up (only when solids or boundaries changed):
 // the inverse of the bottom level's operator, into `mg_bottom`. The coarse solve then takes
 // x = M rhs on the bottom (multigrid_coarse_levels.wgsl `s_bottom`): one product, where 48 SOR
-// sweeps, 96 barriers of the whole workgroup, cost a CPU adapter 0.4 ms a V-cycle (BENCHMARKS.md,
-// thirtieth session).
+// sweeps, 96 barriers of the whole workgroup, cost a CPU adapter (lavapipe) 0.4 ms a V-cycle.
 //
 // The operator is the levels' (multigrid_common.wgsl `local_residual`): row c is diagonal(c) on
 // the diagonal and -1 at each fluid neighbour, wrapped across periodic sides. A fluid component

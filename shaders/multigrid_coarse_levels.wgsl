@@ -14,7 +14,7 @@
 // of column j, `to_texture`). Why: lavapipe reads storage lane by lane but gathers a texture's
 // texels in one pass over the lanes, and the product reads the whole of M, 64K words at 16²; from
 // the buffer it was about 5 % of a 128² step on a CPU adapter, from the texture about 1 %
-// (BENCHMARKS.md, thirty-sixth session).
+// (BENCHMARKS.md, "Where the time goes: lavapipe").
 @group(0) @binding(47) var<storage, read> mg_bottom: array<vec4<f32>>;
 @group(0) @binding(49) var bottom_tex: texture_2d<f32>;
 

@@ -4,9 +4,9 @@
 // smoothed again, by one workgroup with barriers between the steps. The same steps in the same
 // order, with the same arithmetic, as the plain passes multigrid_quad.wgsl `red`, `black`,
 // `restriction`, multigrid_coarse.wgsl and `add`, so the result is theirs bit for bit. Why: on
-// lavapipe every dispatch wakes the compute threads and waits for them (60-100 µs on the 2-core
-// VMs), and at 64² the ten dispatches of such a level did little else; one thread does the
-// level's work in less than their waits (BENCHMARKS.md, twenty-ninth session).
+// lavapipe every dispatch wakes the compute threads and waits for them (60-100 µs on a 2-core
+// VM), and at 64² the ten dispatches of such a level did little else; one thread does the
+// level's work in less than their waits (BENCHMARKS.md, "Where the time goes: lavapipe").
 
 // Sweeps before and after the coarse correction (src/sim/levels.rs PRE_SMOOTH, POST_SMOOTH).
 const PRE_SMOOTH: u32 = 2u;

@@ -74,7 +74,7 @@ fn reduce_mg_tex(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
 // `reduce_mg` and `gate` in one dispatch of one workgroup (GROUPS = 1, GATE_WG = WG), dispatched
 // as the gate is (src/sim/solver_check.rs `Check::encode_gate`), where a CPU adapter's
 // reduction takes few workgroups: on lavapipe a dispatch's wake-up and wait cost more than
-// the second core's half of the reduction (BENCHMARKS.md, thirty-third session).
+// the second core's half of the reduction (BENCHMARKS.md, "Where the time goes: lavapipe").
 @compute @workgroup_size(WG)
 fn check_mg(@builtin(local_invocation_id) lid: vec3<u32>) {
     var r = 0.0;

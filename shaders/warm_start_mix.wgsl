@@ -5,8 +5,8 @@
 // before):
 //   x = a p1 + c d + e g,  G [a c e]^T = [p1·b  d·b  g·b]^T,  G the three's energy products.
 // A pressure that changes smoothly in time is then extrapolated along its change and the change's
-// bend (in `plume` at 128² the start's error fell 1.5-3.8 times, median 2, against the pair's
-// alone: BENCHMARKS.md, thirty-fifth session), and one that does not gets the best mix. Where g is
+// bend (in `plume` at 128² the start's error is 1.5-3.8 times, median 2, below the pair's alone,
+// on 200 dumped steps solved to 1e-6), and one that does not gets the best mix. Where g is
 // (nearly) in the span of p1 and d (the steps after a start or a load without p_prev2, a flow
 // changing at a steady rate) the third is dropped and the start is the pair's, a p1 + c d,
 // from the 2 x 2 system; where p1 and d are (nearly) parallel (the first step, after a load

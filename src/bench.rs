@@ -3,7 +3,7 @@
 //! median ms of a projection alone (divergence, solve, correction, always from the same advected
 //! state), the relative residual reached (max |div after| / before), the sweeps or V-cycles a
 //! tolerance used, dispatches recorded per step (counted where they are recorded,
-//! src/sim/kernel.rs `count_dispatch`), bytes moved per step (estimated from the passes, below)
+//! src/sim/kernel/mod.rs `count_dispatch`), bytes moved per step (estimated from the passes, below)
 //! and the effective GB/s (those bytes over the wall time of a step), and per-pass GPU ms per step
 //! from timestamp queries (wgpu-profiler) where the adapter has them. After a tolerance row, a
 //! fixed-count row with the cycles it used, to price the gate. With a tolerance, the timed steps

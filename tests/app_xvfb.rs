@@ -998,7 +998,7 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
 /// drops scene, then hidden (unmapped, as minimising does), then paused and untouched, then
 /// paused with the mouse moving over the field ~25 times a second, with the panel shown and hidden
 /// (H). `SMOKEBOX_CPU_BIN` measures
-/// another build (e.g. main's) the same way. The figures are in BENCHMARKS.md:
+/// another build the same way. The figures are in BENCHMARKS.md ("lavapipe"):
 /// `cargo test --release --test app_xvfb -- --ignored --nocapture idle_cpu`
 #[test]
 #[ignore]

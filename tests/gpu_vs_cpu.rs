@@ -240,7 +240,7 @@ fn obstacle_brush_matches_cpu() {
 }
 
 /// A simulation opened without solids or periodic sides runs kernels built without them (the
-/// switches, src/sim/kernel.rs). Fields with obstacles uploaded into it (a load, a restart), or
+/// switches, src/sim/kernel/pipelines.rs). Fields with obstacles uploaded into it (a load, a restart), or
 /// periodic sides set (the panel's boundaries), must switch the kernels back: the forces,
 /// divergence and advection passes then agree with the CPU, which always checks.
 #[test]

@@ -1,4 +1,4 @@
-//! Reductions sized per device (src/sim/kernel.rs `reduction_groups`): a GPU's workgroups on a
+//! Reductions sized per device (src/sim/kernel/profile.rs `reduction_groups`): a GPU's workgroups on a
 //! large grid take more than 64 first-stage workgroups and fold their partials in 64 runs; the
 //! figures they give (statistics, the warm start's factor, the residual check) equal a CPU
 //! adapter's few serial ones to round-off. Runs both shapes on any adapter.

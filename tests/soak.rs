@@ -211,7 +211,7 @@ fn load_checkpoint(gpu: &smokebox::gpu::Gpu, path: &str) -> (u64, Simulation, Rn
 /// all of them again with an obstacle painted, then puts the state, settings and clock back:
 /// lavapipe grows by a few MB the first time a code path runs (175.7 → 182.4 MB at the first
 /// change of settings in the periodic box, flat after), and the kernels build their variant for
-/// solids the first time they run with one (src/sim/kernel.rs `Switches`: 204 → 291 MB over the
+/// solids the first time they run with one (src/sim/kernel/pipelines.rs `Switches`: 204 → 291 MB over the
 /// periodic box's first 200 steps without this, flat after). Neither is a leak; the memory check
 /// compares what comes after.
 fn warm_up(sim: &mut Simulation) {

@@ -3,7 +3,7 @@
 // blocks: shared/velocity_blocks.wgsl), ink, density; writes ink_out, density_out. On a finer dye
 // grid, two dispatches: `ink_cells`, a thread per dye cell, and `density_cells`, a thread per flow
 // cell (one kernel doing both took 2 ms more at 128² with a 256² dye grid on lavapipe than the two
-// apart: BENCHMARKS.md, twentieth session); on the flow's own grid one, `same_grid`. A back-trace
+// apart); on the flow's own grid one, `same_grid`. A back-trace
 // that leaves through an inflow side picks up what that inflow carries; solid cells are never
 // sampled and hold no ink.
 

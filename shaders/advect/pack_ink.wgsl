@@ -2,7 +2,7 @@
 // (src/sim/advect.rs): the ink's texels, the same values. Why: lavapipe reads storage one lane at
 // a time but every word of a vector in one pass over the lanes (pressure_quad.wgsl); four cells'
 // RGB are three vectors, where a thread a cell reads three words one by one (1.3-1.4 ms a step
-// with a 256² dye grid, BENCHMARKS.md).
+// with a 256² dye grid on lavapipe).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs): ink as vectors of four words.
 @group(0) @binding(5) var<storage, read> ink: array<vec4<f32>>;

@@ -72,13 +72,13 @@ pub fn fitting(limits: &wgpu::Limits, scene: &Scene) -> (Scene, Option<String>) 
 }
 
 /// Dye cells across the longer side that "auto" aims for on a software adapter: a quarter of
-/// auto's cells, so the default plume keeps the window smooth on a 2-core CPU (BENCHMARKS.md),
-/// and still twice the flow's resolution at 128².
+/// auto's cells, so the default plume keeps the window smooth on a 2-core CPU (BENCHMARKS.md,
+/// "lavapipe"), and still twice the flow's resolution at 128².
 pub const SOFTWARE_DYE_TARGET: usize = 256;
 
 /// The CFL limit a software adapter's window takes where the scene keeps the default (1): the
 /// default plume's fastest fluid crosses 1.0–1.1 cells a step from about step 250, which at 1
-/// splits every step in two, twice a step's cost on a CPU (BENCHMARKS.md, eleventh session).
+/// splits every step in two, twice a step's cost on a CPU.
 /// Semi-Lagrangian tracing is stable at any CFL number; 2 still keeps a trace within two cells.
 pub const SOFTWARE_MAX_CFL: f32 = 2.0;
 

@@ -2,7 +2,7 @@
 //! where the GPU is a software adapter (lavapipe), instead of through the Vulkan surface.
 //!
 //! Why: Mesa's X11 presentation for a software driver shares memory with the server only when
-//! the server also has DRI3. Xvfb (CI, and every figure in BENCHMARKS.md) has MIT-SHM but no
+//! the server also has DRI3. Xvfb (CI, and the window's figures in BENCHMARKS.md) has MIT-SHM but no
 //! DRI3, so there each frame went through the socket (`xcb_put_image`): a 1280×800 frame is 4 MB,
 //! copied into the socket and out of it again, and the present waited while the server read it
 //! all (about 13 ms of a 45 ms frame; the server spent 5 ms of CPU a frame). Here the picture is

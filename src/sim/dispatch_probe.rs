@@ -6,10 +6,9 @@
 //!
 //! On a CPU adapter (lavapipe) single figures are a guide only: gated-off dispatches read about
 //! 0.3 ms, as much as working ones, and some working dispatches read 0.02 ms while the next one
-//! reads their time (BENCHMARKS.md, twenty-fifth session). The marginal cost of a kernel is then
-//! better read from `SMOKEBOX_REPEAT=label,...`: each of those kernels is dispatched ten times
-//! instead of once (the results change; its cost a step is the difference in `run --stats` ms
-//! over nine).
+//! reads their time. The marginal cost of a kernel is then better read from
+//! `SMOKEBOX_REPEAT=label,...`: each of those kernels is dispatched ten times instead of once (the
+//! results change; its cost a step is the difference in `run --stats` ms over nine).
 
 use std::cell::RefCell;
 use std::sync::OnceLock;

@@ -53,7 +53,7 @@ impl Compiled {
 /// (shaders/multigrid_quad.wgsl `red_to_tex` .. `red_black_from_tex`), two half-sweeps a dispatch
 /// after the first. lavapipe gathers texels a pass over the lanes where it reads storage lane by
 /// lane; a half-sweep at 128² took 0.17-0.21 ms from textures against 0.47-0.57 ms from storage
-/// buffers (BENCHMARKS.md, twenty-fourth session).
+/// buffers (BENCHMARKS.md, "Where the time goes: lavapipe").
 struct QuadTex {
     /// Each kernel's bind groups by the texture it writes (`to`: a = 0, b = 1), reading the
     /// other. A smoothing block leaves x in a, where the prolongation reads it: `red_to_tex`

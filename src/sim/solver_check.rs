@@ -189,7 +189,7 @@ pub enum Measure {
 
 /// The most cells of a level 0 whose check takes one dispatch (`Check::merged`): at 128² on the
 /// 2-core lavapipe VM the whole reduction on one core cost less than a second dispatch's wake-up
-/// and wait (BENCHMARKS.md, thirty-third session); at 256² the two were even.
+/// and wait (BENCHMARKS.md, "Where the time goes: lavapipe"); at 256² the two were even.
 pub const MERGED_CHECK_CELLS: usize = 128 * 128;
 
 impl Check {
@@ -257,7 +257,7 @@ impl Check {
             None
         };
         // lavapipe gathers texels a pass where it reads storage lane by lane (the merged check is
-        // mostly its dispatch's wake-up: BENCHMARKS.md, thirty-fourth session)
+        // mostly its dispatch's wake-up: BENCHMARKS.md, "Where the time goes: lavapipe")
         let reduce_mg_tex = match level0_tex {
             Some(views) if quads && merged.is_none() => {
                 let k = super::kernel::with_level0_compiled(target, quads, || k("reduce_mg_tex"))?;
@@ -336,8 +336,8 @@ impl Check {
 /// The plain kernels' (a CPU adapter's) polish is two sweeps, a half: in plume at 128² on
 /// lavapipe, 2 of 5 steps' first V-cycle left 1-5.7x the target from the pair's warm start; two
 /// sweeps took it down about 2.2x and four about 5x, where a second V-cycle costs about as much
-/// as the first and three times four sweeps (BENCHMARKS.md, thirty-fourth session). From the
-/// three's warm start (thirty-fifth session) most 256² steps' first V-cycle leaves 1-5x too, and
+/// as the first and three times four sweeps. From the three-direction warm start most 256² steps'
+/// first V-cycle leaves 1-5x too, and
 /// the second half took 3-4 % off a step there; at 128² nearly every step passes after one
 /// V-cycle, and the constants made no difference to measure. The tiles' polish is four sweeps
 /// (a GPU's): no second half there.

@@ -173,7 +173,7 @@ pub struct Stats {
     groups: u32,
 }
 
-/// A reduction kernel sized for the device (`WG`, src/sim/kernel.rs `solver_workgroup`): on a CPU
+/// A reduction kernel sized for the device (`WG`, `DeviceProfile::solver_workgroup`): on a CPU
 /// adapter every barrier of a 256-wide tree suspends each invocation, which cost about 6 ms a step
 /// whatever the grid; one SIMD batch of 8 needs no switching.
 /// `GROUPS` of them, whose partials `finish` folds in `FOLD` runs (`fold_invocations`).

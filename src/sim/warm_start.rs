@@ -5,11 +5,11 @@
 //! for this step's system. A pressure that changes smoothly in time is so extrapolated along its
 //! change and the change's bend: in `plume` at 128² the pair (p1, d) cut the start's residual about
 //! tenfold against p1 alone, and g about twofold more, so that a solve to 1e-4 needs one V-cycle
-//! in most steps at 256² too (BENCHMARKS.md, issue 22 item 5, thirty-fifth session). Where g lies
+//! in most steps at 256² too. Where g lies
 //! (nearly) in the span of the other two it is dropped; where p1 and d are nearly parallel the
 //! start is p1 scaled by the best factor in [0, 1] alone, and so is a solve of a fixed count
 //! always: there the start decides what is left behind (the teaching scene's 40 Jacobi sweeps,
-//! the equal-work races of issue 22), and that stays as it was, p_prev2 untouched. Two
+//! the equal-work comparisons of BENCHMARKS.md), and that stays as it was, p_prev2 untouched. Two
 //! dispatches, only when warm starting. CPU twin: src/sim/cpu/warm_start.rs.
 //!
 //! Why not the pressure as it is: a solve stopped short leaves divergence in the velocity, and the

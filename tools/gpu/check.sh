@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The GPU figures of issue 22 item 6 in one call on a lent machine (tools/gpu/prepare.sh first).
+# The GPU figures of issue 22 item 6 in one run on a GPU machine (tools/gpu/prepare.sh first).
 # For each size: the plume's step with multigrid to 1e-4 (the default), with no pressure solve
 # (Jacobi 0: the rest of the step) and with Jacobi 40, one sub-step a step (time.max_cfl=0, as
-# ../shared/measurements/ were taken), `run --stats` medians of steps 21+; then `bench
+# BENCHMARKS.md's GPU figures are taken), `run --stats` medians of steps 21+; then `bench
 # --dispatches` by kernel; then the carried test binaries. Everything goes to $OUT (out/gpu when
 # unset, as in a dry run here on lavapipe: SIZES="64 128" STEPS=40 SMOKEBOX=target/release/smokebox).
 set -uo pipefail

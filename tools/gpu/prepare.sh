@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Gets a run of tools/gpu/check.sh ready for a lent GPU machine (the `device` tool), which has no
-# Rust toolchain and may lack the Vulkan loader. Here: builds the release binary, strips it into
-# .gpu/ (git-ignored), strips and gzips the test binaries named as arguments (e.g. `gpu_vs_cpu
-# solvers`) into .gpu/tests/ (twelve fit the call's 64 MiB so), and downloads the amd64 loader
-# packages into .gl/ (git-ignored): the Vulkan loader and glvnd, without which NVIDIA's ICD
-# (libGLX_nvidia) gave no vkCreateInstance on the thirty-second session's H200. Then one call:
-#   device run, carry [".gpu", ".gl"], command `bash tools/gpu/check.sh`
-# (and, in the same call where it fits, `bash tools/gpu/variants.sh default LABEL:VAR=VALUE ... default`)
-# and the figures come back under $OUT (BENCHMARKS.md, issue 22 item 6, says what to record).
+# Gets a run of tools/gpu/check.sh ready for a GPU machine that has no Rust toolchain and may
+# lack the Vulkan loader. Here: builds the release binary, strips it into .gpu/ (git-ignored),
+# strips and gzips the test binaries named as arguments (e.g. `gpu_vs_cpu solvers`) into
+# .gpu/tests/ (twelve fit in 64 MiB so), and downloads the amd64 loader packages into .gl/
+# (git-ignored): the Vulkan loader and glvnd, without which NVIDIA's ICD (libGLX_nvidia) gave no
+# vkCreateInstance on an H200. Then, on the GPU machine, with .gpu and .gl copied into the checkout:
+#   bash tools/gpu/check.sh
+# (and, where there is time, `bash tools/gpu/variants.sh default LABEL:VAR=VALUE ... default`)
+# and the figures are written under $OUT (BENCHMARKS.md, "NVIDIA H200" and "NVIDIA H100", shows
+# what is recorded).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Times the plume's step under variables, one run after another, on a lent GPU machine (after
-# tools/gpu/prepare.sh; one device call, carry [".gpu", ".gl"]). Each argument is LABEL or
+# Times the plume's step under variables, one run after another, on a GPU machine (after
+# tools/gpu/prepare.sh, with .gpu and .gl copied into the checkout). Each argument is LABEL or
 # LABEL:VAR=VALUE[,VAR=VALUE...]; the first and last runs should be the default, so a drift of
 # the GPU's clock shows. Per size: `run --stats` of STEPS steps (time.max_cfl=0), the median,
 # least and most `ms` of steps 21+. Lines go to stdout and $OUT/variants.txt.
-#   bash tools/gpu/variants.sh default cells16x16:SMOKEBOX_CELL_BLOCK=16x16 checks-all:SMOKEBOX_SHADER_CHECKS=all default
+#   bash tools/gpu/variants.sh default cells8x8:SMOKEBOX_PROFILE=gpu,cell_block=8x8 checks-all:SMOKEBOX_PROFILE=gpu,checks=all default
 # A dry run here: SIZES=64 STEPS=30 SMOKEBOX=target/release/smokebox bash tools/gpu/variants.sh default
 set -uo pipefail
 cd "$(dirname "$0")/../.."
