@@ -206,6 +206,8 @@ impl Running {
         let egui_state =
             egui_winit::State::new(egui_ctx, egui::ViewportId::ROOT, &window, Some(window.scale_factor() as f32), window.theme(), None);
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        crate::platform::show_status("preparing the GPU kernels…");
+        crate::platform::yield_to_page().await;
         let sim = make_sim(&gpu)?;
         let mut field = CachedField::new(&gpu.device, format, gpu.is_software());
         field.attach(&sim);

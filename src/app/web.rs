@@ -113,6 +113,9 @@ impl App {
     /// After each frame is drawn (and before the browser presents it, so the canvas can still be
     /// read): `?steps=N` pauses at step N and tells the browser test, with the canvas.
     pub(super) fn page_frame_drawn(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.sim.step_index > 0) {
+            platform::show_status("");
+        }
         if let (Some(n), Some(r)) = (self.run_until, &self.running)
             && r.sim.step_index >= n
         {

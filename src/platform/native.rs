@@ -144,6 +144,12 @@ pub fn ask_for_path(state: bool, start: PathBuf, wake: impl FnOnce() + Send + 's
     rx
 }
 
+/// (The page's status line: the window has none.)
+pub fn show_status(_line: &str) {}
+
+/// (The page's: natively nothing waits.)
+pub async fn yield_to_page() {}
+
 /// A line on stderr for the user.
 pub fn say(line: &str) {
     eprintln!("smokebox: {line}");

@@ -122,6 +122,33 @@ pub fn show_message(line: &str) {
 }
 
 thread_local! {
+    /// Whether the status line (`show_status`) is shown.
+    static STATUS_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Shows what the page is doing before its first step (`#status`, over the canvas), or hides it
+/// when `line` is empty. The page opens with "loading smokebox…" in it.
+pub fn show_status(line: &str) {
+    if line.is_empty() && !STATUS_SHOWN.get() {
+        return;
+    }
+    STATUS_SHOWN.set(!line.is_empty());
+    if let Some(el) = document().get_element_by_id("status") {
+        el.set_text_content(Some(line));
+        let _ = el.set_attribute("style", if line.is_empty() { "display:none" } else { "display:block" });
+    }
+}
+
+/// Lets the browser run its event loop once (and so paint the status line) before work that
+/// holds the page's thread.
+pub async fn yield_to_page() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+thread_local! {
     /// GPU faults the page saw (the self-test fails on any).
     static FAULTS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }

@@ -221,7 +221,7 @@ struct Memory {
     /// solve read back since: the recorded units reach `PEAK_REACH` times it (`Plan::new`'s reach). In `logo` a V-cycle takes
     /// about 13 % off the residual, so the count a step needs jumps by several from one step to the
     /// next; after steps that needed one, the prediction's spares (two) left 29 of 200 steps above
-    /// the tolerance (BENCHMARKS.md, thirty-fifth session).
+    /// the tolerance (BENCHMARKS.md, "Targets not yet met").
     peak: f32,
     /// Boundary kinds the set-up was done for; None: solids changed since.
     setup_for: Option<[u32; 4]>,
@@ -243,6 +243,15 @@ struct Memory {
     lazy: bool,
     /// The brush changed the obstacles since the last solve (`mark_dirty`).
     painted: bool,
+}
+
+/// What one solve does before its units (`Solvers::plan_solve`).
+struct SolveSteps {
+    plan: Plan,
+    setup_jacobi: bool,
+    setup_mg: bool,
+    /// The bottom's elimination chunks to run (`Multigrid::encode_eliminate`).
+    eliminate: std::ops::Range<u32>,
 }
 
 pub struct Solvers {
@@ -510,6 +519,33 @@ impl Solvers {
         bc_kind: [u32; 4],
     ) {
         self.collect_feedback();
+        let step = self.plan_solve(spec, bc_kind);
+        if spec.start == Start::Cold {
+            encoder.clear_buffer(&b.p, 0, None);
+        }
+        if spec.gated() {
+            self.schedule(encoder, spec, step.plan);
+        }
+        timed_pass(encoder, profiler, "pressure setup", |pass| self.encode_setup(pass, spec, &step));
+        let mut in_out = false;
+        timed_pass(encoder, profiler, "pressure", |pass| {
+            if spec.gated() {
+                self.encode_gated(pass, spec, step.plan, &mut in_out);
+            } else {
+                self.encode_fixed(pass, spec, &mut in_out);
+            }
+        });
+        if in_out {
+            copy_all(encoder, &b.p_out, &b.p);
+        }
+        if spec.gated() {
+            self.copy_feedback(encoder, spec, step.plan);
+        }
+    }
+
+    /// What this solve does before its units, from what the solver remembers: the plan of units,
+    /// the set-ups due and the bottom's elimination chunks. Updates the memory.
+    fn plan_solve(&self, spec: SolveSpec, bc_kind: [u32; 4]) -> SolveSteps {
         let mut m = self.memory.get();
         if m.spec != Some(spec) {
             m.spec = Some(spec);
@@ -522,16 +558,11 @@ impl Solvers {
             m.jacobi_ready = false;
             m.multigrid_ready = false;
         }
-        if spec.start == Start::Cold {
-            encoder.clear_buffer(&b.p, 0, None);
-        }
-        let gated = spec.gated();
         let reach = if m.cold || m.painted { spec.reach } else { (PEAK_REACH * m.peak).ceil() as u32 };
         m.painted = false;
-        let plan = if gated { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
+        let plan = if spec.gated() { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
         m.last_plan = plan;
         let kind = spec.kind;
-        let measure = Self::measure(kind);
         let (setup_jacobi, setup_mg) = match kind {
             SolverKind::Jacobi => (!m.jacobi_ready, false),
             _ => (false, !m.multigrid_ready),
@@ -549,101 +580,111 @@ impl Solvers {
             0..0
         };
         self.memory.set(m);
-        if gated {
-            // in stream order: the units before the first check, and the tail's schedule
-            let mut put = |word: usize, count: u32| {
-                encoder.copy_buffer_to_buffer(&self.counts, (count * 4) as u64, &self.control, (word * 4) as u64, 4);
-            };
-            put(ctl::PENDING, plan.direct);
-            put(ctl::TAIL, 0);
-            put(ctl::TAIL + 1, plan.gated);
-            put(ctl::TAIL + 2, plan.fine);
-            put(ctl::POLISH_AT, self.polish_at(spec, plan).unwrap_or(ctl::NO_POLISH));
-        }
+        SolveSteps { plan, setup_jacobi, setup_mg, eliminate }
+    }
+
+    /// A gated solve's counts, in stream order: the units before the first check, and the tail's
+    /// schedule.
+    fn schedule(&self, encoder: &mut wgpu::CommandEncoder, spec: SolveSpec, plan: Plan) {
+        let mut put = |word: usize, count: u32| {
+            encoder.copy_buffer_to_buffer(&self.counts, (count * 4) as u64, &self.control, (word * 4) as u64, 4);
+        };
+        put(ctl::PENDING, plan.direct);
+        put(ctl::TAIL, 0);
+        put(ctl::TAIL + 1, plan.gated);
+        put(ctl::TAIL + 2, plan.fine);
+        put(ctl::POLISH_AT, self.polish_at(spec, plan).unwrap_or(ctl::NO_POLISH));
+    }
+
+    /// The set-ups due, the start (cold, or the warm start's mix, which opens a gated solve) and
+    /// level 0's right-hand side.
+    fn encode_setup(&self, pass: &mut wgpu::ComputePass<'_>, spec: SolveSpec, step: &SolveSteps) {
         let direct = self.launch(false);
-        timed_pass(encoder, profiler, "pressure setup", |pass| {
-            if setup_jacobi {
-                self.jacobi.encode_stencil_pack(pass);
-            }
-            if setup_mg {
-                self.mg.encode_setup(pass, direct);
-            }
-            for chunk in eliminate.clone() {
-                self.mg.encode_eliminate(pass, direct, chunk);
-            }
-            // a warm start's sums load level 0's right-hand side as they go (one dispatch fewer)
-            if kind != SolverKind::Jacobi && spec.start != Start::Warm {
-                self.mg.encode_load(pass, direct);
-            }
-            if spec.start == Start::Warm {
-                // with a tolerance, its scaling opens the gate too
-                self.warm.encode(pass, measure, gated);
-            }
-            match (gated, spec.start) {
-                (false, _) => {}
-                (true, Start::Warm) => self.check.opened(),
-                (true, _) => self.check.encode_start(pass),
-            }
-        });
-        let mut in_out = false;
-        timed_pass(encoder, profiler, "pressure", |pass| {
-            if !gated {
-                match kind {
-                    SolverKind::Multigrid => (0..spec.iterations).for_each(|_| self.mg.encode_vcycle(pass, direct)),
-                    SolverKind::Jacobi => self.jacobi.encode_sweeps(pass, direct, spec.iterations, &mut in_out),
-                    SolverKind::Sor => pressure_sor::encode_sor(&self.mg, pass, direct, spec.iterations, &mut in_out),
-                }
-                return;
-            }
-            let polish_at = self.polish_at(spec, plan);
-            for _ in 0..plan.direct {
-                self.encode_unit(pass, kind, direct, &mut in_out);
-            }
-            // where a V-cycle or the polish leaves level 0's x in a texture, the checks after them
-            // read it there
-            let after = if kind == SolverKind::Multigrid && self.mg.level0_tex().is_some() { Measure::Level0Tex } else { measure };
-            // gated: a zero right-hand side closed the gate at the start
-            self.check.encode_gate(pass, if plan.direct > 0 { after } else { measure }, self.launch(true));
-            // the gated tail, in the blocks the gate counts (`tail_block`), the polish among them
-            let (mut left, mut k, mut checks) = (plan.gated, 0, 1);
-            while left > 0 {
-                if polish_at == Some(checks - 1) {
-                    self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_SLOT));
-                    // its second half, open only where the first V-cycle left the residual further
-                    // (`solver_check::polish_constants`)
-                    if self.check.polish_halves {
-                        self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_MORE_SLOT));
-                    }
-                    self.check.encode_gate(pass, after, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
-                    checks += 1;
-                    continue;
-                }
-                checks += 1;
-                let block = tail_block(k, plan.fine).min(left);
-                for _ in 0..block {
-                    self.encode_unit(pass, kind, self.launch(true), &mut in_out);
-                }
-                self.check.encode_gate(pass, after, self.launch(true));
-                (left, k) = (left - block, k + 1);
-            }
-        });
-        if in_out {
-            copy_all(encoder, &b.p_out, &b.p);
+        if step.setup_jacobi {
+            self.jacobi.encode_stencil_pack(pass);
         }
-        if gated {
-            let solve = self.gated_solves.get() + 1;
-            self.gated_solves.set(solve);
-            let mut slots = self.feedback.borrow_mut();
-            if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
-                encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
-                let (verdict, at) = ((ctl::VERDICT * 4) as u64, (ctl::FEEDBACK_WORDS * 4) as u64);
-                encoder.copy_buffer_to_buffer(&self.control, verdict, &s.buffer, at, 12);
-                s.state = SlotState::Copied;
-                s.plan = plan;
-                s.spec = Some(spec);
-                s.stale = false;
-                s.solve = solve;
+        if step.setup_mg {
+            self.mg.encode_setup(pass, direct);
+        }
+        for chunk in step.eliminate.clone() {
+            self.mg.encode_eliminate(pass, direct, chunk);
+        }
+        // a warm start's sums load level 0's right-hand side as they go (one dispatch fewer)
+        if spec.kind != SolverKind::Jacobi && spec.start != Start::Warm {
+            self.mg.encode_load(pass, direct);
+        }
+        if spec.start == Start::Warm {
+            // with a tolerance, its scaling opens the gate too
+            self.warm.encode(pass, Self::measure(spec.kind), spec.gated());
+        }
+        match (spec.gated(), spec.start) {
+            (false, _) => {}
+            (true, Start::Warm) => self.check.opened(),
+            (true, _) => self.check.encode_start(pass),
+        }
+    }
+
+    /// A fixed count of units, no checks.
+    fn encode_fixed(&self, pass: &mut wgpu::ComputePass<'_>, spec: SolveSpec, in_out: &mut bool) {
+        let direct = self.launch(false);
+        match spec.kind {
+            SolverKind::Multigrid => (0..spec.iterations).for_each(|_| self.mg.encode_vcycle(pass, direct)),
+            SolverKind::Jacobi => self.jacobi.encode_sweeps(pass, direct, spec.iterations, in_out),
+            SolverKind::Sor => pressure_sor::encode_sor(&self.mg, pass, direct, spec.iterations, in_out),
+        }
+    }
+
+    /// A solve to a tolerance: the plan's direct units, a check, then the gated tail in the
+    /// blocks the gate counts (`tail_block`), each followed by a check, the polish among them.
+    fn encode_gated(&self, pass: &mut wgpu::ComputePass<'_>, spec: SolveSpec, plan: Plan, in_out: &mut bool) {
+        let (kind, measure) = (spec.kind, Self::measure(spec.kind));
+        let polish_at = self.polish_at(spec, plan);
+        for _ in 0..plan.direct {
+            self.encode_unit(pass, kind, self.launch(false), in_out);
+        }
+        // where a V-cycle or the polish leaves level 0's x in a texture, the checks after them
+        // read it there
+        let after = if kind == SolverKind::Multigrid && self.mg.level0_tex().is_some() { Measure::Level0Tex } else { measure };
+        // gated: a zero right-hand side closed the gate at the start
+        self.check.encode_gate(pass, if plan.direct > 0 { after } else { measure }, self.launch(true));
+        let (mut left, mut k, mut checks) = (plan.gated, 0, 1);
+        while left > 0 {
+            if polish_at == Some(checks - 1) {
+                self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_SLOT));
+                // its second half, open only where the first V-cycle left the residual further
+                // (`solver_check::polish_constants`)
+                if self.check.polish_halves {
+                    self.mg.encode_polish(pass, self.launch(true).through(ctl::POLISH_MORE_SLOT));
+                }
+                self.check.encode_gate(pass, after, self.launch(true).through(ctl::POLISH_CHECK_SLOT));
+                checks += 1;
+                continue;
             }
+            checks += 1;
+            let block = tail_block(k, plan.fine).min(left);
+            for _ in 0..block {
+                self.encode_unit(pass, kind, self.launch(true), in_out);
+            }
+            self.check.encode_gate(pass, after, self.launch(true));
+            (left, k) = (left - block, k + 1);
+        }
+    }
+
+    /// The control words copied into a free feedback slot, read back a frame or two later
+    /// (`collect_feedback`).
+    fn copy_feedback(&self, encoder: &mut wgpu::CommandEncoder, spec: SolveSpec, plan: Plan) {
+        let solve = self.gated_solves.get() + 1;
+        self.gated_solves.set(solve);
+        let mut slots = self.feedback.borrow_mut();
+        if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
+            encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
+            let (verdict, at) = ((ctl::VERDICT * 4) as u64, (ctl::FEEDBACK_WORDS * 4) as u64);
+            encoder.copy_buffer_to_buffer(&self.control, verdict, &s.buffer, at, 12);
+            s.state = SlotState::Copied;
+            s.plan = plan;
+            s.spec = Some(spec);
+            s.stale = false;
+            s.solve = solve;
         }
     }
 
@@ -652,8 +693,7 @@ impl Solvers {
     /// running flow just under the tolerance and the rest just over it (plume at 128²: the 2-cycle
     /// steps' first ratio was within 1.5x of the target in half of them, 3x in 90 %), and a
     /// second V-cycle costs a CPU adapter about as much as the first. Two smoothing sweeps on
-    /// level 0 first (four tiled) finish most of those steps for a third of it (BENCHMARKS.md,
-    /// twenty-ninth session). The polish is a gated block of no V-cycles right after the check
+    /// level 0 first (four tiled) finish most of those steps for a third of it. The polish is a gated block of no V-cycles right after the check
     /// that follows the first V-cycle (`polish_at`), which opens it only where that V-cycle left
     /// the residual within `POLISH_REACH` (shaders/solver_gate_check.wgsl) of the target: at 256²
     /// one V-cycle leaves 3 to 15 times it, and two sweeps would not do. Its second half (as many

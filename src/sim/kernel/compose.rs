@@ -153,8 +153,9 @@ pub const SHADERS: &[(&str, &str)] = &[
 /// (`GRID_NX`, `GRID_NY`, `GRID_K`: `nx()`, `ny()`, `dye_k()` in shaders/shared/grid.wgsl), not
 /// through the parameter block: a CPU adapter (lavapipe) then folds every index computation and
 /// every division by them into the compiled kernel, which halved the cost of the advection,
-/// forces and projection passes (BENCHMARKS.md, issue 22). A grid of another size or dye scale is
-/// a new simulation with new kernels anyway (`Simulation::configure` refuses to change them).
+/// forces and projection passes (BENCHMARKS.md, "Where the time goes: lavapipe"). A grid of
+/// another size or dye scale is a new simulation with new kernels anyway (`Simulation::configure`
+/// refuses to change them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GridSize {
     pub nx: u32,
@@ -202,7 +203,7 @@ thread_local! {
 /// constants (`compile_level_in`) instead of from the level buffer (slot 18). Like the grid's
 /// size, a level's sizes and offsets compiled in let a CPU adapter fold the kernel's index
 /// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
-/// lavapipe (BENCHMARKS.md, twenty-third session).
+/// lavapipe.
 pub fn with_level_compiled<T>(l: &crate::sim::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
     let before = COMPILED_LEVEL.replace(Some(*l));
     let out = f();

@@ -13,7 +13,7 @@ mod reflect;
 pub mod slot;
 
 pub use compose::{GridSize, PARTS, PRELUDE, SHADERS, constants, parse, reads_dye_scale, source, source_with, with_level_compiled};
-pub use pipelines::{Switches, kept};
+pub use pipelines::Switches;
 pub use profile::{
     DeviceClass, DeviceProfile, GPU_CHECKS, MAX_REDUCTION_GROUPS, ShaderChecks, fold_invocations, from_env as profile_from_env, profile,
     reduction_groups, textures_fit, with_profile,
@@ -158,7 +158,8 @@ impl Kernel {
                 let source =
                     pipelines::ModuleSource { label: &label, src: &key.src, entry, constants, zero_workgroup_memory, checks: key.checks };
                 let declares = |name: &str| module.overrides.iter().any(|(_, o)| o.name.as_deref() == Some(name));
-                let c = Arc::new(pipelines::Compiled::new(device, source, binds, module.entry_points[index].workgroup_size, declares));
+                let size = module.entry_points[index].workgroup_size;
+                let c = Arc::new(pipelines::Compiled::new(device, target.device_serial, source, binds, size, declares));
                 if let Some(d) = target.device_serial {
                     pipelines::keep(d, key, &c);
                 }

@@ -1,8 +1,9 @@
-//! A kernel's compiled parts and the cache that keeps them: the shader module, the layouts, and a
-//! pipeline for each state of the switches, each pipeline built the first time it is dispatched.
-//! Nothing is compiled for a kernel that never runs (the page's first step waits only for the
-//! pipelines it dispatches), and a simulation made again on a device that built a kernel before
-//! takes it from the cache.
+//! A kernel's compiled parts and the cache that keeps them: its layouts, made at once, and its
+//! shader module and a pipeline for each state of the switches, made the first time it is
+//! dispatched. Nothing is compiled for a kernel that never runs, and the entry points of one
+//! source share its module, so the page's first step waits only for what it dispatches
+//! (BENCHMARKS.md, "The web page on SwiftShader"). A simulation made again on a device that built
+//! a kernel before takes it from the cache.
 
 use super::profile::ShaderChecks;
 use super::reflect::Bindings;
@@ -72,7 +73,11 @@ pub struct Compiled {
     /// By the switches' bits within `mask`.
     built: [OnceLock<wgpu::ComputePipeline>; 8],
     device: wgpu::Device,
-    module: wgpu::ShaderModule,
+    /// `Gpu::serial` of `device`, where its modules are shared (`shared_module`).
+    serial: Option<u64>,
+    src: String,
+    checks: ShaderChecks,
+    module: OnceLock<wgpu::ShaderModule>,
     layout: wgpu::PipelineLayout,
     entry: String,
     constants: Vec<(String, f64)>,
@@ -96,10 +101,11 @@ pub struct ModuleSource<'a> {
 }
 
 impl Compiled {
-    /// The shader module and layouts of `source` on `device`; `module` is its parsed form and
-    /// `declares` the overrides it has. No pipeline is built yet.
+    /// The layouts of `source` on `device` (`serial`: its `Gpu::serial`, where kept); `declares`
+    /// tells the overrides its module has. No module or pipeline is made yet.
     pub fn new(
         device: &wgpu::Device,
+        serial: Option<u64>,
         source: ModuleSource,
         binds: Bindings,
         workgroup_size: [u32; 3],
@@ -111,15 +117,6 @@ impl Compiled {
             bind_group_layouts: &[Some(&binds.layout)],
             immediate_size: 0,
         });
-        let desc = wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.src.to_string().into()) };
-        let module = if source.checks == ShaderChecks::ALL {
-            device.create_shader_module(desc)
-        } else {
-            // SAFETY: naga's checks guard against indices out of bounds, endless loops and
-            // division by zero, of which these kernels have none (`ShaderChecks`); a Vulkan
-            // driver with robust buffer access (which wgpu asks for) bounds storage access itself.
-            unsafe { device.create_shader_module_trusted(desc, source.checks.runtime()) }
-        };
         Compiled {
             label: label.to_string(),
             binds,
@@ -127,7 +124,10 @@ impl Compiled {
             mask: SWITCHED.iter().filter(|(name, _)| declares(name)).fold(0, |m, (_, bit)| m | bit),
             built: Default::default(),
             device: device.clone(),
-            module,
+            serial,
+            src: source.src.to_string(),
+            checks: source.checks,
+            module: OnceLock::new(),
             layout,
             entry: source.entry.to_string(),
             constants: source.constants.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
@@ -135,11 +135,15 @@ impl Compiled {
         }
     }
 
-    /// The pipeline for the switches' bits `bits` (every one on without switches), built the
-    /// first time.
+    /// The pipeline for the switches' state (every one on without switches), built the first
+    /// time, its module with it where none of the source's entry points made it before.
     pub fn pipeline(&self, switches: Option<&Switches>) -> &wgpu::ComputePipeline {
         let key = switches.map_or(Switches::ALL, Switches::bits) & self.mask;
         self.built[key as usize].get_or_init(|| {
+            let module = self.module.get_or_init(|| match self.serial {
+                Some(serial) => shared_module(&self.device, serial, &self.label, &self.src, self.checks),
+                None => make_module(&self.device, &self.label, &self.src, self.checks),
+            });
             let mut constants: Vec<(&str, f64)> = self.constants.iter().map(|(k, x)| (k.as_str(), *x)).collect();
             for (name, bit) in SWITCHED.iter().filter(|(_, bit)| self.mask & bit != 0) {
                 constants.push((name, f64::from(u8::from(key & bit != 0))));
@@ -147,7 +151,7 @@ impl Compiled {
             self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&self.label),
                 layout: Some(&self.layout),
-                module: &self.module,
+                module,
                 entry_point: Some(&self.entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
                     constants: &constants,
@@ -157,11 +161,34 @@ impl Compiled {
             })
         })
     }
+}
 
-    /// Pipelines built so far (`smokebox bench`, the page's start).
-    pub fn built(&self) -> usize {
-        self.built.iter().filter(|b| b.get().is_some()).count()
+/// A shader module of `src` keeping `checks`.
+fn make_module(device: &wgpu::Device, label: &str, src: &str, checks: ShaderChecks) -> wgpu::ShaderModule {
+    let desc = wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(src.to_string().into()) };
+    if checks == ShaderChecks::ALL {
+        device.create_shader_module(desc)
+    } else {
+        // SAFETY: naga's checks guard against indices out of bounds, endless loops and division
+        // by zero, of which these kernels have none (`ShaderChecks`); a Vulkan driver with robust
+        // buffer access (which wgpu asks for) bounds storage access itself.
+        unsafe { device.create_shader_module_trusted(desc, checks.runtime()) }
     }
+}
+
+/// The module of `src` on device `serial`, made once for all the entry points that use it.
+fn shared_module(device: &wgpu::Device, serial: u64, label: &str, src: &str, checks: ShaderChecks) -> wgpu::ShaderModule {
+    let key = (src.to_string(), checks);
+    if let Some(m) = with_cache(|c| c.iter().find(|c| c.device == serial).and_then(|c| c.modules.get(&key).cloned())) {
+        return m;
+    }
+    let module = make_module(device, label, src, checks);
+    with_cache(|c| {
+        if let Some(c) = c.iter_mut().find(|c| c.device == serial) {
+            c.modules.insert(key, module.clone());
+        }
+    });
+    module
 }
 
 /// Everything a kernel is built from but its device: the source (grid, cell block and, for the
@@ -184,6 +211,8 @@ struct DeviceKernels {
     /// `Gpu::serial` (wgpu's device ids repeat across instances).
     device: u64,
     kernels: std::collections::HashMap<CacheKey, Arc<Compiled>>,
+    /// Shader modules by source and checks (`shared_module`).
+    modules: std::collections::HashMap<(String, ShaderChecks), wgpu::ShaderModule>,
 }
 
 /// Devices whose kernels are kept: the app has one at a time (two while a lost one's successor
@@ -216,7 +245,7 @@ pub fn keep(device: u64, key: CacheKey, kernel: &Arc<Compiled>) {
     with_cache(|c| {
         let mut entry = match c.iter().position(|c| c.device == device) {
             Some(at) => c.remove(at),
-            None => DeviceKernels { device, kernels: Default::default() },
+            None => DeviceKernels { device, kernels: Default::default(), modules: Default::default() },
         };
         entry.kernels.insert(key, kernel.clone());
         c.retain(|c| crate::gpu::is_open(c.device));
@@ -225,9 +254,4 @@ pub fn keep(device: u64, key: CacheKey, kernel: &Arc<Compiled>) {
             c.remove(0);
         }
     });
-}
-
-/// Kernels kept for `device` and the pipelines built among them: (kernels, pipelines).
-pub fn kept(device: u64) -> (usize, usize) {
-    with_cache(|c| c.iter().find(|c| c.device == device).map_or((0, 0), |c| (c.kernels.len(), c.kernels.values().map(|k| k.built()).sum())))
 }
