@@ -1,5 +1,5 @@
 // Red-black successive over-relaxation of the pressure Poisson equation, in place on p: two sweeps
-// per dispatch through workgroup memory (multigrid_tile.wgsl) on multigrid level 0, whose x is `p`
+// per dispatch through workgroup memory (multigrid/tile.wgsl) on multigrid level 0, whose x is `p`
 // and whose rhs is `load`'s -rho h^2 div / dt. Each cell moves params.sor_omega of the way past its
 // Gauss-Seidel value.
 

@@ -1,11 +1,11 @@
 // `reduce_rhs` and `reduce_mg` of solver_check.wgsl four cells a thread, where level 0's rows are whole quads
-// (src/sim/solver_check.rs `Check::new`): the residual by multigrid_quad.wgsl `quad_at` (or
+// (src/sim/solver_check.rs `Check::new`): the residual by multigrid/quad.wgsl `quad_at` (or
 // `quad_in`, from the textures: `reduce_mg_tex`), bit for bit multigrid_common `local_residual`'s,
 // and the same maximum. Why: lavapipe reads
 // storage one lane at a time but every word of a vector in one pass over the lanes, and a cell's
-// residual reads 7 words (multigrid_quad.wgsl).
+// residual reads 7 words (multigrid/quad.wgsl).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid_quad.wgsl declares the level's.
+// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid/quad.wgsl declares the level's.
 @group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
 @group(0) @binding(7) var<storage, read> solid: array<vec4<f32>>;
 

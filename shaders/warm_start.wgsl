@@ -72,7 +72,7 @@ fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 }
 
 // The sums with multigrid level 0's stencil (multigrid and SOR; the same packing), and level 0's
-// right-hand side on the way (multigrid_setup.wgsl `load`, whose dispatch a warm start saves).
+// right-hand side on the way (multigrid/setup.wgsl `load`, whose dispatch a warm start saves).
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = no_sums();

@@ -23,7 +23,7 @@
 // A solve to a tolerance also needs max |b| over the fluid cells, its residual's scale: the sums
 // take it on their way, and the scaling's first workgroup opens the solve's gate with it
 // (`open_gate`), as solver_check.wgsl `reduce_rhs` and `gate_start` would in two dispatches more.
-// Composed after multigrid_level.wgsl (stencil_count) and shared/nonfinite.wgsl, before
+// Composed after multigrid/level.wgsl (stencil_count) and shared/nonfinite.wgsl, before
 // solver_gate.wgsl; warm_start.wgsl (a cell a thread) and warm_start_quad.wgsl (four cells of a
 // row a thread) come after it. Partial sums go to `partials` after the statistics' eight blocks
 // (stats.wgsl), which a step with statistics holds across the solve: the five sums p1·b, d·b,

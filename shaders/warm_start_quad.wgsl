@@ -5,7 +5,7 @@
 // every word of a vector in one pass over the lanes (pressure_quad.wgsl), and a cell's terms read
 // 8 words.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid_quad.wgsl declares the level's and
+// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid/quad.wgsl declares the level's and
 // `divergence`, warm_start_mix.wgsl `partials`.
 @group(0) @binding(3) var<storage, read_write> p: array<vec4<f32>>;
 @group(0) @binding(17) var<storage, read> stencil: array<vec4<u32>>;
@@ -36,7 +36,7 @@ fn energy(xr: vec4<f32>, yr: vec4<f32>, xt: vec4<f32>, yt: vec4<f32>, right: vec
 }
 
 // warm_start.wgsl `cell_terms` of quad q of row j, with packed stencils s and -rho h^2 div / dt
-// b (multigrid_quad.wgsl `rhs_quad`).
+// b (multigrid/quad.wgsl `rhs_quad`).
 fn quad_terms(q: i32, j: i32, s: vec4<u32>, b: vec4<f32>) -> QuadTerms {
     let w = nx() / 4;
     let row = j * w;
@@ -122,7 +122,7 @@ fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
 }
 
 // The sums with multigrid level 0's stencil (multigrid and SOR; the same packing), and level 0's
-// right-hand side on the way (multigrid_quad.wgsl `load`, whose dispatch a warm start saves).
+// right-hand side on the way (multigrid/quad.wgsl `load`, whose dispatch a warm start saves).
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let w = u32(nx() / 4);

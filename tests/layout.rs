@@ -109,7 +109,7 @@ fn splat_layout_matches_wgsl() {
 
 #[test]
 fn level_desc_layout_matches_wgsl() {
-    let (size, members) = struct_in(&pass_module("multigrid_smooth"), "Level");
+    let (size, members) = struct_in(&pass_module("multigrid/smooth"), "Level");
     let rust =
         rust_offsets!(LevelDesc, nx, ny, off, index, fine_nx, fine_ny, fine_off, x_off, coarse_nx, coarse_ny, coarse_off, coarse_x_off);
     assert_eq!(size as usize, size_of::<LevelDesc>(), "LevelDesc size differs between Rust and WGSL");

@@ -1,7 +1,7 @@
 //! Relaxation across an odd periodic seam (issue 20, item 3). Red-black colouring by i + j gives
 //! the last column of an odd periodic axis the colour of its neighbour across the seam; that
 //! column (row) now has two colours of its own, relaxed after red and black
-//! (shaders/multigrid_level.wgsl `colour`), so every sub-sweep is a true Gauss-Seidel step and SOR
+//! (shaders/multigrid/level.wgsl `colour`), so every sub-sweep is a true Gauss-Seidel step and SOR
 //! converges at full ω. Measured against the even grid next to each odd one: 127x64 against
 //! 128x64, 63x63 against 64x64, on the CPU twin (SOR, the multigrid smoother and V-cycles) and on
 //! the GPU (SOR and V-cycles, tiled and plain kernels).

@@ -32,19 +32,27 @@ fn params(nx: usize, ny: usize, kinds: [u32; 4]) -> Params {
 fn download_mg(sim: &Simulation, second: bool) -> Mg {
     let s = &sim.stages.solvers.mg;
     let data = if second {
-        read_buffers(&sim.device, &sim.queue, &[&sim.buffers.p_out, &s.mg_y, &s.mg_y, &s.mg_rhs, &s.mg_stencil])
+        read_buffers(
+            &sim.device,
+            &sim.queue,
+            &[&sim.buffers.p_out, &s.buffers.mg_y, &s.buffers.mg_y, &s.buffers.mg_rhs, &s.buffers.mg_stencil],
+        )
     } else {
-        read_buffers(&sim.device, &sim.queue, &[&sim.buffers.p, &s.mg_x[0], &s.mg_x[1], &s.mg_rhs, &s.mg_stencil])
+        read_buffers(
+            &sim.device,
+            &sim.queue,
+            &[&sim.buffers.p, &s.buffers.mg_x[0], &s.buffers.mg_x[1], &s.buffers.mg_rhs, &s.buffers.mg_stencil],
+        )
     };
-    let total = smokebox::sim::multigrid::total_cells(&s.levels);
+    let total = smokebox::sim::multigrid::total_cells(&s.levels());
     let mut x = data[0].clone();
-    for (k, l) in s.levels.iter().enumerate().skip(1) {
+    for (k, l) in s.levels().iter().enumerate().skip(1) {
         let at = l.x_off as usize;
         x.extend_from_slice(&data[1 + k % 2][at..at + l.cells()]);
     }
     assert_eq!(x.len(), total);
     Mg {
-        levels: s.levels.clone(),
+        levels: s.levels().to_vec(),
         x,
         rhs: data[3].clone(),
         res: vec![0.0; total],
@@ -62,11 +70,11 @@ fn upload_mg(sim: &Simulation, mg: &Mg) {
     }
     for (k, l) in mg.levels.iter().enumerate().skip(1) {
         let level = &mg.x[n0 + l.x_off as usize..][..l.cells()];
-        for x in [&s.mg_x[k % 2], &s.mg_y] {
+        for x in [&s.buffers.mg_x[k % 2], &s.buffers.mg_y] {
             sim.queue.write_buffer(x, l.x_off as u64 * 4, bytemuck::cast_slice(level));
         }
     }
-    sim.queue.write_buffer(&s.mg_rhs, 0, bytemuck::cast_slice(&mg.rhs));
+    sim.queue.write_buffer(&s.buffers.mg_rhs, 0, bytemuck::cast_slice(&mg.rhs));
 }
 
 /// Records `f` in one compute pass and waits for it.
@@ -154,7 +162,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         let s = &sim.stages.solvers;
         let mg = &s.mg;
         if nx > 32 {
-            assert!(mg.coarse >= 2, "{ctx}: two levels above the coarse solve expected");
+            assert!(mg.coarse() >= 2, "{ctx}: two levels above the coarse solve expected");
         }
         // random x and rhs on every level, then each fused dispatch
         let mut rng = Rng::new(11);
@@ -182,7 +190,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         let p = sim.params;
         type Step<'a> = (String, Box<dyn Fn(&mut wgpu::ComputePass<'_>) + 'a>, Box<dyn Fn(&mut Mg)>);
         let mut steps: Vec<Step> = Vec::new();
-        for l in 0..mg.coarse {
+        for l in 0..mg.coarse() {
             steps.push((
                 format!("smooth {l}"),
                 Box::new(move |pass| mg.encode_smooth(pass, launch, l)),
@@ -199,7 +207,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
                 Box::new(move |m| m.prolong_pass(l, &p)),
             ));
         }
-        let first = mg.coarse;
+        let first = mg.coarse();
         steps.push(("coarse".into(), Box::new(move |pass| mg.encode_coarse(pass, launch)), Box::new(move |m| m.coarse_pass(first, &p))));
         // a CPU adapter's level above the coarse solve and the solve in one dispatch, where the level
         // is small and takes the quad kernels (80 x 72: 40 x 36)
@@ -211,7 +219,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         }
         // the plain kernels (CPU adapters), in place
         {
-            for l in 0..mg.coarse {
+            for l in 0..mg.coarse() {
                 steps.push((
                     format!("plain sweep {l}"),
                     Box::new(move |pass| mg.encode_plain_sweep(pass, launch, l)),
@@ -293,7 +301,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
             // levels below the coarse solve's first live only in workgroup memory on the GPU
             let whole = label.starts_with("coarse") || label.starts_with('v') || label == "lower";
             let rel = if whole { 2e-4 } else { REL };
-            let end = if whole { (mg.levels[first].off as usize) + mg.levels[first].cells() } else { got.x.len() };
+            let end = if whole { (mg.levels()[first].off as usize) + mg.levels()[first].cells() } else { got.x.len() };
             for (field, g, w) in [("x", &got.x, &want.x), ("rhs", &got.rhs, &want.rhs)] {
                 assert_close(&format!("{ctx} {label} {field}"), &g[..end], &w[..end], rel);
             }
@@ -301,7 +309,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         // the prolongation into the level's textures and the post-smoothing from them, right after a
         // pre-smoothing block and the restriction (which leave its rhs and stencil there), with a
         // coarse correction to add
-        for l in 0..mg.coarse {
+        for l in 0..mg.coarse() {
             upload_mg(&sim, &state);
             run(&sim, |pass| mg.encode_smoothed_restrict(pass, launch, l, 2));
             let mut mid = download_mg(&sim, false);
@@ -320,7 +328,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
         drop(steps);
         // the polish of a solve to a tolerance: level 0's sweeps, plain (two) and tiled (four),
         // where level 0 lies above the coarse solve
-        let polished = mg.coarse > 0;
+        let polished = mg.coarse() > 0;
         for tiled in [false, true].into_iter().filter(|_| polished) {
             sim.stages.solvers.mg.tiled = tiled;
             let mg = &sim.stages.solvers.mg;
@@ -351,7 +359,7 @@ fn check_multigrid_passes(gpu: &smokebox::gpu::Gpu, cases: &[Case]) {
     }
 }
 
-/// The bottom level's exact solve: the GPU's inverse operator (set-up, shaders/multigrid_bottom.wgsl)
+/// The bottom level's exact solve: the GPU's inverse operator (set-up, shaders/multigrid/bottom.wgsl)
 /// against the CPU twin's, and the twin's product against the operator itself, through the
 /// residual (a different code path): x = M b leaves no residual where b is consistent (each
 /// component without an outflow face summing to zero), under walls, periodic sides, an outflow
@@ -404,7 +412,7 @@ fn bottom_inverse_matches_cpu_and_solves() {
             // the one closed component's pinned row carries only the rounding of the mean
             assert!(res[pinned[0]].abs() < 1e-2 * scale, "{ctx}: closed box's pinned residual {}", res[pinned[0]]);
         }
-        let got = &read_buffers(&sim.device, &sim.queue, &[&sim.stages.solvers.mg.mg_bottom])[0];
+        let got = &read_buffers(&sim.device, &sim.queue, &[&sim.stages.solvers.mg.buffers.mg_bottom])[0];
         assert_close(&format!("{ctx}: bottom inverse"), &got[..want.len()], &want, 1e-4);
     }
 }
@@ -421,9 +429,9 @@ fn painted_obstacles_eliminate_the_bottom_a_chunk_a_step() {
     let mut sim = Simulation::new(&gpu, &f, p, settings(SolverKind::Multigrid, 2, 0.0)).unwrap();
     let ready = |sim: &Simulation| {
         let mg = &sim.stages.solvers.mg;
-        let bottom = mg.levels[mg.levels.len() - 1];
+        let bottom = mg.levels()[mg.levels().len() - 1];
         let words = smokebox::sim::multigrid::bottom_words(&bottom);
-        read_buffers(&sim.device, &sim.queue, &[&mg.mg_bottom])[0][words - 4] == 1.0
+        read_buffers(&sim.device, &sim.queue, &[&mg.buffers.mg_bottom])[0][words - 4] == 1.0
     };
     sim.run_blocking(1, false);
     assert!(ready(&sim), "a load eliminates the bottom whole");
@@ -446,7 +454,7 @@ fn painted_obstacles_eliminate_the_bottom_a_chunk_a_step() {
     let mut mg = Mg::new(nx, ny);
     mg.setup(&fields, &sim.params);
     let want = mg.bottom_inverse();
-    let got = &read_buffers(&sim.device, &sim.queue, &[&sim.stages.solvers.mg.mg_bottom])[0];
+    let got = &read_buffers(&sim.device, &sim.queue, &[&sim.stages.solvers.mg.buffers.mg_bottom])[0];
     assert_close("painted obstacle's bottom inverse", &got[..want.len()], &want, 1e-4);
 }
 

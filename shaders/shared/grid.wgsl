@@ -71,7 +71,7 @@ struct Splat {
 // uses. tests/bindings.rs checks them against WebGPU's rules.
 @group(0) @binding(0) var<uniform> params: Params;
 
-// Where a multigrid level and its neighbours lie in the level buffers (multigrid_level.wgsl,
+// Where a multigrid level and its neighbours lie in the level buffers (multigrid/level.wgsl,
 // src/sim/multigrid.rs). Keep in sync with `LevelDesc` in src/sim/levels.rs.
 struct Level {
     nx: u32,

@@ -128,7 +128,7 @@ pub enum SolverKind {
     Jacobi,
     /// Red-black Gauss-Seidel with over-relaxation `solver.omega`.
     Sor,
-    /// Geometric multigrid V-cycles (src/sim/multigrid.rs), the default.
+    /// Geometric multigrid V-cycles (src/sim/multigrid/), the default.
     #[default]
     Multigrid,
 }

@@ -12,7 +12,6 @@ pub mod fields;
 pub mod forces;
 pub mod init;
 pub mod kernel;
-pub mod levels;
 pub mod limits;
 pub mod multigrid;
 pub mod params;

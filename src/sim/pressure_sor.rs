@@ -1,6 +1,6 @@
 //! Red-black SOR (shaders/pressure_sor.wgsl): two sweeps per dispatch through workgroup memory on
 //! multigrid level 0, from p to p_out and back (a tile's halo belongs to its neighbours); the dispatch itself lives with the hierarchy it binds
-//! (src/sim/multigrid.rs `encode_sor`). CPU twin: src/sim/cpu/pressure_sor.rs.
+//! (src/sim/multigrid/mod.rs `encode_sor`). CPU twin: src/sim/cpu/pressure_sor.rs.
 
 use super::multigrid::Multigrid;
 use super::solver_check::Launch;

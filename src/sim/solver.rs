@@ -1,5 +1,5 @@
 //! The pressure solve of one step: weighted Jacobi (src/sim/pressure.rs), red-black SOR
-//! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid.rs), for a fixed count or to
+//! (src/sim/pressure_sor.rs) or multigrid V-cycles (src/sim/multigrid/), for a fixed count or to
 //! a tolerance (src/sim/solver_check.rs).
 //!
 //! A tolerance costs no more than the work it needs. The solve counts in units (a V-cycle, 8 Jacobi
@@ -279,17 +279,15 @@ impl Solvers {
         let levels = super::multigrid::levels(ctx.nx, ctx.ny);
         let control = super::solver_check::control_buffer(d, &levels, ctx.target().reduction_groups());
         let args = super::solver_check::args_buffer(d);
-        let (mut check, mut warm) = (None, None);
-        let mg = Multigrid::new(ctx, &control, &args, |tables, level0_tex| {
-            let quads = super::multigrid::quad_rows(&levels[0]);
-            let c = Check::new(ctx.target(), &tables[0], quads, level0_tex)?;
-            // a solve to a tolerance from a warm start is opened by its scaling
-            let mut table = tables[0];
-            table[slot::GATE_ARGS as usize] = Some(c.opening_args());
-            warm = Some(WarmStart::new(ctx.target(), &table, ctx.nx * ctx.ny, quads)?);
-            check = Some(c);
-            Ok(())
-        })?;
+        let mg = Multigrid::new(ctx, &control, &args)?;
+        let level0 = mg.table(ctx.buffers, 0);
+        let quads = super::multigrid::quad_rows(&levels[0]);
+        let views = mg.level0_views();
+        let check = Check::new(ctx.target(), &level0, quads, views.as_ref().map(|v| &v[..]))?;
+        // a solve to a tolerance from a warm start is opened by its scaling
+        let mut table = level0;
+        table[slot::GATE_ARGS as usize] = Some(check.opening_args());
+        let warm = WarmStart::new(ctx.target(), &table, ctx.nx * ctx.ny, quads)?;
         let words: Vec<u32> = (0..=MAX_COUNT).collect();
         let counts = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("solver counts"),
@@ -313,8 +311,8 @@ impl Solvers {
             })
             .collect();
         Ok(Solvers {
-            check: check.expect("level 0 has a table"),
-            warm: warm.expect("level 0 has a table"),
+            check,
+            warm,
             jacobi: Jacobi::new(ctx)?,
             mg,
             control,
@@ -703,7 +701,7 @@ impl Solvers {
     /// polish; plans of one direct V-cycle or none run one sequence (tests/solvers.rs
     /// `predicted_tolerance_path_stops_where_the_gated_one_does`).
     fn polishes(&self, spec: SolveSpec) -> bool {
-        spec.gated() && spec.kind == SolverKind::Multigrid && spec.max_units() >= 2 && self.mg.coarse > 0
+        spec.gated() && spec.kind == SolverKind::Multigrid && spec.max_units() >= 2 && self.mg.coarse() > 0
     }
 
     /// The check after which the polish may run as a gated block: after the direct V-cycle's

@@ -9,7 +9,7 @@
 use super::kernel::{
     Kernel, MAX_REDUCTION_GROUPS, Target, count_dispatch, profile, slot,
 };
-use super::levels::{LevelDesc, MAX_LEVELS, tile_groups};
+use super::multigrid::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
 
@@ -81,13 +81,13 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups
         words[ctl::FULL_ARGS + 3 * slot..ctl::FULL_ARGS + 3 * slot + 3].copy_from_slice(&groups);
     };
     for (k, l) in levels.iter().enumerate() {
-        put(ctl::cells_slot(k), super::levels::cell_groups(l, profile.cell_block));
+        put(ctl::cells_slot(k), super::multigrid::levels::cell_groups(l, profile.cell_block));
         put(ctl::tile_slot(k), tile_groups(l.nx, l.ny));
     }
     put(ctl::COARSE_SLOT, [1, 1, 1]);
     put(ctl::REDUCE_SLOT, [reduce_groups, 1, 1]);
     let l0 = &levels[0];
-    let polish = if profile.solver_tiles { tile_groups(l0.nx, l0.ny) } else { super::levels::cell_groups(l0, profile.cell_block) };
+    let polish = if profile.solver_tiles { tile_groups(l0.nx, l0.ny) } else { super::multigrid::levels::cell_groups(l0, profile.cell_block) };
     put(ctl::POLISH_SLOT, polish);
     put(ctl::POLISH_MORE_SLOT, polish);
     put(ctl::POLISH_CHECK_SLOT, [reduce_groups, 1, 1]);
@@ -196,7 +196,7 @@ impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
     /// level 0's rows are whole quads, and its residual and the right-hand side's scale are
     /// measured four cells a thread (shaders/solver_check_quad.wgsl).
-    /// `level0_tex`: level 0's textures as `quad_in` reads them (src/sim/multigrid.rs
+    /// `level0_tex`: level 0's textures as `quad_in` reads them (src/sim/multigrid/plain.rs
     /// `level0_tex`), where the V-cycle goes through them.
     pub fn new(
         target: Target,

@@ -6,7 +6,7 @@
 
 use super::grid::wrap;
 use crate::sim::fields::Fields;
-use crate::sim::levels::LevelDesc;
+use crate::sim::multigrid::levels::LevelDesc;
 use crate::sim::params::*;
 
 // The cycle, written down here from its definition rather than imported from the GPU module, so a
@@ -53,7 +53,7 @@ fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
 }
 
 /// The residual of cell `c` = (i, j) of a level (w x h at offset `off`) with stencil `s`, in the
-/// cancellation-free form of shaders/multigrid_common.wgsl `local_residual`.
+/// cancellation-free form of shaders/multigrid/common.wgsl `local_residual`.
 /// The weight of an outflow (p = 0) neighbour on level `l`: level 0's ghost centre, where p = 0,
 /// lies half a fine cell beyond the side; a coarse cell's centre is H/2 from the side, so that
 /// point is H/2 + h/2 away instead of H: weight H / (H/2 + h/2) = 2^(l+1) / (2^l + 1).
@@ -67,7 +67,7 @@ pub fn outflow_weight(l: usize) -> f32 {
 /// neighbour across the seam; it gets colours of its own (`colour`), so every sub-sweep updates
 /// only cells that are not neighbours: a true Gauss-Seidel ordering, convergent at any 0 < ω < 2.
 /// The corner of two odd seams is not one: its four neighbours all are, none of them the plain
-/// colours (multigrid_level.wgsl `on_seam`).
+/// colours (multigrid/level.wgsl `on_seam`).
 fn on_seam(seams: [bool; 2], w: i32, h: i32, i: i32, j: i32) -> bool {
     (seams[0] && w % 2 == 1 && i == w - 1) != (seams[1] && h % 2 == 1 && j == h - 1)
 }
@@ -212,7 +212,7 @@ impl Mg {
         }
     }
 
-    /// One smoothing sweep, over-relaxed by `SMOOTH_OMEGA` (multigrid_smooth red, black and, on
+    /// One smoothing sweep, over-relaxed by `SMOOTH_OMEGA` (multigrid/smooth red, black and, on
     /// an odd periodic axis, the seam's two).
     pub fn smooth(&mut self, l: usize) {
         self.sweep(l, SMOOTH_OMEGA);
@@ -284,20 +284,20 @@ impl Mg {
 }
 
 impl Mg {
-    /// multigrid_smooth: PRE_SMOOTH red-black sweeps on level `l`.
+    /// multigrid/smooth: PRE_SMOOTH red-black sweeps on level `l`.
     pub fn smooth_pass(&mut self, l: usize) {
         for _ in 0..PRE_SMOOTH {
             self.smooth(l);
         }
     }
 
-    /// multigrid_restrict: level `l`'s residual restricted onto level `l + 1`.
+    /// multigrid/restrict: level `l`'s residual restricted onto level `l + 1`.
     pub fn restrict_pass(&mut self, l: usize) {
         self.residual(l);
         self.restrict(l);
     }
 
-    /// multigrid_prolong: level `l + 1`'s correction added to level `l`, then POST_SMOOTH sweeps.
+    /// multigrid/prolong: level `l + 1`'s correction added to level `l`, then POST_SMOOTH sweeps.
     pub fn prolong_pass(&mut self, l: usize, p: &Params) {
         self.prolong(l, p);
         for _ in 0..POST_SMOOTH {
@@ -305,7 +305,7 @@ impl Mg {
         }
     }
 
-    /// multigrid_bottom: the bottom level's inverse operator, by columns padded to whole quads
+    /// multigrid/bottom: the bottom level's inverse operator, by columns padded to whole quads
     /// (column j, row i at j * stride + i), with the pinned cells' rows and columns zero: a
     /// solid cell, and the last cell of a fluid component without an outflow face (singular:
     /// p there is fixed only up to a constant). Gauss-Jordan in place without pivoting, the
@@ -378,7 +378,7 @@ impl Mg {
         m
     }
 
-    /// The bottom's exact solve (shaders/multigrid_coarse_levels.wgsl `s_bottom`): x = M rhs.
+    /// The bottom's exact solve (shaders/multigrid/coarse_levels.wgsl `s_bottom`): x = M rhs.
     pub fn bottom_solve(&mut self) {
         let l = self.levels.len() - 1;
         let (w, h, off) = self.dims(l);
@@ -390,7 +390,7 @@ impl Mg {
         }
     }
 
-    /// multigrid_coarse: one V-cycle of the levels from `first` down, the bottom level solved
+    /// multigrid/coarse: one V-cycle of the levels from `first` down, the bottom level solved
     /// exactly (`bottom_solve`).
     pub fn coarse_pass(&mut self, first: usize, p: &Params) {
         self.coarse_pass_with(first, p, true);
@@ -419,7 +419,7 @@ impl Mg {
         }
     }
 
-    /// multigrid_lower: level `l`'s pre-smoothing and restriction, the coarse solve from `l + 1`
+    /// multigrid/lower: level `l`'s pre-smoothing and restriction, the coarse solve from `l + 1`
     /// down, then the correction and the post-smoothing (a CPU adapter's one dispatch).
     pub fn lower_pass(&mut self, l: usize, p: &Params) {
         self.smooth_pass(l);

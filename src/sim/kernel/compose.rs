@@ -16,16 +16,16 @@ pub const PARTS: &[(&str, &str)] = &[
     ("shared/velocity_blocks", include_str!("../../../shaders/shared/velocity_blocks.wgsl")),
     ("shared/splats", include_str!("../../../shaders/shared/splats.wgsl")),
     ("shared/nonfinite", include_str!("../../../shaders/shared/nonfinite.wgsl")),
-    ("multigrid_level", include_str!("../../../shaders/multigrid_level.wgsl")),
-    ("multigrid_common", include_str!("../../../shaders/multigrid_common.wgsl")),
-    ("multigrid_tile", include_str!("../../../shaders/multigrid_tile.wgsl")),
-    ("multigrid_setup", include_str!("../../../shaders/multigrid_setup.wgsl")),
-    ("multigrid_smooth", include_str!("../../../shaders/multigrid_smooth.wgsl")),
-    ("multigrid_restrict", include_str!("../../../shaders/multigrid_restrict.wgsl")),
-    ("multigrid_prolong", include_str!("../../../shaders/multigrid_prolong.wgsl")),
-    ("multigrid_coarse", include_str!("../../../shaders/multigrid_coarse.wgsl")),
-    ("multigrid_coarse_levels", include_str!("../../../shaders/multigrid_coarse_levels.wgsl")),
-    ("multigrid_quad", include_str!("../../../shaders/multigrid_quad.wgsl")),
+    ("multigrid/level", include_str!("../../../shaders/multigrid/level.wgsl")),
+    ("multigrid/common", include_str!("../../../shaders/multigrid/common.wgsl")),
+    ("multigrid/tile", include_str!("../../../shaders/multigrid/tile.wgsl")),
+    ("multigrid/setup", include_str!("../../../shaders/multigrid/setup.wgsl")),
+    ("multigrid/smooth", include_str!("../../../shaders/multigrid/smooth.wgsl")),
+    ("multigrid/restrict", include_str!("../../../shaders/multigrid/restrict.wgsl")),
+    ("multigrid/prolong", include_str!("../../../shaders/multigrid/prolong.wgsl")),
+    ("multigrid/coarse", include_str!("../../../shaders/multigrid/coarse.wgsl")),
+    ("multigrid/coarse_levels", include_str!("../../../shaders/multigrid/coarse_levels.wgsl")),
+    ("multigrid/quad", include_str!("../../../shaders/multigrid/quad.wgsl")),
     ("solver_reduce", include_str!("../../../shaders/solver_reduce.wgsl")),
     ("solver_gate", include_str!("../../../shaders/solver_gate.wgsl")),
     ("solver_gate_check", include_str!("../../../shaders/solver_gate_check.wgsl")),
@@ -52,7 +52,7 @@ macro_rules! part {
 /// A multigrid shader file (composed after the prelude, shared parts first).
 macro_rules! mg {
     ($name:literal) => {
-        include_str!(concat!("../../../shaders/multigrid_", $name, ".wgsl"))
+        include_str!(concat!("../../../shaders/multigrid/", $name, ".wgsl"))
     };
 }
 
@@ -108,14 +108,14 @@ pub const SHADERS: &[(&str, &str)] = &[
     ),
     ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/advect/conservative.wgsl"))),
     ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../../shaders/pressure_sor.wgsl"))),
-    ("multigrid_setup", concat!(part!(solid), mg!("level"), mg!("setup"))),
-    ("multigrid_smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
-    ("multigrid_restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
-    ("multigrid_prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
-    ("multigrid_coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
-    ("multigrid_quad", concat!(mg!("level"), mg!("quad"))),
-    ("multigrid_lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
-    ("multigrid_bottom", concat!(mg!("level"), mg!("bottom"))),
+    ("multigrid/setup", concat!(part!(solid), mg!("level"), mg!("setup"))),
+    ("multigrid/smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
+    ("multigrid/restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
+    ("multigrid/prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
+    ("multigrid/coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
+    ("multigrid/quad", concat!(mg!("level"), mg!("quad"))),
+    ("multigrid/lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
+    ("multigrid/bottom", concat!(mg!("level"), mg!("bottom"))),
     (
         "solver_check",
         concat!(
@@ -196,7 +196,7 @@ pub fn constants(block: [u32; 2], grid: GridSize) -> String {
 }
 
 thread_local! {
-    static COMPILED_LEVEL: Cell<Option<crate::sim::levels::LevelDesc>> = const { Cell::new(None) };
+    static COMPILED_LEVEL: Cell<Option<crate::sim::multigrid::levels::LevelDesc>> = const { Cell::new(None) };
 }
 
 /// Runs `f` with the kernels this thread builds reading multigrid level `l`'s description as
@@ -204,7 +204,7 @@ thread_local! {
 /// size, a level's sizes and offsets compiled in let a CPU adapter fold the kernel's index
 /// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
 /// lavapipe.
-pub fn with_level_compiled<T>(l: &crate::sim::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
+pub fn with_level_compiled<T>(l: &crate::sim::multigrid::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
     let before = COMPILED_LEVEL.replace(Some(*l));
     let out = f();
     COMPILED_LEVEL.set(before);
@@ -254,7 +254,7 @@ pub fn kernel_source(name: &str, block: [u32; 2], grid: GridSize) -> Result<Stri
 
 /// `src` with its level binding replaced by a constant of the same name and value
 /// (tests/bindings.rs checks that every pass that binds a level declares it as `DECL`).
-fn compile_level_in(src: &str, l: &crate::sim::levels::LevelDesc) -> String {
+fn compile_level_in(src: &str, l: &crate::sim::multigrid::levels::LevelDesc) -> String {
     const DECL: &str = "@group(0) @binding(18) var<storage, read> level: Level;";
     let words: [u32; 12] = bytemuck::cast(*l);
     let args: Vec<String> = words.iter().map(|w| format!("{w}u")).collect();

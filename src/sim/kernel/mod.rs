@@ -51,7 +51,7 @@ pub fn with_level0_compiled<T>(target: Target, on: bool, f: impl FnOnce() -> T) 
     if !on {
         return f();
     }
-    let l0 = super::levels::levels(target.grid.nx as usize, target.grid.ny as usize)[0];
+    let l0 = super::multigrid::levels::levels(target.grid.nx as usize, target.grid.ny as usize)[0];
     with_level_compiled(&l0, f)
 }
 

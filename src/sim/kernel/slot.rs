@@ -42,7 +42,7 @@ pub const VISC_STATE: u32 = 32;
 /// The pressure of the step before the last (the warm start's extrapolation).
 pub const P_PREV: u32 = 33;
 // 34, 35 a multigrid level's x as textures of quads, read and written by the plain sweeps of a
-// CPU adapter (shaders/multigrid_quad.wgsl): not buffers, bound by `Kernel::bind_with`
+// CPU adapter (shaders/multigrid/quad.wgsl): not buffers, bound by `Kernel::bind_with`
 pub const X_IN: u32 = 34;
 pub const X_OUT: u32 = 35;
 /// The level's rhs and stencil as textures of quads, written by the first sweep of a block.
@@ -65,11 +65,11 @@ pub const MG_ARGS: u32 = 45;
 /// The next gate's own arguments, which a gate writes: two buffers by turns, as a gate
 /// dispatched through one cannot write it (src/sim/solver_check.rs `Check`).
 pub const GATE_ARGS: u32 = 46;
-/// The bottom level's inverse operator (shaders/multigrid_bottom.wgsl), written at set-up.
+/// The bottom level's inverse operator (shaders/multigrid/bottom.wgsl), written at set-up.
 pub const MG_BOTTOM: u32 = 47;
 /// The pressure two steps before `p`'s (shaders/warm_start_mix.wgsl).
 pub const P_PREV2: u32 = 48;
-/// `mg_bottom`'s columns as a texture of quads of rows (shaders/multigrid_bottom.wgsl
+/// `mg_bottom`'s columns as a texture of quads of rows (shaders/multigrid/bottom.wgsl
 /// `to_texture`), which the coarse solve's product reads.
 pub const BOTTOM_TEX: u32 = 49;
 pub const COUNT: usize = 50;

@@ -1,9 +1,9 @@
 // The bottom of a CPU adapter's V-cycle in one dispatch: the level just above the coarse solve
 // (the bound `level`, at most LOWER_CELLS cells: src/sim/multigrid.rs `lower_level`) smoothed,
-// restricted, solved below by the coarse solve (multigrid_coarse_levels.wgsl), corrected and
+// restricted, solved below by the coarse solve (multigrid/coarse_levels.wgsl), corrected and
 // smoothed again, by one workgroup with barriers between the steps. The same steps in the same
-// order, with the same arithmetic, as the plain passes multigrid_quad.wgsl `red`, `black`,
-// `restriction`, multigrid_coarse.wgsl and `add`, so the result is theirs bit for bit. Why: on
+// order, with the same arithmetic, as the plain passes multigrid/quad.wgsl `red`, `black`,
+// `restriction`, multigrid/coarse.wgsl and `add`, so the result is theirs bit for bit. Why: on
 // lavapipe every dispatch wakes the compute threads and waits for them (60-100 µs on a 2-core
 // VM), and at 64² the ten dispatches of such a level did little else; one thread does the
 // level's work in less than their waits (BENCHMARKS.md, "Where the time goes: lavapipe").
@@ -41,7 +41,7 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
         restriction_store(ti, tj, restricted(sum, residual_pair(2 * ti, 2 * tj + 1)));
     }
     storageBarrier();
-    // the coarse solve, as multigrid_coarse.wgsl `main` (x is zero after the restriction)
+    // the coarse solve, as multigrid/coarse.wgsl `main` (x is zero after the restriction)
     let n = FIRST_NX * FIRST_NY;
     for (var c = lid; c < n; c += WG) {
         sx[c] = 0.0;

@@ -1,4 +1,4 @@
-// Shared by the multigrid passes that relax or measure (composed after multigrid_level.wgsl): the
+// Shared by the multigrid passes that relax or measure (composed after multigrid/level.wgsl): the
 // residual of one cell.
 
 // The buffers it reads (level, mg_x, mg_rhs, ...) are declared by the pass that takes this part.

@@ -1,5 +1,5 @@
 // Multigrid prolongation and post-smoother in one dispatch: each fluid cell of the tile adds the
-// bilinear coarse-grid correction (multigrid_tile.wgsl `prolonged`) as it is loaded, then two
+// bilinear coarse-grid correction (multigrid/tile.wgsl `prolonged`) as it is loaded, then two
 // red-black smoothing sweeps (SMOOTH_OMEGA) run in workgroup memory, y -> x. `add` is the plain
 // prolongation in place on x that a CPU adapter uses instead (followed by plain half-sweeps).
 

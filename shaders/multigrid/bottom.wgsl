@@ -1,9 +1,9 @@
 // The bottom level's exact solve, prepared at set-up (only when solids or boundaries changed):
 // the inverse of the bottom level's operator, into `mg_bottom`. The coarse solve then takes
-// x = M rhs on the bottom (multigrid_coarse_levels.wgsl `s_bottom`): one product, where 48 SOR
+// x = M rhs on the bottom (multigrid/coarse_levels.wgsl `s_bottom`): one product, where 48 SOR
 // sweeps, 96 barriers of the whole workgroup, cost a CPU adapter (lavapipe) 0.4 ms a V-cycle.
 //
-// The operator is the levels' (multigrid_common.wgsl `local_residual`): row c is diagonal(c) on
+// The operator is the levels' (multigrid/common.wgsl `local_residual`): row c is diagonal(c) on
 // the diagonal and -1 at each fluid neighbour, wrapped across periodic sides. A fluid component
 // with no outflow face is singular (p is fixed only up to a constant there): its last cell (the
 // highest index, the last one Gauss-Jordan reaches) is pinned, x = 0 there, which is exact: by
@@ -15,7 +15,7 @@
 // pinned flags (1.0 where pinned), then a quad whose first word is 1.0 once the last chunk is
 // eliminated (`ready`; until then the coarse solve relaxes the bottom as before). After the last
 // chunk the columns are copied into a texture (`to_texture`), which the product reads
-// (multigrid_coarse_levels.wgsl `s_bottom`). CPU twin: src/sim/cpu/multigrid.rs `bottom_inverse`.
+// (multigrid/coarse_levels.wgsl `s_bottom`). CPU twin: src/sim/cpu/multigrid.rs `bottom_inverse`.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs). `level` is the bottom level.
 @group(0) @binding(18) var<storage, read> level: Level;

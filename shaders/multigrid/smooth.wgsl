@@ -1,9 +1,9 @@
 // Multigrid pre-smoother: two smoothing sweeps (red-black SOR at SMOOTH_OMEGA) on a level in one
 // dispatch (one sweep on a level with an odd periodic seam, whose sweeps have four colours), through
-// workgroup memory (multigrid_tile.wgsl), x -> y. `red`, `black`, `seam_red` and `seam_black` are
+// workgroup memory (multigrid/tile.wgsl), x -> y. `red`, `black`, `seam_red` and `seam_black` are
 // the plain sub-sweeps in place on x that a CPU adapter uses instead (src/sim/kernel.rs
 // `solver_tiles`); the seam's two run only where a level has an odd periodic axis
-// (multigrid_level.wgsl `colour`).
+// (multigrid/level.wgsl `colour`).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(18) var<storage, read> level: Level;

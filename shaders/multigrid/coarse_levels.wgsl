@@ -1,15 +1,15 @@
 // Shared by the passes that run the coarse levels' V-cycle in workgroup memory
-// (multigrid_coarse.wgsl, multigrid_lower.wgsl; composed after multigrid_level.wgsl): the levels
+// (multigrid/coarse.wgsl, multigrid/lower.wgsl; composed after multigrid/level.wgsl): the levels
 // from the first coarse one down (every side at most 32, the bottom at most 16,
 // src/sim/multigrid.rs), one V-cycle of them run by one workgroup with barriers between the
 // steps: two smoothing sweeps (red-black SOR at SMOOTH_OMEGA), residual restricted to the next
 // level, the bottom solved exactly (x = M rhs, M its operator's inverse from the set-up:
-// multigrid_bottom.wgsl; while that is not ready, BOTTOM_SWEEPS SOR sweeps), then back up with
+// multigrid/bottom.wgsl; while that is not ready, BOTTOM_SWEEPS SOR sweeps), then back up with
 // prolongation and two sweeps. The same steps in the
 // same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse_pass`). The pass loads x,
 // rhs and the stencils into `sx`, `srhs` and `sst` and stores x back.
 
-// The bottom level's inverse operator by columns, a quad of rows a load (multigrid_bottom.wgsl):
+// The bottom level's inverse operator by columns, a quad of rows a load (multigrid/bottom.wgsl):
 // its ready flag from the buffer, its columns from their copy in a texture (texel (t, j) = quad t
 // of column j, `to_texture`). Why: lavapipe reads storage lane by lane but gathers a texture's
 // texels in one pass over the lanes, and the product reads the whole of M, 64K words at 16²; from
@@ -61,7 +61,7 @@ fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
 }
 
 // Cell t of colour c on a w x h level: red and black (c < 2) take the t-th cell of the colour, row
-// j, i = 2x or 2x + 1; the seam's (multigrid_level.wgsl `colour`) take seam column cell (w - 1, t),
+// j, i = 2x or 2x + 1; the seam's (multigrid/level.wgsl `colour`) take seam column cell (w - 1, t),
 // then seam row cell (t - h, h - 1) short of the corner (the column has it). x < 0: no cell of
 // that colour.
 fn s_cell(c: i32, t: u32, w: i32, h: i32) -> vec2<i32> {
@@ -84,7 +84,7 @@ fn s_cells(c: i32, w: i32, h: i32) -> u32 {
 }
 
 // One colour of a sweep of level k (0 red, 1 black, 2 and 3 an odd seam's), in place: no two
-// cells of a colour are neighbours (multigrid_level.wgsl `colour`), so no update reads another of
+// cells of a colour are neighbours (multigrid/level.wgsl `colour`), so no update reads another of
 // its colour and the result is src/sim/cpu/multigrid.rs `relax`'s, which computes every update
 // before writing any.
 fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {

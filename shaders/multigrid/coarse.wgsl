@@ -1,5 +1,5 @@
 // Multigrid coarse solve in one dispatch: the levels from this one down held in workgroup memory
-// and one V-cycle of them run by one workgroup (multigrid_coarse_levels.wgsl). Stencils stay in
+// and one V-cycle of them run by one workgroup (multigrid/coarse_levels.wgsl). Stencils stay in
 // the stencil buffer (read-only) and are read once; x and rhs live in workgroup memory.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).

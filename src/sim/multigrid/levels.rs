@@ -2,7 +2,7 @@
 //! level 0 is the simulation grid, each coarser level has
 //! ceil(n / 2) cells per axis (non-power-of-two grids coarsen with a short last cell), down to at
 //! most `BOTTOM` cells per side. Levels that fit `COARSE_SIDE` x `COARSE_SIDE` are solved together
-//! in one dispatch in workgroup memory (shaders/multigrid_coarse.wgsl); the finer ones take three
+//! in one dispatch in workgroup memory (shaders/multigrid/coarse.wgsl); the finer ones take three
 //! dispatches a V-cycle each (smooth, restrict, prolong + smooth; shaders/multigrid_*.wgsl).
 //!
 //! Per-level arrays (rhs, stencil) share one buffer each, every level at `off`. The iterate x of
@@ -15,26 +15,26 @@
 
 use bytemuck::{Pod, Zeroable};
 
-/// Largest side of a level solved in workgroup memory (shaders/multigrid_coarse.wgsl).
+/// Largest side of a level solved in workgroup memory (shaders/multigrid/coarse.wgsl).
 pub const COARSE_SIDE: usize = 32;
 /// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and the 16 x 16 below it.
 pub const COARSE_CELLS: usize = 1280;
-/// Largest side of the bottom level, solved exactly (shaders/multigrid_bottom.wgsl: x = M rhs, M
+/// Largest side of the bottom level, solved exactly (shaders/multigrid/bottom.wgsl: x = M rhs, M
 /// its operator's inverse, at most 256 x 257 words). Coarsening further (to 4) made the V-cycle stall or diverge with outflow and odd periodic sides: the coarse
 /// operators of this plain geometric coarsening drift from the fine one near those boundaries.
 pub const BOTTOM: usize = 16;
 /// Most levels (enough for 2^17 cells per side).
 pub const MAX_LEVELS: usize = 16;
-/// Red-black smoothing sweeps (SOR at shaders/multigrid_level.wgsl `SMOOTH_OMEGA`) before and
+/// Red-black smoothing sweeps (SOR at shaders/multigrid/level.wgsl `SMOOTH_OMEGA`) before and
 /// after the coarse-grid correction (the tile kernels run both of a side's sweeps in one dispatch).
 pub const PRE_SMOOTH: u32 = 2;
 pub const POST_SMOOTH: u32 = 2;
 /// Most cells of the level a CPU adapter's V-cycle takes with the coarse solve in one dispatch of
-/// one workgroup (shaders/multigrid_lower.wgsl): 64², where the level's ten dispatches cost more
+/// one workgroup (shaders/multigrid/lower.wgsl): 64², where the level's ten dispatches cost more
 /// in lavapipe's thread wake-ups than one thread takes for their work.
 pub const LOWER_CELLS: usize = 4096;
 
-/// The tile of the fused smoothers (shaders/multigrid_tile.wgsl, pressure.wgsl): each workgroup
+/// The tile of the fused smoothers (shaders/multigrid/tile.wgsl, pressure.wgsl): each workgroup
 /// owns `TILE` x `TILE` cells and loads a halo of `HALO` cells around them, enough for four
 /// Jacobi sweeps or two red-black sweeps without leaving workgroup memory.
 pub const TILE: u32 = 24;
