@@ -44,7 +44,7 @@ fn download_mg(sim: &Simulation, second: bool) -> Mg {
             &[&sim.buffers.p, &s.buffers.mg_x[0], &s.buffers.mg_x[1], &s.buffers.mg_rhs, &s.buffers.mg_stencil],
         )
     };
-    let total = smokebox::sim::multigrid::total_cells(&s.levels());
+    let total = smokebox::sim::multigrid::total_cells(s.levels());
     let mut x = data[0].clone();
     for (k, l) in s.levels().iter().enumerate().skip(1) {
         let at = l.x_off as usize;
