@@ -2,10 +2,10 @@
 // Prescribed faces (walls, inflows, solids) are read as their prescribed value. Solid cells: 0.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(4) var<storage, read_write> divergence: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read_write> divergence: array<f32>;
+@group(0) @binding(3) var<storage, read> solid: array<f32>;
 
 // u_face_value, v_face_value: the prelude (shared/grid.wgsl).
 

@@ -5,11 +5,11 @@
 // exp(-damping dt) so it is independent of dt). Prescribed faces keep their value.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read_write> u: array<f32>;
-@group(0) @binding(2) var<storage, read_write> v: array<f32>;
-@group(0) @binding(6) var<storage, read> density: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(13) var<uniform> splats: array<Splat, MAX_SPLATS>;
+@group(0) @binding(0) var<storage, read_write> u: array<f32>;
+@group(0) @binding(1) var<storage, read_write> v: array<f32>;
+@group(0) @binding(2) var<storage, read> density: array<f32>;
+@group(0) @binding(3) var<storage, read> solid: array<f32>;
+@group(0) @binding(4) var<uniform> splats: array<Splat, MAX_SPLATS>;
 
 // Density deviation at a free face: the mean of the cells on its two sides that lie in the
 // domain. A face between a cell and a solid is fixed, so those cells are fluid (no solid read).

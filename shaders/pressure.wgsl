@@ -6,11 +6,11 @@
 // closed box (its iteration matrix has the eigenvalue -1 there).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(3) var<storage, read> p: array<f32>;
-@group(0) @binding(4) var<storage, read> divergence: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(10) var<storage, read_write> p_out: array<f32>;
-@group(0) @binding(17) var<storage, read_write> stencil: array<u32>;
+@group(0) @binding(0) var<storage, read> p: array<f32>;
+@group(0) @binding(1) var<storage, read> divergence: array<f32>;
+@group(0) @binding(2) var<storage, read> solid: array<f32>;
+@group(0) @binding(3) var<storage, read_write> p_out: array<f32>;
+@group(0) @binding(4) var<storage, read_write> stencil: array<u32>;
 
 // `sweep` is one sweep p -> p_out; `main` runs four in one dispatch through workgroup memory: a
 // workgroup owns a 24 x 24 block and loads it with a 4-cell border (wrapped on periodic sides),

@@ -4,11 +4,11 @@
 // one lane at a time, every word of a vector in one pass over the lanes, so a thread that reads
 // seven vec4s does the work of 28 scalar reads at about a quarter of the cost.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs): the same buffers as pressure.wgsl, as quads.
-@group(0) @binding(3) var<storage, read> p: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> divergence: array<vec4<f32>>;
-@group(0) @binding(10) var<storage, read_write> p_out: array<vec4<f32>>;
-@group(0) @binding(17) var<storage, read> stencil: array<vec4<u32>>;
+// Bindings (bound by name): the same buffers as pressure.wgsl, as quads.
+@group(0) @binding(0) var<storage, read> p: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> divergence: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> p_out: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> stencil: array<vec4<u32>>;
 
 fn has(s: vec4<u32>, side: u32) -> vec4<bool> { return (s & vec4<u32>(side)) != vec4<u32>(0u); }
 

@@ -4,10 +4,10 @@
 // own face (in place); on periodic sides the duplicated last face computes the same value.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read_write> u: array<f32>;
-@group(0) @binding(2) var<storage, read_write> v: array<f32>;
-@group(0) @binding(3) var<storage, read> p: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
+@group(0) @binding(0) var<storage, read_write> u: array<f32>;
+@group(0) @binding(1) var<storage, read_write> v: array<f32>;
+@group(0) @binding(2) var<storage, read> p: array<f32>;
+@group(0) @binding(3) var<storage, read> solid: array<f32>;
 
 // Pressure across a face from the cell at (i, j): outside an outflow side the ghost is p = 0.
 fn pressure_or_ghost(i: i32, j: i32) -> f32 {

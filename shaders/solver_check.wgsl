@@ -12,15 +12,15 @@
 //             the check after which the multigrid's polish runs (src/sim/solver.rs `polish_at`)
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(3) var<storage, read> p: array<f32>;
-@group(0) @binding(4) var<storage, read> divergence: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(17) var<storage, read> stencil: array<u32>;
-@group(0) @binding(18) var<storage, read> level: Level;
-@group(0) @binding(19) var<storage, read> mg_x: array<f32>;
-@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
-@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
-@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(0) var<storage, read> p: array<f32>;
+@group(0) @binding(1) var<storage, read> divergence: array<f32>;
+@group(0) @binding(2) var<storage, read> solid: array<f32>;
+@group(0) @binding(3) var<storage, read> stencil: array<u32>;
+@group(0) @binding(4) var<storage, read> level: Level;
+@group(0) @binding(5) var<storage, read> mg_x: array<f32>;
+@group(0) @binding(6) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(7) var<storage, read_write> mg_control: array<u32>;
+@group(0) @binding(8) var<storage, read> mg_stencil: array<u32>;
 // solver_gate.wgsl declares the arguments the gates write (mg_args, gate_args).
 
 // max |rho h^2 div / dt|: the right-hand side's scale.

@@ -6,8 +6,8 @@
 // residual reads 7 words (multigrid/quad.wgsl).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid/quad.wgsl declares the level's.
-@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
-@group(0) @binding(7) var<storage, read> solid: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read_write> mg_control: array<u32>;
+@group(0) @binding(1) var<storage, read> solid: array<vec4<f32>>;
 
 // max |rho h^2 div / dt|: the right-hand side's scale (the maximum of solver_check.wgsl's).
 @compute @workgroup_size(WG)

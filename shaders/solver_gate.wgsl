@@ -4,10 +4,10 @@
 // solver_check.wgsl, which also rewrites the arguments at every `gate`).
 
 // The gated dispatches' arguments, 3 words a slot (src/sim/solver_check.rs `args_buffer`).
-@group(0) @binding(45) var<storage, read_write> mg_args: array<u32>;
+@group(0) @binding(0) var<storage, read_write> mg_args: array<u32>;
 // The next gate's own arguments (src/sim/solver_check.rs `Check`): a closed gate stops the gates
 // after it too, as nothing is left for them to do once the solve is done.
-@group(0) @binding(46) var<storage, read_write> gate_args: array<u32>;
+@group(0) @binding(1) var<storage, read_write> gate_args: array<u32>;
 
 const ARG_SLOTS: u32 = 37u;
 const FULL_ARGS: u32 = 1032u;

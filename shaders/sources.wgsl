@@ -6,13 +6,13 @@
 // (i, j), and flow cell (i / k, j / k) at its first dye cell.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read_write> u: array<f32>;
-@group(0) @binding(2) var<storage, read_write> v: array<f32>;
-@group(0) @binding(3) var<storage, read_write> p: array<f32>;
-@group(0) @binding(5) var<storage, read_write> ink: array<f32>;
-@group(0) @binding(6) var<storage, read_write> density: array<f32>;
-@group(0) @binding(7) var<storage, read_write> solid: array<f32>;
-@group(0) @binding(13) var<uniform> splats: array<Splat, MAX_SPLATS>;
+@group(0) @binding(0) var<storage, read_write> u: array<f32>;
+@group(0) @binding(1) var<storage, read_write> v: array<f32>;
+@group(0) @binding(2) var<storage, read_write> p: array<f32>;
+@group(0) @binding(3) var<storage, read_write> ink: array<f32>;
+@group(0) @binding(4) var<storage, read_write> density: array<f32>;
+@group(0) @binding(5) var<storage, read_write> solid: array<f32>;
+@group(0) @binding(6) var<uniform> splats: array<Splat, MAX_SPLATS>;
 
 // Only the threads this step's splats can reach run (src/sim/sources.rs `reach`): `velocity` from
 // flow thread params.extra.xy on, `ink_and_density` from dye thread params.extra.zw on.

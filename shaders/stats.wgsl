@@ -13,14 +13,14 @@
 //                         max speed, max |density|)
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(4) var<storage, read> divergence: array<f32>;
-@group(0) @binding(5) var<storage, read> ink: array<f32>;
-@group(0) @binding(6) var<storage, read> density: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(14) var<storage, read_write> partials: array<f32>;
-@group(0) @binding(15) var<storage, read_write> stats: array<f32>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read> divergence: array<f32>;
+@group(0) @binding(3) var<storage, read> ink: array<f32>;
+@group(0) @binding(4) var<storage, read> density: array<f32>;
+@group(0) @binding(5) var<storage, read> solid: array<f32>;
+@group(0) @binding(6) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(7) var<storage, read_write> stats: array<f32>;
 
 // Workgroups of the first stage (src/sim/kernel.rs `reduction_groups`): on a CPU adapter one a
 // thread (more on large grids, at most 64), on a GPU 64 to 1024. `finish` folds their partials

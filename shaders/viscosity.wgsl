@@ -21,16 +21,16 @@
 // Prescribed faces keep the value they hold.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
-@group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
-@group(0) @binding(24) var<storage, read> visc_rhs_u: array<f32>;
-@group(0) @binding(25) var<storage, read> visc_rhs_v: array<f32>;
-@group(0) @binding(32) var<storage, read_write> visc_state: array<f32>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read> solid: array<f32>;
+@group(0) @binding(3) var<storage, read_write> u_out: array<f32>;
+@group(0) @binding(4) var<storage, read_write> v_out: array<f32>;
+@group(0) @binding(5) var<storage, read> visc_rhs_u: array<f32>;
+@group(0) @binding(6) var<storage, read> visc_rhs_v: array<f32>;
+@group(0) @binding(7) var<storage, read_write> visc_state: array<f32>;
 
-// visc_state (slot 32) = [k, ω_{k+1}]: the sweep index and the weight of the next sweep, advanced
+// visc_state = [k, ω_{k+1}]: the sweep index and the weight of the next sweep, advanced
 // on the GPU so that each step's count and weights follow its own params (no per-sweep upload).
 
 // The bound ρ on the Jacobi matrix's spectral radius. Keep in sync with `jacobi_bound` in

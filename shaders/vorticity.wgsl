@@ -7,11 +7,11 @@
 // Not dispatched at all when ε = 0.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read_write> u: array<f32>;
-@group(0) @binding(2) var<storage, read_write> v: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(28) var<storage, read_write> cell_tmp: array<f32>;
-@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+@group(0) @binding(0) var<storage, read_write> u: array<f32>;
+@group(0) @binding(1) var<storage, read_write> v: array<f32>;
+@group(0) @binding(2) var<storage, read> solid: array<f32>;
+@group(0) @binding(3) var<storage, read_write> cell_tmp: array<f32>;
+@group(0) @binding(4) var<storage, read_write> vel_tmp: array<f32>;
 
 // cell_tmp holds ω from `curl` to `force`; vel_tmp holds f from `force` to `confine`: x at c,
 // y at nx ny + c (vel_tmp is the velocity corrections' scratch, free until advection).

@@ -4,12 +4,12 @@
 // over the lanes (pressure_quad.wgsl); v, ω and f lie in rows of whole quads. u's rows (nx + 1
 // faces) do not, so `curl` reads its five faces a row one by one.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<vec4<f32>>;
-@group(0) @binding(7) var<storage, read> solid: array<vec4<f32>>;
-@group(0) @binding(28) var<storage, read_write> cell_tmp: array<vec4<f32>>;
-@group(0) @binding(31) var<storage, read_write> vel_tmp: array<vec4<f32>>;
+// Bindings (bound by name).
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> solid: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> cell_tmp: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> vel_tmp: array<vec4<f32>>;
 
 // As in shared/solid.wgsl: a simulation without solid cells reads none.
 override SOLIDS: bool = true;

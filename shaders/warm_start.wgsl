@@ -1,15 +1,15 @@
 // The warm start of the pressure solve, a cell a thread (warm_start_mix.wgsl has the sums, the
 // mix and why): for grids whose rows are not whole quads (warm_start_quad.wgsl takes the rest).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs); warm_start_mix.wgsl declares `partials`.
-@group(0) @binding(3) var<storage, read_write> p: array<f32>;
-@group(0) @binding(4) var<storage, read> divergence: array<f32>;
-@group(0) @binding(17) var<storage, read> stencil: array<u32>;
-@group(0) @binding(18) var<storage, read> level: Level;
-@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
-@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
-@group(0) @binding(33) var<storage, read_write> p_prev: array<f32>;
-@group(0) @binding(48) var<storage, read_write> p_prev2: array<f32>;
+// Bindings (bound by name); warm_start_mix.wgsl declares `partials`.
+@group(0) @binding(0) var<storage, read_write> p: array<f32>;
+@group(0) @binding(1) var<storage, read> divergence: array<f32>;
+@group(0) @binding(2) var<storage, read> stencil: array<u32>;
+@group(0) @binding(3) var<storage, read> level: Level;
+@group(0) @binding(4) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(5) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(6) var<storage, read_write> p_prev: array<f32>;
+@group(0) @binding(7) var<storage, read_write> p_prev2: array<f32>;
 
 // -rho h^2 div / dt at cell c (level 0's right-hand side where it is fluid).
 fn rhs_cell(c: u32) -> f32 {

@@ -30,9 +30,9 @@
 // p1·Ap1, p1·Ad, d·Ad, then max |b|, then (with `PAIR`) g·b, p1·Ag, d·Ag, g·Ag, at
 // base() + [k GROUPS, (k + 1) GROUPS), k = 0..10.
 
-@group(0) @binding(14) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(0) var<storage, read_write> partials: array<f32>;
 // The solver's control words (solver_check.wgsl has their layout).
-@group(0) @binding(22) var<storage, read_write> mg_control: array<u32>;
+@group(0) @binding(1) var<storage, read_write> mg_control: array<u32>;
 
 // Workgroups of the sums and their fold, as in stats.wgsl (src/sim/kernel.rs `reduction_groups`).
 override GROUPS: u32 = 64u;

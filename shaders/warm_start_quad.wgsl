@@ -7,10 +7,10 @@
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid/quad.wgsl declares the level's and
 // `divergence`, warm_start_mix.wgsl `partials`.
-@group(0) @binding(3) var<storage, read_write> p: array<vec4<f32>>;
-@group(0) @binding(17) var<storage, read> stencil: array<vec4<u32>>;
-@group(0) @binding(33) var<storage, read_write> p_prev: array<vec4<f32>>;
-@group(0) @binding(48) var<storage, read_write> p_prev2: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read_write> p: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> stencil: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> p_prev: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> p_prev2: array<vec4<f32>>;
 
 // The sums' terms of the four cells of a quad (or their sums over a thread's quads), a lane
 // each: p1·b, d·b, p1·Ap1, p1·Ad, d·Ad; max |b| of the fluid lanes; g·b, p1·Ag, d·Ag, g·Ag

@@ -1,13 +1,13 @@
 //! WebGPU's binding rules, checked natively for every compute entry point (a browser rejects what
 //! native wgpu lets pass): each pass declares its own bindings, `read` where no entry point of
-//! the pass writes, at most WebGPU's default count of storage buffers per stage, and each name at
-//! its slot of `kernel::slot::NAMES`. Writable aliasing is refused by `Kernel::bind` itself (a
-//! test below), so every test that builds a simulation checks it too.
+//! the pass writes, at most WebGPU's default count of storage buffers per stage, numbered by the
+//! pass from 0 with no gap, each name once. Writable aliasing is refused by `Kernel::bind` itself
+//! (a test below), so every test that builds a simulation checks it too.
 
 use smokebox::config::Scene;
 use smokebox::gpu::Gpu;
 use smokebox::sim::Simulation;
-use smokebox::sim::kernel::{self, Access, Kernel, slot};
+use smokebox::sim::kernel::{self, Access, Kernel};
 
 #[test]
 fn every_entry_point_obeys_webgpus_default_limits() {
@@ -45,10 +45,7 @@ fn every_entry_point_obeys_webgpus_default_limits() {
                 wrong.push(format!("{shader}.{entry} binds {storage} storage buffers, WebGPU allows {max}"));
             }
             for b in bindings {
-                if slot::NAMES[b.slot as usize] != b.name {
-                    wrong.push(format!("shaders/{shader}.wgsl: {} at slot {}, which is {}", b.name, b.slot, slot::NAMES[b.slot as usize]));
-                }
-                if b.access == Access::Uniform && b.slot != slot::PARAMS && b.slot != slot::SPLATS {
+                if b.access == Access::Uniform && b.name != "params" && b.name != "splats" {
                     wrong.push(format!("{shader}.{entry}: {} is a uniform; only the parameter block and the splat list are", b.name));
                 }
             }
@@ -69,13 +66,32 @@ fn every_entry_point_obeys_webgpus_default_limits() {
             }
         }
     }
-    // textures: at most WebGPU's default counts a stage (tests/layout.rs checks their slots' names)
+    // textures: at most WebGPU's default counts a stage; every binding of a pass numbered from 0
+    // with no gap, in the order declared, each name once
     let limits = wgpu::Limits::default();
     for (shader, _) in kernel::SHADERS {
         let (module, info) = kernel::parse(shader, &kernel::source(shader).unwrap()).unwrap();
+        let declared: Vec<(u32, String)> = module
+            .global_variables
+            .iter()
+            .filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.binding, g.name.clone().unwrap_or_default())))
+            .collect();
+        let mut numbers: Vec<u32> = declared.iter().map(|d| d.0).collect();
+        numbers.sort_unstable();
+        if numbers != (0..declared.len() as u32).collect::<Vec<_>>() {
+            wrong.push(format!("shaders/{shader}.wgsl: bindings numbered {numbers:?}, not 0 to n - 1"));
+        }
+        let mut names: Vec<&str> = declared.iter().map(|d| d.1.as_str()).collect();
+        names.sort_unstable();
+        if names.windows(2).any(|w| w[0] == w[1]) {
+            wrong.push(format!("shaders/{shader}.wgsl: a name declared twice: {names:?}"));
+        }
+        if !declared.iter().any(|d| d.0 == 0 && d.1 == "params") {
+            wrong.push(format!("shaders/{shader}.wgsl: binding 0 is not the parameter block: {declared:?}"));
+        }
         for (i, entry) in module.entry_points.iter().enumerate() {
             let textures = kernel::entry_textures(&module, &info, i).unwrap();
-            let written = textures.iter().filter(|t| matches!(t.1, wgpu::BindingType::StorageTexture { .. })).count();
+            let written = textures.iter().filter(|t| matches!(t.2, wgpu::BindingType::StorageTexture { .. })).count();
             let sampled = textures.len() - written;
             if written > limits.max_storage_textures_per_shader_stage as usize
                 || sampled > limits.max_sampled_textures_per_shader_stage as usize
@@ -108,17 +124,20 @@ fn a_buffer_bound_twice_where_one_binding_writes_is_refused() {
         "add",
     )
     .unwrap();
-    let buffers: Vec<wgpu::Buffer> = (0..slot::COUNT).map(|s| storage(device, slot::NAMES[s])).collect();
+    let names = ["level", "mg_x", "mg_xc", "mg_rhs", "mg_stencil", "mg_control", "mg_args", "solid"];
+    let buffers: Vec<wgpu::Buffer> = names.iter().map(|n| storage(device, n)).collect();
     let params = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
         size: std::mem::size_of::<smokebox::sim::params::Params>() as u64,
         usage: wgpu::BufferUsages::UNIFORM,
         mapped_at_creation: false,
     });
-    let mut table: kernel::Table = std::array::from_fn(|s| Some(&buffers[s]));
-    table[slot::PARAMS as usize] = Some(&params);
+    let mut table = names.iter().zip(&buffers).fold(kernel::Table::default(), |t, (n, b)| t.with(n, b)).with("params", &params);
+    for (_, name) in &kernel.binds().buffers {
+        assert!(table.get(name).is_some(), "the test's table lacks {name}");
+    }
     kernel.bind(device, &table); // distinct buffers bind
-    table[slot::MG_XC as usize] = Some(&buffers[slot::MG_X as usize]);
+    table.set("mg_xc", &buffers[1]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kernel.bind(device, &table)));
     let message = *refused.expect_err("the aliased table was bound").downcast::<String>().unwrap();
     assert!(message.contains("mg_x and mg_xc") && message.contains("writable aliasing"), "{message}");
@@ -250,18 +269,24 @@ fn a_level_compiled_in_replaces_the_level_binding() {
     let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let grid = kernel::GridSize { nx: 64, ny: 40, dye_scale: 1 };
     let target = kernel::Target { device: &gpu.device, device_serial: Some(gpu.serial), grid, switches: None };
-    let level_slot = slot::NAMES.iter().position(|n| *n == "level").unwrap() as u32;
     let level = smokebox::sim::multigrid::levels(64, 40)[1];
     let mut built = 0;
     for (shader, _) in kernel::SHADERS {
         for (entry, bindings) in kernel::reflect(shader).unwrap() {
-            if !bindings.iter().any(|b| b.slot == level_slot) {
+            if !bindings.iter().any(|b| b.name == "level") {
                 continue;
             }
+            let binds_level = |k: &Kernel| k.binds().buffers.iter().any(|b| b.1 == "level");
             let plain = Kernel::new(target, shader, &entry).unwrap();
-            assert!(plain.binds().bindings.contains(&level_slot), "{shader}.{entry}");
+            assert!(binds_level(&plain), "{shader}.{entry}");
+            let src = kernel::source(shader).unwrap();
+            assert!(
+                src.lines().any(|l| l.starts_with("@group(0) @binding(") && l.ends_with(kernel::LEVEL_DECL)),
+                "shaders/{shader}.wgsl declares its level otherwise than `{}`",
+                kernel::LEVEL_DECL
+            );
             let k = kernel::with_level_compiled(&level, || Kernel::with_options(target, shader, &entry, &[], false)).unwrap();
-            assert!(!k.binds().bindings.contains(&level_slot), "{shader}.{entry} still binds the level with it compiled in");
+            assert!(!binds_level(&k), "{shader}.{entry} still binds the level with it compiled in");
             built += 1;
         }
     }

@@ -16,16 +16,16 @@
 // Writes ink_out / density_out only for the fields whose scheme is conservative.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(5) var<storage, read> ink: array<f32>;
-@group(0) @binding(6) var<storage, read> density: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
-@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read> ink: array<f32>;
+@group(0) @binding(3) var<storage, read> density: array<f32>;
+@group(0) @binding(4) var<storage, read> solid: array<f32>;
+@group(0) @binding(5) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(6) var<storage, read_write> density_out: array<f32>;
 // The outflow scales: ink's in the first dye-cell-count floats, density's at `density_tmp_at`
 // (a conservative field runs no MacCormack/BFECC, so the scratch is free).
-@group(0) @binding(29) var<storage, read_write> transport_tmp: array<f32>;
+@group(0) @binding(7) var<storage, read_write> transport_tmp: array<f32>;
 
 const SCHEME_CONSERVATIVE: u32 = 3u;
 

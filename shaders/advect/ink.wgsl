@@ -8,20 +8,20 @@
 // sampled and hold no ink.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(5) var<storage, read> ink: array<f32>;
-@group(0) @binding(6) var<storage, read> density: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
-@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
-@group(0) @binding(30) var u_blocks: texture_2d<f32>;
-@group(0) @binding(40) var v_blocks: texture_2d<f32>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read> ink: array<f32>;
+@group(0) @binding(3) var<storage, read> density: array<f32>;
+@group(0) @binding(4) var<storage, read> solid: array<f32>;
+@group(0) @binding(5) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(6) var<storage, read_write> density_out: array<f32>;
+@group(0) @binding(7) var u_blocks: texture_2d<f32>;
+@group(0) @binding(8) var v_blocks: texture_2d<f32>;
 // The ink as texels (`pack_ink`), which the passes read where BLOCKED (a CPU adapter): lavapipe
 // gathers a texel's channels in one pass over the lanes, where a stencil's twelve storage reads
 // go lane by lane.
-@group(0) @binding(43) var ink_texels: texture_2d<f32>;
-@group(0) @binding(44) var ink_texels_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(9) var ink_texels: texture_2d<f32>;
+@group(0) @binding(10) var ink_texels_out: texture_storage_2d<rgba32float, write>;
 
 // The inflow side a back-trace from `pos` came in through (4: none).
 fn inflow_crossed(back: vec2<f32>) -> u32 {

@@ -10,21 +10,21 @@
 // Velocity lattices carry the wall and inflow ghosts of the semi-Lagrangian samplers.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(5) var<storage, read> ink: array<f32>;
-@group(0) @binding(6) var<storage, read> density: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
-@group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
-@group(0) @binding(11) var<storage, read_write> ink_out: array<f32>;
-@group(0) @binding(12) var<storage, read_write> density_out: array<f32>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read> ink: array<f32>;
+@group(0) @binding(3) var<storage, read> density: array<f32>;
+@group(0) @binding(4) var<storage, read> solid: array<f32>;
+@group(0) @binding(5) var<storage, read_write> u_out: array<f32>;
+@group(0) @binding(6) var<storage, read_write> v_out: array<f32>;
+@group(0) @binding(7) var<storage, read_write> ink_out: array<f32>;
+@group(0) @binding(8) var<storage, read_write> density_out: array<f32>;
 // φ̃ / φ̄ of ink (3 channels a dye cell) then of density (`density_tmp_at`), and of u then v.
-@group(0) @binding(29) var<storage, read_write> transport_tmp: array<f32>;
-@group(0) @binding(31) var<storage, read_write> vel_tmp: array<f32>;
+@group(0) @binding(9) var<storage, read_write> transport_tmp: array<f32>;
+@group(0) @binding(10) var<storage, read_write> vel_tmp: array<f32>;
 // The velocity's blocks, which the traces read on a CPU adapter (shared/velocity_blocks.wgsl).
-@group(0) @binding(30) var u_blocks: texture_2d<f32>;
-@group(0) @binding(40) var v_blocks: texture_2d<f32>;
+@group(0) @binding(11) var u_blocks: texture_2d<f32>;
+@group(0) @binding(12) var v_blocks: texture_2d<f32>;
 
 const SCHEME_MACCORMACK: u32 = 1u;
 const SCHEME_BFECC: u32 = 2u;

@@ -5,8 +5,8 @@
 // with a 256² dye grid on lavapipe).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs): ink as vectors of four words.
-@group(0) @binding(5) var<storage, read> ink: array<vec4<f32>>;
-@group(0) @binding(44) var ink_texels_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(0) var<storage, read> ink: array<vec4<f32>>;
+@group(0) @binding(1) var ink_texels_out: texture_storage_2d<rgba32float, write>;
 
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn quads(@builtin(global_invocation_id) id: vec3<u32>) {

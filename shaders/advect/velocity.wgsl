@@ -4,15 +4,15 @@
 // Prescribed faces keep their prescribed value. `fill_blocks` gathers the blocks from u and v.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(1) var<storage, read> u: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(8) var<storage, read_write> u_out: array<f32>;
-@group(0) @binding(9) var<storage, read_write> v_out: array<f32>;
-@group(0) @binding(30) var u_blocks: texture_2d<f32>;
-@group(0) @binding(40) var v_blocks: texture_2d<f32>;
-@group(0) @binding(41) var u_blocks_out: texture_storage_2d<rgba32float, write>;
-@group(0) @binding(42) var v_blocks_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(0) var<storage, read> u: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read> solid: array<f32>;
+@group(0) @binding(3) var<storage, read_write> u_out: array<f32>;
+@group(0) @binding(4) var<storage, read_write> v_out: array<f32>;
+@group(0) @binding(5) var u_blocks: texture_2d<f32>;
+@group(0) @binding(6) var v_blocks: texture_2d<f32>;
+@group(0) @binding(7) var u_blocks_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(8) var v_blocks_out: texture_storage_2d<rgba32float, write>;
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

@@ -18,11 +18,11 @@
 // (multigrid/coarse_levels.wgsl `s_bottom`). CPU twin: src/sim/cpu/multigrid.rs `bottom_inverse`.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs). `level` is the bottom level.
-@group(0) @binding(18) var<storage, read> level: Level;
-@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
-@group(0) @binding(47) var<storage, read_write> mg_bottom: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> level: Level;
+@group(0) @binding(1) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(2) var<storage, read_write> mg_bottom: array<vec4<f32>>;
 // M's columns as texels of quads (`to_texture`).
-@group(0) @binding(49) var bottom_tex: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(3) var bottom_tex: texture_storage_2d<rgba32float, write>;
 
 override WG: u32 = 256u;
 const MAX_CELLS: u32 = 256u;

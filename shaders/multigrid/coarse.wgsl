@@ -3,10 +3,10 @@
 // the stencil buffer (read-only) and are read once; x and rhs live in workgroup memory.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(18) var<storage, read> level: Level;
-@group(0) @binding(19) var<storage, read_write> mg_x: array<f32>;
-@group(0) @binding(20) var<storage, read> mg_rhs: array<f32>;
-@group(0) @binding(23) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(0) var<storage, read> level: Level;
+@group(0) @binding(1) var<storage, read_write> mg_x: array<f32>;
+@group(0) @binding(2) var<storage, read> mg_rhs: array<f32>;
+@group(0) @binding(3) var<storage, read> mg_stencil: array<u32>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {

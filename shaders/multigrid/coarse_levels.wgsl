@@ -15,8 +15,8 @@
 // texels in one pass over the lanes, and the product reads the whole of M, 64K words at 16²; from
 // the buffer it was about 5 % of a 128² step on a CPU adapter, from the texture about 1 %
 // (BENCHMARKS.md, "Where the time goes: lavapipe").
-@group(0) @binding(47) var<storage, read> mg_bottom: array<vec4<f32>>;
-@group(0) @binding(49) var bottom_tex: texture_2d<f32>;
+@group(0) @binding(0) var<storage, read> mg_bottom: array<vec4<f32>>;
+@group(0) @binding(1) var bottom_tex: texture_2d<f32>;
 
 // Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
 override WG: u32 = 256u;

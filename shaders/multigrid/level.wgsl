@@ -6,7 +6,7 @@
 // with rhs = -rho h^2 div / dt on level 0; coarser levels reuse the same boundary kinds (walls and
 // inflows Neumann, outflow a p = 0 ghost, periodic wrap) on their own solid masks.
 
-// The `Level` struct is in shared/grid.wgsl; `level` (slot 18) is declared by each pass.
+// The `Level` struct is in shared/grid.wgsl; `level` is declared by each pass.
 
 const MG_SOLID: u32 = 128u;
 

@@ -7,24 +7,24 @@
 // 7 to 33 words a cell.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs): the buffers of the plain kernels, as quads.
-@group(0) @binding(18) var<storage, read> level: Level;
-@group(0) @binding(19) var<storage, read_write> mg_x: array<vec4<f32>>;
-@group(0) @binding(20) var<storage, read_write> mg_rhs: array<vec4<f32>>;
-@group(0) @binding(23) var<storage, read> mg_stencil: array<vec4<u32>>;
-@group(0) @binding(26) var<storage, read_write> mg_xc: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> level: Level;
+@group(0) @binding(1) var<storage, read_write> mg_x: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> mg_rhs: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> mg_stencil: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read_write> mg_xc: array<vec4<f32>>;
 // level 0's right-hand side (`load`) and the warm start's sums (warm_start_quad.wgsl)
-@group(0) @binding(4) var<storage, read> divergence: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read> divergence: array<vec4<f32>>;
 // A level's x as a texture of quads (texel (q, j) = quad q of row j), in and out of the sweeps
 // inside a smoothing block (`red_to_tex` .. `black_from_tex`; src/sim/multigrid.rs `QuadTex`):
 // lavapipe gathers a texture's texels in one pass over the lanes, where it reads storage lane by
 // lane behind a bounds check, and a sweep reads five quads of x. The level's rhs and stencil go
 // the same way: the block's first sweep copies them in.
-@group(0) @binding(34) var x_in: texture_2d<f32>;
-@group(0) @binding(35) var x_out: texture_storage_2d<rgba32float, write>;
-@group(0) @binding(36) var rhs_in: texture_2d<f32>;
-@group(0) @binding(37) var rhs_out: texture_storage_2d<rgba32float, write>;
-@group(0) @binding(38) var stencil_in: texture_2d<u32>;
-@group(0) @binding(39) var stencil_out: texture_storage_2d<rgba32uint, write>;
+@group(0) @binding(6) var x_in: texture_2d<f32>;
+@group(0) @binding(7) var x_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(8) var rhs_in: texture_2d<f32>;
+@group(0) @binding(9) var rhs_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(10) var stencil_in: texture_2d<u32>;
+@group(0) @binding(11) var stencil_out: texture_storage_2d<rgba32uint, write>;
 
 fn has(s: vec4<u32>, side: u32) -> vec4<bool> { return (s & vec4<u32>(side)) != vec4<u32>(0u); }
 fn counts(s: vec4<u32>) -> vec4<f32> { return vec4<f32>((s >> vec4<u32>(4u)) & vec4<u32>(7u)); }

@@ -5,11 +5,11 @@
 // side from the divergence.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
-@group(0) @binding(4) var<storage, read> divergence: array<f32>;
-@group(0) @binding(7) var<storage, read> solid: array<f32>;
-@group(0) @binding(18) var<storage, read> level: Level;
-@group(0) @binding(20) var<storage, read_write> mg_rhs: array<f32>;
-@group(0) @binding(23) var<storage, read_write> mg_stencil: array<u32>;
+@group(0) @binding(0) var<storage, read> divergence: array<f32>;
+@group(0) @binding(1) var<storage, read> solid: array<f32>;
+@group(0) @binding(2) var<storage, read> level: Level;
+@group(0) @binding(3) var<storage, read_write> mg_rhs: array<f32>;
+@group(0) @binding(4) var<storage, read_write> mg_stencil: array<u32>;
 
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)

@@ -66,9 +66,10 @@ struct Splat {
 }
 
 // The one binding every pass shares. Each pass declares its own storage buffers at the top of its
-// file, `read` where none of its entry points writes, each name at its number of the slot table
-// (`slot` in src/sim/kernel.rs); the Rust side binds by reflection only the slots an entry point
-// uses. tests/bindings.rs checks them against WebGPU's rules.
+// file, `read` where none of its entry points writes, numbered from 0 in each file; composing a
+// pass numbers them again in order (src/sim/kernel/compose.rs `number_bindings`), and the Rust
+// side binds by name only the bindings an entry point uses. tests/bindings.rs checks them against
+// WebGPU's rules.
 @group(0) @binding(0) var<uniform> params: Params;
 
 // Where a multigrid level and its neighbours lie in the level buffers (multigrid/level.wgsl,

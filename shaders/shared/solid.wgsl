@@ -1,5 +1,5 @@
 // Solid cells and the faces they fix: the part of the prelude that reads `solid`. A pass that
-// takes this part declares `solid` (slot 7, `read`) itself.
+// takes this part declares `solid` (`read`) itself.
 
 // Whether some cell may be solid. A simulation with none runs a variant built with false, which
 // reads nothing here (src/sim/kernel.rs `Switches`): on a CPU adapter these reads were a third of

@@ -1,5 +1,5 @@
 // What this step's splats do to a face: the part of the prelude that reads `splats`. A pass that
-// takes this part declares `splats` (slot 13, a uniform: every thread reads the same splat, which
+// takes this part declares `splats` (a uniform: every thread reads the same splat, which
 // a uniform block gives in one load where a CPU adapter reads a storage word once per lane).
 
 const MODE_PAINT_SOLID: u32 = 2u;

@@ -1,6 +1,6 @@
 // Edge velocities read, sampled and traced: the part of the prelude that reads `u` and `v` (and,
-// through shared/solid.wgsl, `solid`). A pass that takes this part declares `u` and `v` (slots 1
-// and 2) itself, `read` unless one of its entry points writes them.
+// through shared/solid.wgsl, `solid`). A pass that takes this part declares `u` and `v`
+// itself, `read` unless one of its entry points writes them.
 
 // Reads an edge velocity; on periodic sides the last face is the first one.
 fn u_at(i: i32, j: i32) -> f32 {

@@ -3,7 +3,7 @@
 // Lavapipe reads storage one lane at a time but all words of a vector in the same pass over the
 // lanes, so a sample costs one read instead of four. The blend is sample_u's and sample_v's term
 // for term, so the results are the same bit for bit. A pass that takes this part declares
-// the textures `u_blocks` and `v_blocks` (slots 30 and 40; textures, as lavapipe gathers texels in
+// the textures `u_blocks` and `v_blocks` (textures, as lavapipe gathers texels in
 // one pass over the lanes where it reads storage lane by lane). Layout: u's blocks, texel
 // (i0, j0 + 1) for i0 in 0..nx, j0 in -1..ny; v's, texel (i0 + 1, j0) for i0 in -1..nx, j0 in 0..ny.
 

@@ -7,7 +7,7 @@
 //! is carried by the velocity the projection left, written to the *_out buffers and copied back.
 
 use super::buffers::Buffers;
-use super::kernel::{Bound, Kernel, slot, textures_fit};
+use super::kernel::{Bound, Kernel, textures_fit};
 use super::params::{SCHEME_BFECC, SCHEME_CONSERVATIVE, SCHEME_MACCORMACK};
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
@@ -107,8 +107,7 @@ impl Advection {
             transport: ctx.bound("advect/conservative", "transport")?,
             transport_ink_groups: {
                 let natural = ctx.buffers.table();
-                let mut swapped = natural;
-                swapped.swap(slot::INK as usize, slot::INK_OUT as usize);
+                let swapped = natural.swapped("ink", "ink_out");
                 [transport_ink.bind(ctx.device, &natural), transport_ink.bind(ctx.device, &swapped)]
             },
             transport_ink,

@@ -2,7 +2,7 @@
 //! upload/download used by loads, dumps and tests (never by the frame loop).
 
 use super::fields::Fields;
-use super::kernel::slot;
+use super::kernel::Table;
 use super::params::{MAX_SPLATS, Params, Splat};
 
 /// Floats in the stats buffer.
@@ -29,7 +29,6 @@ pub struct Buffers {
     pub splats: wgpu::Buffer,
     pub partials: wgpu::Buffer,
     pub stats: wgpu::Buffer,
-    pub scratch: wgpu::Buffer,
     pub stencil: wgpu::Buffer,
     /// Vorticity's scratch: ω per cell.
     pub cell_tmp: wgpu::Buffer,
@@ -84,7 +83,6 @@ pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
         + 3 * 3 * dye // ink, ink_out, and ink's part of transport_tmp
         + 2 * cells // density, density_out
         + cells // solid
-        + cells // scratch
         + cells // stencil (u32)
         + 2 * cells + (ny * (nx + 1) + (ny + 1) * nx); // cell_tmp, density's part of transport_tmp, vel_tmp
     (floats * 4) as u64
@@ -129,7 +127,6 @@ impl Buffers {
             // and g's four (shaders/stats.wgsl, warm_start_mix.wgsl)
             partials: storage(device, "partials", 18 * super::kernel::MAX_REDUCTION_GROUPS as usize),
             stats: storage(device, "stats", STATS_LEN),
-            scratch: storage(device, "scratch", cells),
             stencil: storage(device, "stencil", cells),
             cell_tmp: storage(device, "cell_tmp", cells),
             transport_tmp: storage(device, "transport_tmp", 3 * dye + cells),
@@ -147,51 +144,41 @@ impl Buffers {
         }
     }
 
-    /// The textures by slot (`Kernel::bind_with`): the velocity's blocks and the ink's texels,
-    /// read and written.
-    pub fn views(&self) -> [(u32, &wgpu::TextureView); 6] {
+    /// The textures by the names the passes declare them under (`Kernel::bind_with`): the
+    /// velocity's blocks and the ink's texels, read and written.
+    pub fn views(&self) -> [(&'static str, &wgpu::TextureView); 6] {
         let [u, v] = &self.blocks;
         let ink = &self.ink_texels;
-        [
-            (slot::U_BLOCKS, u),
-            (slot::V_BLOCKS, v),
-            (slot::U_BLOCKS_OUT, u),
-            (slot::V_BLOCKS_OUT, v),
-            (slot::INK_TEXELS, ink),
-            (slot::INK_TEXELS_OUT, ink),
-        ]
+        [("u_blocks", u), ("v_blocks", v), ("u_blocks_out", u), ("v_blocks_out", v), ("ink_texels", ink), ("ink_texels_out", ink)]
     }
 
-    /// The table of buffers by slot, every slot at its natural buffer.
-    pub fn table(&self) -> [Option<&wgpu::Buffer>; slot::COUNT] {
-        let mut t = [None; slot::COUNT];
-        let natural = [
-            Some(&self.params),
-            Some(&self.u),
-            Some(&self.v),
-            Some(&self.p),
-            Some(&self.divergence),
-            Some(&self.ink),
-            Some(&self.density),
-            Some(&self.solid),
-            Some(&self.u_out),
-            Some(&self.v_out),
-            Some(&self.p_out),
-            Some(&self.ink_out),
-            Some(&self.density_out),
-            Some(&self.splats),
-            Some(&self.partials),
-            Some(&self.stats),
-            Some(&self.scratch),
-            Some(&self.stencil),
+    /// Every state buffer under the name the passes declare it by.
+    pub fn table(&self) -> Table<'_> {
+        let named = [
+            ("params", &self.params),
+            ("u", &self.u),
+            ("v", &self.v),
+            ("p", &self.p),
+            ("divergence", &self.divergence),
+            ("ink", &self.ink),
+            ("density", &self.density),
+            ("solid", &self.solid),
+            ("u_out", &self.u_out),
+            ("v_out", &self.v_out),
+            ("p_out", &self.p_out),
+            ("ink_out", &self.ink_out),
+            ("density_out", &self.density_out),
+            ("splats", &self.splats),
+            ("partials", &self.partials),
+            ("stats", &self.stats),
+            ("stencil", &self.stencil),
+            ("cell_tmp", &self.cell_tmp),
+            ("transport_tmp", &self.transport_tmp),
+            ("vel_tmp", &self.vel_tmp),
+            ("p_prev", &self.p_prev),
+            ("p_prev2", &self.p_prev2),
         ];
-        t[..natural.len()].copy_from_slice(&natural);
-        t[slot::CELL_TMP as usize] = Some(&self.cell_tmp);
-        t[slot::TRANSPORT_TMP as usize] = Some(&self.transport_tmp);
-        t[slot::VEL_TMP as usize] = Some(&self.vel_tmp);
-        t[slot::P_PREV as usize] = Some(&self.p_prev);
-        t[slot::P_PREV2 as usize] = Some(&self.p_prev2);
-        t
+        named.into_iter().fold(Table::default(), |t, (name, buffer)| t.with(name, buffer))
     }
 
     pub fn upload(&self, queue: &wgpu::Queue, f: &Fields) {

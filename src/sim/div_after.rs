@@ -3,7 +3,7 @@
 //! correction, with its output slot pointed at a spare buffer, so the step's own divergence
 //! (what the solver saw) is kept. Only built when the overlay asks for it.
 
-use super::kernel::{Bound, slot};
+use super::kernel::Bound;
 use super::stage::Ctx;
 use crate::error::Result;
 
@@ -22,8 +22,7 @@ impl DivergenceAfter {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut table = ctx.buffers.table();
-        table[slot::DIVERGENCE as usize] = Some(&buffer);
+        let table = ctx.buffers.table().with("divergence", &buffer);
         let kernel = Bound::new(ctx.target(), "divergence", "main", &table)?;
         Ok(DivergenceAfter { kernel, buffer, cells: ctx.cells() })
     }

@@ -2,7 +2,7 @@
 //! sweeps per dispatch through workgroup memory (`main`), single sweeps (`sweep`) for the rest, and
 //! the packed reduced stencil (`stencil_pack`). CPU twin: src/sim/cpu/pressure.rs.
 
-use super::kernel::{Kernel, slot};
+use super::kernel::Kernel;
 use super::multigrid::tile_groups;
 use super::solver_check::{Launch, ctl};
 use super::stage::Ctx;
@@ -33,11 +33,10 @@ impl Jacobi {
         let d = ctx.device;
         let b = ctx.buffers;
         let t = b.table();
-        let mut swapped = t;
-        swapped[slot::P as usize] = Some(&b.p_out);
-        swapped[slot::P_OUT as usize] = Some(&b.p);
+        let swapped = t.swapped("p", "p_out");
         let stencil_pack = Kernel::new(ctx.target(), "pressure", "stencil_pack")?;
-        let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", ctx.target().profile().solver_workgroup as f64)], false)?;
+        let four =
+            Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", ctx.target().profile().solver_workgroup as f64)], false)?;
         let one = Kernel::new(ctx.target(), "pressure", "sweep")?;
         let quad = if ctx.nx.is_multiple_of(4) {
             let k = Kernel::new(ctx.target(), "pressure_quad", "sweep")?;

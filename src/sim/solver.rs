@@ -26,10 +26,10 @@
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
-use super::kernel::slot;
 use super::multigrid::Multigrid;
 use super::pressure::Jacobi;
 use super::pressure_sor;
+pub use super::solve_plan::{EXTRA_UNITS, FLOOR_UNITS, GATE_MARGIN, MAX_COUNT, Plan, SolveSpec, Start, scratch_units, unit_sweeps};
 use super::solver_check::{Check, Launch, Measure, SolveReport, Verdict, ctl, tail_block};
 use super::stage::{Ctx, copy_all, timed_pass};
 use super::warm_start::WarmStart;
@@ -40,158 +40,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use wgpu::util::DeviceExt;
 
-/// The fewest gated units after the predicted ones (each runs only while the check fails). One
-/// was not enough for the wind tunnel at 4x its cells (obstacles: about 2x a V-cycle, and the
-/// count needed moves by two between steps). A solve predicted to need more gets as many spares
-/// as it is predicted to need (`Plan::new`).
-pub const EXTRA_UNITS: u32 = 2;
 /// The recent peak of the units solves needed (`Memory::peak`) keeps this share of itself from one
 /// solve read back to the next: a half-life of about 34 solves.
 pub const PEAK_DECAY: f32 = 0.98;
 /// The units recorded reach this many times the recent peak (`Memory::peak`).
 pub const PEAK_REACH: f32 = 1.5;
-/// The share of `solver.tolerance` the GPU gate aims for (see `Solvers::prepare`).
-pub const GATE_MARGIN: f32 = 0.9;
-/// Largest count of direct units a solve plans.
-const MAX_DIRECT: u32 = 1023;
-/// Largest count the control words can be told (`counts` table): direct or gated units.
-const MAX_COUNT: u32 = 4095;
-/// The fewest direct units a solve to a tolerance plans, even after steps at rest.
-pub const FLOOR_UNITS: u32 = 1;
-/// How many times the slowest mode's estimate a solve from zero is given (obstacles lengthen the
-/// paths the pressure travels; the periodic seam and f32 round-off slow the last digits).
-const SCRATCH_SAFETY: f64 = 2.0;
-
-/// What to solve: the settings of the pressure solve.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SolveSpec {
-    pub kind: SolverKind,
-    /// Sweeps (Jacobi, SOR) or V-cycles (multigrid); at most, with a tolerance.
-    pub iterations: u32,
-    /// Relative residual at which to stop; 0: run all iterations.
-    pub tolerance: f32,
-    pub start: Start,
-    /// Units the gated part reaches (with the direct ones) after a rest or a load: a solve from
-    /// zero (`scratch_units`).
-    pub reach: u32,
-}
-
-/// Where a solve starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// From zero.
-    Cold,
-    /// From the last pressure, scaled by src/sim/warm_start.rs (`solver.warm_start`).
-    Warm,
-    /// From p exactly as it is (tests that compare sweeps with the CPU's).
-    AsIs,
-}
-
-impl SolveSpec {
-    /// A solve to a tolerance (its units gated by residual checks).
-    pub fn gated(&self) -> bool {
-        self.tolerance > 0.0 && self.iterations > 0
-    }
-    /// Most units with a tolerance.
-    fn max_units(&self) -> u32 {
-        self.iterations.div_ceil(unit_sweeps(self.kind))
-    }
-}
-
-/// Sweeps (or V-cycles) of one unit of a solve to a tolerance.
-pub fn unit_sweeps(kind: SolverKind) -> u32 {
-    match kind {
-        SolverKind::Multigrid => 1,
-        SolverKind::Jacobi => 2 * super::pressure::SWEEPS_PER_DISPATCH,
-        SolverKind::Sor => 2 * pressure_sor::SWEEPS_PER_DISPATCH,
-    }
-}
-
-/// Units a solve from zero needs to reach `tolerance` on an `nx` x `ny` grid, from the slowest
-/// mode of a closed box (1 + cos(pi/N))/2 of the Jacobi iteration, N the longer side: weighted
-/// Jacobi contracts it by 1 - w(1 - mu) a sweep, red-black SOR by the SOR spectral radius for
-/// omega and mu (Young), times `SCRATCH_SAFETY`; multigrid by its V-cycle, whatever the size (all
-/// of `max_units`, at most 20 by default). u32::MAX where the method does not converge.
-pub fn scratch_units(kind: SolverKind, nx: usize, ny: usize, jacobi_weight: f32, omega: f32, tolerance: f32) -> u32 {
-    let n = nx.max(ny).max(2) as f64;
-    let mu = (1.0 + (std::f64::consts::PI / n).cos()) / 2.0;
-    let rate = match kind {
-        SolverKind::Multigrid => return u32::MAX,
-        SolverKind::Jacobi => 1.0 - jacobi_weight as f64 * (1.0 - mu),
-        SolverKind::Sor => {
-            let w = omega as f64;
-            let d = w * w * mu * mu - 4.0 * (w - 1.0);
-            if d > 0.0 { ((w * mu + d.sqrt()) / 2.0).powi(2) } else { w - 1.0 }
-        }
-    };
-    let target = (tolerance as f64 * GATE_MARGIN as f64).clamp(1e-12, 0.5).ln();
-    if !(rate > 0.0 && rate < 1.0) {
-        return u32::MAX;
-    }
-    let sweeps = SCRATCH_SAFETY * target / rate.ln();
-    (sweeps / unit_sweeps(kind) as f64).ceil().min(u32::MAX as f64) as u32
-}
-
-/// How a solve to a tolerance is recorded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Plan {
-    /// Units recorded as plain dispatches.
-    pub direct: u32,
-    /// Gated units after them, each followed by a check.
-    pub gated: u32,
-    /// Gated units checked one by one before the checks space out (`tail_block`).
-    pub fine: u32,
-}
-
-impl Plan {
-    /// `reach`: units the direct and gated ones together reach at least (within `max_units`); 0
-    /// in a running flow, where spare units follow the prediction: `EXTRA_UNITS`, or as many as
-    /// predicted where that is more. A solve that converges slowly needs counts that jump from
-    /// step to step by a share of the count, not by one or two: in `logo` (thin obstacles the
-    /// coarse levels do not see, a V-cycle takes about 13 % off the residual) the V-cycles needed
-    /// went from 6 to more than 8 in one step, and with two spares 48 of 190 steps stopped above
-    /// the tolerance; with as many spares as predicted, none did, for 0.5 % more V-cycles (the
-    /// spares a step does not need are gated dispatches of no workgroups). The predicted count's
-    /// last unit is gated too (above the floor): a step that needs one fewer does not run it, and
-    /// one that needs it pays one check more than a direct unit would.
-    pub fn new(prediction: Option<u32>, max_units: u32, reach: u32) -> Plan {
-        match prediction {
-            // nothing known: every unit checked, to learn the count exactly
-            None => {
-                let gated = max_units.min(MAX_COUNT);
-                Plan { direct: 0, gated, fine: gated }
-            }
-            Some(n) => {
-                let predicted = n.max(FLOOR_UNITS).min(max_units);
-                let direct = predicted.saturating_sub(1).clamp(FLOOR_UNITS, MAX_DIRECT).min(predicted);
-                // the prediction's gated units (its last one), then the spares
-                let fine = predicted - direct + EXTRA_UNITS.max(predicted);
-                let gated = fine.max(reach.saturating_sub(direct)).min(max_units - direct).min(MAX_COUNT);
-                Plan { direct, gated, fine }
-            }
-        }
-    }
-
-    /// The prediction after this plan's solve reported `r` (units), at least `FLOOR_UNITS`. A
-    /// solve that stopped above the tolerance asks at once for the units its rate says it needs
-    /// (ratio = rate^units), at least one more than it ran.
-    pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
-        let next = if !r.converged {
-            let ran = r.iterations.max(1);
-            let target = (tolerance * GATE_MARGIN) as f64;
-            let ratio = r.ratio as f64;
-            let needed = if ratio > 0.0 && ratio < 1.0 && target > 0.0 {
-                (ran as f64 * target.ln() / ratio.ln()).ceil().min(u32::MAX as f64) as u32
-            } else {
-                2 * ran
-            };
-            needed.max(ran + 1).min(max_units)
-        } else {
-            r.iterations
-        };
-        next.max(FLOOR_UNITS)
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum SlotState {
@@ -286,7 +139,7 @@ impl Solvers {
         let check = Check::new(ctx.target(), &level0, quads, views.as_ref().map(|v| &v[..]))?;
         // a solve to a tolerance from a warm start is opened by its scaling
         let mut table = level0;
-        table[slot::GATE_ARGS as usize] = Some(check.opening_args());
+        table.set("gate_args", check.opening_args());
         let warm = WarmStart::new(ctx.target(), &table, ctx.nx * ctx.ny, quads)?;
         let words: Vec<u32> = (0..=MAX_COUNT).collect();
         let counts = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -741,5 +594,3 @@ impl Solvers {
         }
     }
 }
-
-const _: () = assert!(slot::COUNT > super::solver_check::MG_LEVELS as usize);

@@ -6,9 +6,7 @@
 //! buffer holds the tolerance, the reductions, the counts and those arguments. CPU twin of the
 //! reductions: src/sim/cpu/solver_check.rs.
 
-use super::kernel::{
-    Kernel, MAX_REDUCTION_GROUPS, Target, count_dispatch, profile, slot,
-};
+use super::kernel::{Kernel, MAX_REDUCTION_GROUPS, Table, Target, count_dispatch, profile};
 use super::multigrid::levels::{LevelDesc, MAX_LEVELS, tile_groups};
 use crate::error::Result;
 use wgpu::util::DeviceExt;
@@ -69,9 +67,6 @@ pub mod ctl {
     pub const POLISH_MORE_SLOT: usize = 2 * MAX_LEVELS + 4;
 }
 
-/// Buffer slots of the solver buffers (`kernel::slot`).
-pub use super::kernel::slot::{LEVEL, MG_CONTROL as CONTROL, MG_LEVELS, MG_RHS, MG_STENCIL, MG_X, MG_XC, MG_Y};
-
 /// The control buffer with every level's full workgroup counts in place, and the reductions'
 /// (`reduce_groups`).
 pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups: u32) -> wgpu::Buffer {
@@ -87,7 +82,8 @@ pub fn control_buffer(device: &wgpu::Device, levels: &[LevelDesc], reduce_groups
     put(ctl::COARSE_SLOT, [1, 1, 1]);
     put(ctl::REDUCE_SLOT, [reduce_groups, 1, 1]);
     let l0 = &levels[0];
-    let polish = if profile.solver_tiles { tile_groups(l0.nx, l0.ny) } else { super::multigrid::levels::cell_groups(l0, profile.cell_block) };
+    let polish =
+        if profile.solver_tiles { tile_groups(l0.nx, l0.ny) } else { super::multigrid::levels::cell_groups(l0, profile.cell_block) };
     put(ctl::POLISH_SLOT, polish);
     put(ctl::POLISH_MORE_SLOT, polish);
     put(ctl::POLISH_CHECK_SLOT, [reduce_groups, 1, 1]);
@@ -198,12 +194,7 @@ impl Check {
     /// measured four cells a thread (shaders/solver_check_quad.wgsl).
     /// `level0_tex`: level 0's textures as `quad_in` reads them (src/sim/multigrid/plain.rs
     /// `level0_tex`), where the V-cycle goes through them.
-    pub fn new(
-        target: Target,
-        table: &[Option<&wgpu::Buffer>; slot::COUNT],
-        quads: bool,
-        level0_tex: Option<&[(u32, &wgpu::TextureView)]>,
-    ) -> Result<Check> {
+    pub fn new(target: Target, table: &Table, quads: bool, level0_tex: Option<&[(&str, &wgpu::TextureView)]>) -> Result<Check> {
         let device = target.device;
         let (wg, reduce_groups) = (target.profile().solver_workgroup as f64, target.reduction_groups());
         let gate_wg = (wg as u32).clamp(8, 64).next_power_of_two() as f64;
@@ -234,11 +225,7 @@ impl Check {
                 mapped_at_creation: false,
             })
         });
-        let writing = |k: usize| {
-            let mut t = *table;
-            t[slot::GATE_ARGS as usize] = Some(&gate_args[k]);
-            t
-        };
+        let writing = |k: usize| table.clone().with("gate_args", &gate_args[k]);
         let groups = [
             reduce_rhs.bind(device, table),
             reduce_mg.bind(device, table),

@@ -179,7 +179,8 @@ pub struct Stats {
 /// `GROUPS` of them, whose partials `finish` folds in `FOLD` runs (`fold_invocations`).
 fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
     let groups = ctx.target().reduction_groups();
-    let constants = [("WG", ctx.target().profile().solver_workgroup as f64), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
+    let constants =
+        [("WG", ctx.target().profile().solver_workgroup as f64), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
     let constants = if entry == "finish" { &constants[1..] } else { &constants[..2] };
     let kernel = Kernel::with_options(ctx.target(), "stats", entry, constants, false)?;
     let group = kernel.bind(ctx.device, &ctx.buffers.table());

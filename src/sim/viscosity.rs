@@ -1,17 +1,14 @@
 //! Viscosity stage (shaders/viscosity.wgsl): implicit diffusion of the edge velocities,
 //! (I − νΔt∇²) u = u*, by Chebyshev-accelerated Jacobi sweeps run to a tolerance. The right-hand
-//! side u* is copied to its own buffers (slots 24, 25), then the iterate ping-pongs
+//! side u* is copied to its own buffers (`visc_rhs_u`, `visc_rhs_v`), then the iterate ping-pongs
 //! u -> u_out -> u, each sweep overwriting the iterate before last; the sweep index and weight live
-//! on the GPU (slot 26). Not dispatched when ν = 0.
+//! on the GPU (`visc_state`). Not dispatched when ν = 0.
 
 use super::buffers::Buffers;
-use super::kernel::{Kernel, slot};
+use super::kernel::Kernel;
 use super::params::Params;
 use super::stage::{Ctx, copy_all, timed_pass};
 use crate::error::Result;
-
-/// Binding slots of the right-hand side copies (24, 25) and the sweep state (32).
-pub use super::kernel::slot::{VISC_RHS_U as SLOT_RHS_U, VISC_RHS_V as SLOT_RHS_V, VISC_STATE as SLOT_STATE};
 
 /// Error reduction the solve runs to: the Chebyshev bound on ‖x_k − x‖ / ‖x_0 − x‖ (x_0 = u*).
 pub const TOLERANCE: f64 = 1e-5;
@@ -66,15 +63,8 @@ impl Viscosity {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let mut t = b.table();
-        t[SLOT_RHS_U as usize] = Some(&rhs_u);
-        t[SLOT_RHS_V as usize] = Some(&rhs_v);
-        t[SLOT_STATE as usize] = Some(&state);
-        let mut swapped = t;
-        swapped[slot::U as usize] = Some(&b.u_out);
-        swapped[slot::V as usize] = Some(&b.v_out);
-        swapped[slot::U_OUT as usize] = Some(&b.u);
-        swapped[slot::V_OUT as usize] = Some(&b.v);
+        let t = b.table().with("visc_rhs_u", &rhs_u).with("visc_rhs_v", &rhs_v).with("visc_state", &state);
+        let swapped = t.swapped("u", "u_out").swapped("v", "v_out");
         let groups = [kernel.bind(d, &t), kernel.bind(d, &swapped)];
         let state_group = [reset.bind(d, &t), advance.bind(d, &t)];
         Ok(Viscosity { kernel, reset, advance, groups, state_group, rhs_u, rhs_v, edges: ctx.edges() })

@@ -175,11 +175,34 @@ pub fn source(name: &str) -> Result<String> {
     source_with(name, DeviceProfile::GPU.cell_block, GridSize::NOMINAL)
 }
 
-/// The full source of a pass for cell block `block` (`cell_block`) on `grid`: the block's and
-/// the grid's constants, the prelude, then the pass.
+/// The full source of a pass for cell block `block` on `grid`: the block's and the grid's
+/// constants, the prelude, then the pass, its bindings numbered (`number_bindings`).
 pub fn source_with(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
+    Ok(number_bindings(&composed(name, block, grid)?))
+}
+
+fn composed(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
     let body = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| crate::error!("no shader named {name}"))?;
     Ok(format!("{}{PRELUDE}\n{body}", constants(block, grid)))
+}
+
+/// `src` with its bindings numbered from 0 in the order they are declared. Each file declares
+/// its bindings from 0 (the prelude its parameter block, each part and the pass what they read),
+/// so a composed pass has its own numbering, which naga's reflection reads back; the Rust side
+/// binds by name (`reflect::Table`).
+fn number_bindings(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let (mut rest, mut n) = (src, 0);
+    while let Some(at) = rest.find("@binding(") {
+        let after = &rest[at + "@binding(".len()..];
+        let Some(close) = after.find(')') else { break };
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("@binding({n})"));
+        n += 1;
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The constants every pass is compiled with, which the prelude and the passes read: the cell
@@ -200,7 +223,7 @@ thread_local! {
 }
 
 /// Runs `f` with the kernels this thread builds reading multigrid level `l`'s description as
-/// constants (`compile_level_in`) instead of from the level buffer (slot 18). Like the grid's
+/// constants (`compile_level_in`) instead of from the level buffer. Like the grid's
 /// size, a level's sizes and offsets compiled in let a CPU adapter fold the kernel's index
 /// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
 /// lavapipe.
@@ -245,20 +268,27 @@ pub fn reads_dye_scale(shader: &str, entry: &str) -> Result<bool> {
 /// The source a kernel is built from: `source_with`, and the level `with_level_compiled` gives
 /// compiled in.
 pub fn kernel_source(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
-    let src = source_with(name, block, grid)?;
-    Ok(match COMPILED_LEVEL.get() {
+    let src = composed(name, block, grid)?;
+    Ok(number_bindings(&match COMPILED_LEVEL.get() {
         Some(l) => compile_level_in(&src, &l),
         None => src,
-    })
+    }))
 }
 
-/// `src` with its level binding replaced by a constant of the same name and value
-/// (tests/bindings.rs checks that every pass that binds a level declares it as `DECL`).
+/// How a pass declares the level binding, after `@group(0) @binding(N) ` (tests/bindings.rs
+/// checks that every pass that binds a level declares it so).
+pub const LEVEL_DECL: &str = "var<storage, read> level: Level;";
+
+/// `src` with its level binding replaced by a constant of the same name and value.
 fn compile_level_in(src: &str, l: &crate::sim::multigrid::levels::LevelDesc) -> String {
-    const DECL: &str = "@group(0) @binding(18) var<storage, read> level: Level;";
     let words: [u32; 12] = bytemuck::cast(*l);
     let args: Vec<String> = words.iter().map(|w| format!("{w}u")).collect();
-    src.replace(DECL, &format!("const level = Level({});", args.join(", ")))
+    let constant = format!("const level = Level({});", args.join(", "));
+    let lines: Vec<String> = src
+        .lines()
+        .map(|line| if line.starts_with("@group(0) @binding(") && line.ends_with(LEVEL_DECL) { constant.clone() } else { line.to_string() })
+        .collect();
+    lines.join("\n")
 }
 
 /// Parses and validates a composed shader, naming the pass file and line of a mistake.

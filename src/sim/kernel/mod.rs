@@ -1,18 +1,18 @@
 //! Compute kernels: a pass's WGSL composed with the shared prelude (`compose`), checked by naga,
 //! with the bindings it really uses found by reflection (`reflect`), shaped for its device
 //! (`profile`), its pipelines built the first time they run and kept per device (`pipelines`).
-//! Each pass declares its own bindings, `read` where it only reads, each name at its number in
-//! `slot` below, so the Rust side binds by name from one table of buffers (and the few textures
-//! by slot: `Kernel::bind_with`); tests/bindings.rs checks every entry point against WebGPU's
-//! rules.
+//! Each pass declares its own bindings, `read` where it only reads, numbered by the pass from 0;
+//! the Rust side binds them by name from a table of buffers (`Table`) and the few textures by
+//! name (`Kernel::bind_with`); tests/bindings.rs checks every entry point against WebGPU's rules.
 
 mod compose;
 mod pipelines;
 mod profile;
 mod reflect;
-pub mod slot;
 
-pub use compose::{GridSize, PARTS, PRELUDE, SHADERS, constants, parse, reads_dye_scale, source, source_with, with_level_compiled};
+pub use compose::{
+    GridSize, LEVEL_DECL, PARTS, PRELUDE, SHADERS, constants, parse, reads_dye_scale, source, source_with, with_level_compiled,
+};
 pub use pipelines::Switches;
 pub use profile::{
     DeviceClass, DeviceProfile, GPU_CHECKS, MAX_REDUCTION_GROUPS, ShaderChecks, fold_invocations, from_env as profile_from_env, profile,
@@ -91,7 +91,7 @@ impl Bound {
         entry: &str,
         constants: &[(&str, f64)],
         table: &Table,
-        views: &[(u32, &wgpu::TextureView)],
+        views: &[(&str, &wgpu::TextureView)],
     ) -> Result<Bound> {
         let kernel = Kernel::with_options(target, shader, entry, constants, true)?;
         let group = kernel.bind_with(target.device, table, views);
@@ -182,15 +182,15 @@ impl Kernel {
         self.compiled.workgroup_size
     }
 
-    /// A bind group giving each used slot its buffer from `table` (indexed by slot number).
-    /// Panics on a buffer bound at two slots where one is writable: WebGPU forbids that
-    /// ("writable storage buffer binding aliasing") and native wgpu does not check it.
+    /// A bind group giving each binding the buffer `table` has under its name. Panics on a
+    /// buffer bound twice where one binding is writable: WebGPU forbids that ("writable storage
+    /// buffer binding aliasing") and native wgpu does not check it.
     pub fn bind(&self, device: &wgpu::Device, table: &Table) -> wgpu::BindGroup {
         self.bind_with(device, table, &[])
     }
 
-    /// `bind` with views for the texture slots the kernel uses, by slot.
-    pub fn bind_with(&self, device: &wgpu::Device, table: &Table, views: &[(u32, &wgpu::TextureView)]) -> wgpu::BindGroup {
+    /// `bind` with views for the textures the kernel uses, by name.
+    pub fn bind_with(&self, device: &wgpu::Device, table: &Table, views: &[(&str, &wgpu::TextureView)]) -> wgpu::BindGroup {
         self.compiled.binds.bind_group(device, &self.compiled.label, table, views)
     }
 

@@ -4,8 +4,7 @@
 
 use super::levels::{BOTTOM, LevelDesc, total_cells};
 use crate::sim::buffers::Buffers;
-use crate::sim::kernel::{Table, slot};
-use crate::sim::solver_check as check;
+use crate::sim::kernel::Table;
 use wgpu::util::DeviceExt;
 
 /// Columns a dispatch of the bottom's elimination takes (shaders/multigrid/bottom.wgsl
@@ -31,9 +30,8 @@ fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffe
 }
 
 pub struct LevelBuffers {
-    /// Each level's description (slot `LEVEL`), and all of them (`MG_LEVELS`).
+    /// Each level's description (`level`).
     descs: Vec<wgpu::Buffer>,
-    all: wgpu::Buffer,
     /// x of the levels below level 0 (level 0's x is `p`): level k's in `mg_x[k % 2]`, so a level
     /// and the next coarser one never share a buffer (WebGPU forbids binding one buffer twice
     /// where one binding writes); both at the offsets `x_off` of the levels.
@@ -45,7 +43,7 @@ pub struct LevelBuffers {
     /// The bottom level's inverse operator (`bottom_words`), written at set-up
     /// (shaders/multigrid/bottom.wgsl).
     pub mg_bottom: wgpu::Buffer,
-    /// `mg_bottom`'s columns as a texture of quads (`slot::BOTTOM_TEX`), written after the last
+    /// `mg_bottom`'s columns as a texture of quads (`bottom_tex`), written after the last
     /// chunk of the elimination for the coarse solve's product.
     pub bottom_tex: wgpu::TextureView,
     /// The solver's control words and the gated dispatches' arguments, bound to every level.
@@ -66,11 +64,6 @@ impl LevelBuffers {
                 })
             })
             .collect();
-        let all = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("multigrid levels"),
-            contents: bytemuck::cast_slice(levels),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
         // each parity's buffer reaches to the end of its last level
         let x_words = |parity: usize| {
             levels.iter().enumerate().skip(1).filter(|(k, _)| k % 2 == parity).map(|(_, l)| l.x_off as usize + l.cells()).max().unwrap_or(0)
@@ -79,7 +72,6 @@ impl LevelBuffers {
         assert!(bottom.nx as usize <= BOTTOM && bottom.ny as usize <= BOTTOM, "the bottom level fits its exact solve");
         LevelBuffers {
             descs,
-            all,
             mg_x: [level_buffer(d, "mg_x even", x_words(0)), level_buffer(d, "mg_x odd", x_words(1))],
             mg_y: level_buffer(d, "mg_y", total - levels[0].cells()),
             mg_rhs: level_buffer(d, "mg_rhs", total),
@@ -92,22 +84,21 @@ impl LevelBuffers {
     }
 
     /// Level `k`'s binding table: `state`'s buffers, with the level's description, its x (level
-    /// 0's is `p`), y (`p_out`), the coarser level's x, and the shared rhs, stencil, levels,
-    /// bottom inverse, control words and arguments.
+    /// 0's is `p`), y (`p_out`), the coarser level's x, and the shared rhs, stencil, bottom
+    /// inverse, control words and arguments.
     pub fn table<'a>(&'a self, state: &'a Buffers, k: usize) -> Table<'a> {
-        let mut t = state.table();
         let x = |k: usize| if k == 0 { &state.p } else { &self.mg_x[k % 2] };
-        t[check::LEVEL as usize] = Some(&self.descs[k]);
-        t[check::MG_X as usize] = Some(x(k));
-        t[check::MG_Y as usize] = Some(if k == 0 { &state.p_out } else { &self.mg_y });
-        t[check::MG_RHS as usize] = Some(&self.mg_rhs);
-        t[check::CONTROL as usize] = Some(&self.control);
-        t[slot::MG_ARGS as usize] = Some(&self.args);
-        t[check::MG_STENCIL as usize] = Some(&self.mg_stencil);
-        t[check::MG_XC as usize] = Some(x(k + 1));
-        t[check::MG_LEVELS as usize] = Some(&self.all);
-        t[slot::MG_BOTTOM as usize] = Some(&self.mg_bottom);
-        t
+        state
+            .table()
+            .with("level", &self.descs[k])
+            .with("mg_x", x(k))
+            .with("mg_y", if k == 0 { &state.p_out } else { &self.mg_y })
+            .with("mg_rhs", &self.mg_rhs)
+            .with("mg_control", &self.control)
+            .with("mg_args", &self.args)
+            .with("mg_stencil", &self.mg_stencil)
+            .with("mg_xc", x(k + 1))
+            .with("mg_bottom", &self.mg_bottom)
     }
 
     /// Every level's table (`table`).

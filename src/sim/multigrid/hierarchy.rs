@@ -3,7 +3,7 @@
 
 use super::levels::{LevelDesc, cell_groups, tile_groups};
 use crate::error::Result;
-use crate::sim::kernel::{Kernel, Target, slot};
+use crate::sim::kernel::{Kernel, Table, Target};
 use crate::sim::params::BC_PERIODIC;
 use crate::sim::solver_check::{Launch, ctl};
 
@@ -74,7 +74,7 @@ impl Hierarchy {
 }
 
 /// The binding tables of the levels, level 0's first.
-pub type Tables<'a> = [[Option<&'a wgpu::Buffer>; slot::COUNT]];
+pub type Tables<'a> = [Table<'a>];
 
 /// Per-level bind groups of one multigrid kernel.
 pub struct PerLevel {
@@ -128,7 +128,7 @@ impl PerLevel {
         entry: &str,
         tables: &Tables,
         constants: &[(&str, f64)],
-        views: &[(u32, &wgpu::TextureView)],
+        views: &[(&str, &wgpu::TextureView)],
     ) -> Result<PerLevel> {
         let mut all = vec![("WG", target.profile().solver_workgroup as f64)];
         all.extend_from_slice(constants);

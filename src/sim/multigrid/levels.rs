@@ -10,8 +10,8 @@
 //! `x_off` (two buffers, so a level's x and its coarser neighbour's are never one buffer bound
 //! twice, which WebGPU forbids where one binding writes). The tile smoothers read a halo that neighbouring workgroups own, so they cannot work in
 //! place: a level's pre-smoother writes its second buffer y (`p_out` on level 0, `mg_y` below),
-//! and restriction and the prolongation + post-smoother read y, the latter writing x again. `LevelDesc` (slot 18, one small buffer per level) says where a level and its
-//! neighbours lie; the coarse solve reads the whole table (slot 27).
+//! and restriction and the prolongation + post-smoother read y, the latter writing x again. `LevelDesc` (`level`, one small buffer per level) says where a level and its
+//! neighbours lie.
 
 use bytemuck::{Pod, Zeroable};
 

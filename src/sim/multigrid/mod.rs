@@ -19,8 +19,8 @@ pub use buffers::{BOTTOM_STEPS, LevelBuffers, bottom_words};
 pub use hierarchy::quad_rows;
 pub use levels::*;
 
-use super::kernel::{Table, slot, textures_fit};
-use super::solver_check::{self as check, Launch, ctl};
+use super::kernel::{Table, textures_fit};
+use super::solver_check::{Launch, ctl};
 use super::stage::Ctx;
 use crate::error::Result;
 use hierarchy::{Compiled, Hierarchy, PerLevel, coarse_constants};
@@ -62,20 +62,13 @@ impl Multigrid {
         let buffers = LevelBuffers::new(ctx.device, &levels, control, args);
         let tables = buffers.tables(ctx.buffers);
         // the same with x and y swapped
-        let back: Vec<Table> = tables
-            .iter()
-            .map(|t| {
-                let mut b = *t;
-                b.swap(check::MG_X as usize, check::MG_Y as usize);
-                b
-            })
-            .collect();
+        let back: Vec<Table> = tables.iter().map(|t| t.swapped("mg_x", "mg_y")).collect();
         let h = Hierarchy::new(levels, coarse, profile.cell_block);
         // each level's description compiled into the plain path's quad kernels where it is the
         // device's path, and textures of quads where the device reads textures
         let per_level = !profile.solver_tiles;
         let textures = per_level && profile.textures && textures_fit(ctx.device, ctx.nx, ctx.ny, 1);
-        let bottom = [(slot::BOTTOM_TEX, &buffers.bottom_tex)];
+        let bottom = [("bottom_tex", &buffers.bottom_tex)];
         let (fine, last) = (&tables[..1], &tables[tables.len() - 1..]);
         Ok(Multigrid {
             mark: PerLevel::new(target, "multigrid/setup", "mark", &tables)?,
@@ -109,7 +102,7 @@ impl Multigrid {
 
     /// Level 0's textures as the checks read them after a V-cycle that left x there
     /// (`level0_tex`): x, rhs and stencil at the slots of shaders/multigrid/quad.wgsl `quad_in`.
-    pub fn level0_views(&self) -> Option<[(u32, &wgpu::TextureView); 3]> {
+    pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.plain.level0_views()
     }
 

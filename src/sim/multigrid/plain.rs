@@ -6,7 +6,7 @@
 use super::hierarchy::{Compiled, Hierarchy, PerLevel, Tables, coarse_constants, colour_groups, quad_rows, restrict_quads, seam_groups};
 use super::levels::{LOWER_CELLS, LevelDesc, POST_SMOOTH, PRE_SMOOTH, cell_groups};
 use crate::error::Result;
-use crate::sim::kernel::{Kernel, Target, slot, with_level_compiled};
+use crate::sim::kernel::{Kernel, Target, with_level_compiled};
 use crate::sim::solver_check::{Launch, ctl};
 
 /// The plain passes' kernels, in place on each level's x.
@@ -109,13 +109,12 @@ impl QuadTex {
                 .map(|(l, t)| {
                     let v = &views[l];
                     std::array::from_fn(|to| {
-                        let mut bound =
-                            vec![(slot::RHS_IN, &v[2]), (slot::RHS_OUT, &v[2]), (slot::STENCIL_IN, &v[3]), (slot::STENCIL_OUT, &v[3])];
+                        let mut bound = vec![("rhs_in", &v[2]), ("rhs_out", &v[2]), ("stencil_in", &v[3]), ("stencil_out", &v[3])];
                         if reads {
-                            bound.push((slot::X_IN, &v[1 - to]));
+                            bound.push(("x_in", &v[1 - to]));
                         }
                         if writes {
-                            bound.push((slot::X_OUT, &v[to]));
+                            bound.push(("x_out", &v[to]));
                         }
                         kernels[l].bind_with(d, t, &bound)
                     })
@@ -138,8 +137,8 @@ impl QuadTex {
 
     /// Level 0's x after a V-cycle (`LEVEL0_TEX`), rhs and stencil as the texture slots of
     /// `quad_in` (shaders/multigrid/quad.wgsl).
-    pub fn level0_views(&self) -> Option<[(u32, &wgpu::TextureView); 3]> {
-        self.views.first().map(|v| [(slot::X_IN, &v[LEVEL0_TEX]), (slot::RHS_IN, &v[2]), (slot::STENCIL_IN, &v[3])])
+    pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
+        self.views.first().map(|v| [("x_in", &v[LEVEL0_TEX]), ("rhs_in", &v[2]), ("stencil_in", &v[3])])
     }
 }
 
@@ -161,7 +160,7 @@ impl Plain {
         tables: &Tables,
         per_level: bool,
         textures: bool,
-        bottom: &[(u32, &wgpu::TextureView)],
+        bottom: &[(&str, &wgpu::TextureView)],
     ) -> Result<Plain> {
         let (levels, coarse) = (&h.levels, h.coarse);
         let (above, fine) = (&tables[..coarse], &tables[..1]);
@@ -214,7 +213,7 @@ impl Plain {
 
     /// Level 0's x after a V-cycle, rhs and stencil as the texture slots of `quad_in`, where the
     /// sweeps go through textures.
-    pub fn level0_views(&self) -> Option<[(u32, &wgpu::TextureView); 3]> {
+    pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.quad_tex.as_ref().and_then(QuadTex::level0_views)
     }
 
