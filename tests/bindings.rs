@@ -15,7 +15,7 @@ fn every_entry_point_obeys_webgpus_default_limits() {
     assert_eq!(max, 8, "WebGPU's default");
     let mut report = String::new();
     let mut wrong: Vec<String> = vec![];
-    for (shader, _) in kernel::SHADERS {
+    for (shader, _) in kernel::shaders() {
         let entries = match kernel::reflect(shader) {
             Ok(e) => e,
             Err(e) => {
@@ -69,7 +69,7 @@ fn every_entry_point_obeys_webgpus_default_limits() {
     // textures: at most WebGPU's default counts a stage; every binding of a pass numbered from 0
     // with no gap, in the order declared, each name once
     let limits = wgpu::Limits::default();
-    for (shader, _) in kernel::SHADERS {
+    for (shader, _) in kernel::shaders() {
         let (module, info) = kernel::parse(shader, &kernel::source(shader).unwrap()).unwrap();
         let declared: Vec<(u32, String)> = module
             .global_variables
@@ -204,7 +204,7 @@ fn an_entry_point_that_does_not_read_the_dye_scale_compiles_the_same_at_every_sc
         m
     };
     let (mut free, mut readers) = (vec![], vec![]);
-    for (shader, _) in kernel::SHADERS {
+    for (shader, _) in kernel::shaders() {
         for (entry, _) in kernel::reflect(shader).unwrap() {
             let name = format!("{shader}.{entry}");
             if kernel::reads_dye_scale(shader, &entry).unwrap() {
@@ -271,7 +271,7 @@ fn a_level_compiled_in_replaces_the_level_binding() {
     let target = kernel::Target { device: &gpu.device, device_serial: Some(gpu.serial), grid, switches: None };
     let level = smokebox::sim::multigrid::levels(64, 40)[1];
     let mut built = 0;
-    for (shader, _) in kernel::SHADERS {
+    for (shader, _) in kernel::shaders() {
         for (entry, bindings) in kernel::reflect(shader).unwrap() {
             if !bindings.iter().any(|b| b.name == "level") {
                 continue;

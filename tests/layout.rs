@@ -157,7 +157,7 @@ fn solver_control_words_match_wgsl() {
     assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::VERDICT, "full args, 3 words a slot, then the verdict");
     const { assert!(ctl::VERDICT + 3 <= ctl::WORDS) };
     // the first words are indexed by number in the shader; its layout comment is the contract
-    let body = kernel::SHADERS.iter().find(|(n, _)| *n == "solver_check").unwrap().1;
+    let body = kernel::shaders().find(|(n, _)| *n == "solver_check").unwrap().1;
     for (word, what) in [
         (ctl::TOLERANCE, "tolerance"),
         (ctl::RHS_MAX, "max |rhs|"),
@@ -179,7 +179,7 @@ fn the_prelude_declares_only_the_parameter_block() {
     let declared: Vec<_> =
         prelude.global_variables.iter().filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.binding, g.name.clone()))).collect();
     assert_eq!(declared, vec![(0, Some("params".to_string()))]);
-    for (name, _) in kernel::SHADERS {
+    for (name, _) in kernel::shaders() {
         let module = pass_module(name);
         for (_, g) in module.global_variables.iter() {
             if let Some(b) = &g.binding {
@@ -191,7 +191,7 @@ fn the_prelude_declares_only_the_parameter_block() {
 
 #[test]
 fn every_shader_validates() {
-    for (name, _) in kernel::SHADERS {
+    for (name, _) in kernel::shaders() {
         let src = kernel::source(name).unwrap();
         if let Err(e) = kernel::parse(name, &src) {
             panic!("{e}");

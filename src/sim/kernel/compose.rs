@@ -8,24 +8,15 @@ use std::cell::Cell;
 
 pub const PRELUDE: &str = include_str!("../../../shaders/shared/grid.wgsl");
 
-/// The parts of the prelude that read fields, and the multigrid's shared parts: taken by the
-/// passes that declare what they read. (file, text)
+/// The parts of the prelude that read fields, and the solver checks' shared parts: taken by the
+/// passes that declare what they read. (file, text) The multigrid family's are beside it
+/// (src/sim/multigrid/shaders.rs); `parts` lists them all.
 pub const PARTS: &[(&str, &str)] = &[
     ("shared/solid", include_str!("../../../shaders/shared/solid.wgsl")),
     ("shared/velocity", include_str!("../../../shaders/shared/velocity.wgsl")),
     ("shared/velocity_blocks", include_str!("../../../shaders/shared/velocity_blocks.wgsl")),
     ("shared/splats", include_str!("../../../shaders/shared/splats.wgsl")),
     ("shared/nonfinite", include_str!("../../../shaders/shared/nonfinite.wgsl")),
-    ("multigrid/level", include_str!("../../../shaders/multigrid/level.wgsl")),
-    ("multigrid/common", include_str!("../../../shaders/multigrid/common.wgsl")),
-    ("multigrid/tile", include_str!("../../../shaders/multigrid/tile.wgsl")),
-    ("multigrid/setup", include_str!("../../../shaders/multigrid/setup.wgsl")),
-    ("multigrid/smooth", include_str!("../../../shaders/multigrid/smooth.wgsl")),
-    ("multigrid/restrict", include_str!("../../../shaders/multigrid/restrict.wgsl")),
-    ("multigrid/prolong", include_str!("../../../shaders/multigrid/prolong.wgsl")),
-    ("multigrid/coarse", include_str!("../../../shaders/multigrid/coarse.wgsl")),
-    ("multigrid/coarse_levels", include_str!("../../../shaders/multigrid/coarse_levels.wgsl")),
-    ("multigrid/quad", include_str!("../../../shaders/multigrid/quad.wgsl")),
     ("solver_reduce", include_str!("../../../shaders/solver_reduce.wgsl")),
     ("solver_gate", include_str!("../../../shaders/solver_gate.wgsl")),
     ("solver_gate_check", include_str!("../../../shaders/solver_gate_check.wgsl")),
@@ -84,8 +75,9 @@ macro_rules! warm {
     };
 }
 
-/// Every pass's WGSL, by file name (without `.wgsl`): the parts it takes, then its own file,
-/// which declares every binding the parts and the pass read or write.
+/// The passes' WGSL, by file name (without `.wgsl`): the parts it takes, then its own file,
+/// which declares every binding the parts and the pass read or write. The multigrid family's
+/// compositions are beside it (src/sim/multigrid/shaders.rs); `shaders` lists every pass.
 pub const SHADERS: &[(&str, &str)] = &[
     ("sources", concat!(part!(solid), part!(splats), include_str!("../../../shaders/sources.wgsl"))),
     ("forces", concat!(part!(solid), part!(splats), include_str!("../../../shaders/forces.wgsl"))),
@@ -108,14 +100,6 @@ pub const SHADERS: &[(&str, &str)] = &[
     ),
     ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/advect/conservative.wgsl"))),
     ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../../shaders/pressure_sor.wgsl"))),
-    ("multigrid/setup", concat!(part!(solid), mg!("level"), mg!("setup"))),
-    ("multigrid/smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
-    ("multigrid/restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
-    ("multigrid/prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
-    ("multigrid/coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
-    ("multigrid/quad", concat!(mg!("level"), mg!("quad"))),
-    ("multigrid/lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
-    ("multigrid/bottom", concat!(mg!("level"), mg!("bottom"))),
     (
         "solver_check",
         concat!(
@@ -148,6 +132,16 @@ pub const SHADERS: &[(&str, &str)] = &[
     ),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
 ];
+
+/// Every pass, the multigrid family's included: (name, composed text after the prelude).
+pub fn shaders() -> impl Iterator<Item = (&'static str, &'static str)> {
+    SHADERS.iter().chain(crate::sim::multigrid::shaders::PASSES).copied()
+}
+
+/// Every part a pass may take (`parse` names the file of a mistake in one).
+pub fn parts() -> impl Iterator<Item = (&'static str, &'static str)> {
+    PARTS.iter().chain(crate::sim::multigrid::shaders::PARTS).copied()
+}
 
 /// The flow grid a kernel is built for. Its size and dye scale reach the shaders as constants
 /// (`GRID_NX`, `GRID_NY`, `GRID_K`: `nx()`, `ny()`, `dye_k()` in shaders/shared/grid.wgsl), not
@@ -182,7 +176,7 @@ pub fn source_with(name: &str, block: [u32; 2], grid: GridSize) -> Result<String
 }
 
 fn composed(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
-    let body = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| crate::error!("no shader named {name}"))?;
+    let body = shaders().find(|(n, _)| *n == name).map(|(_, s)| s).ok_or_else(|| crate::error!("no shader named {name}"))?;
     Ok(format!("{}{PRELUDE}\n{body}", constants(block, grid)))
 }
 
@@ -295,7 +289,7 @@ fn compile_level_in(src: &str, l: &crate::sim::multigrid::levels::LevelDesc) -> 
 pub fn parse(name: &str, source: &str) -> Result<(naga::Module, naga::valid::ModuleInfo)> {
     // where each known part lies in the source; the rest is the pass's own file, which comes last
     let spans: Vec<(&str, usize, usize)> = std::iter::once(("shared/grid", PRELUDE))
-        .chain(PARTS.iter().copied().filter(|(file, _)| *file != name))
+        .chain(parts().filter(|(file, _)| *file != name))
         .filter_map(|(file, text)| source.find(text).map(|at| (file, at, at + text.len())))
         .collect();
     let last_part = spans.iter().map(|s| s.2).max().unwrap_or(0);

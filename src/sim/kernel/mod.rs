@@ -11,7 +11,7 @@ mod profile;
 mod reflect;
 
 pub use compose::{
-    GridSize, LEVEL_DECL, PARTS, PRELUDE, SHADERS, constants, parse, reads_dye_scale, source, source_with, with_level_compiled,
+    GridSize, LEVEL_DECL, PRELUDE, constants, parse, parts, reads_dye_scale, shaders, source, source_with, with_level_compiled,
 };
 pub use pipelines::Switches;
 pub use profile::{

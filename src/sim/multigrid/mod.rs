@@ -13,6 +13,7 @@ pub mod buffers;
 pub mod hierarchy;
 pub mod levels;
 pub mod plain;
+pub mod shaders;
 pub mod tiled;
 
 pub use buffers::{BOTTOM_STEPS, LevelBuffers, bottom_words};
