@@ -84,7 +84,7 @@ impl Bound {
         Bound::with_views(target, shader, entry, constants, table, &[])
     }
 
-    /// `with_constants` with views for the texture slots (`Kernel::bind_with`).
+    /// `with_constants` with views for its textures by name (`Kernel::bind_with`).
     pub fn with_views(
         target: Target,
         shader: &str,

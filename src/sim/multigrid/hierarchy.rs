@@ -121,7 +121,7 @@ impl PerLevel {
         Self::shared_with(target, shader, entry, tables, &[], &[])
     }
 
-    /// `shared` with more pipeline constants, and views for the texture slots it uses.
+    /// `shared` with more pipeline constants, and views for the textures it uses, by name.
     pub fn shared_with(
         target: Target,
         shader: &str,

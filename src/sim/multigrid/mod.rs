@@ -102,7 +102,7 @@ impl Multigrid {
     }
 
     /// Level 0's textures as the checks read them after a V-cycle that left x there
-    /// (`level0_tex`): x, rhs and stencil at the slots of shaders/multigrid/quad.wgsl `quad_in`.
+    /// (`level0_tex`): x, rhs and stencil under the names of shaders/multigrid/quad.wgsl `quad_in`.
     pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.plain.level0_views()
     }

@@ -135,7 +135,7 @@ impl QuadTex {
         })
     }
 
-    /// Level 0's x after a V-cycle (`LEVEL0_TEX`), rhs and stencil as the texture slots of
+    /// Level 0's x after a V-cycle (`LEVEL0_TEX`), rhs and stencil under the texture names of
     /// `quad_in` (shaders/multigrid/quad.wgsl).
     pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.views.first().map(|v| [("x_in", &v[LEVEL0_TEX]), ("rhs_in", &v[2]), ("stencil_in", &v[3])])
@@ -211,7 +211,7 @@ impl Plain {
         })
     }
 
-    /// Level 0's x after a V-cycle, rhs and stencil as the texture slots of `quad_in`, where the
+    /// Level 0's x after a V-cycle, rhs and stencil under the texture names of `quad_in`, where the
     /// sweeps go through textures.
     pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.quad_tex.as_ref().and_then(QuadTex::level0_views)
