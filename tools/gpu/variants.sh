@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times the plume's step under variables, one run after another, on a GPU machine (after
 # tools/gpu/prepare.sh, with .gpu and .gl copied into the checkout). Each argument is LABEL or
-# LABEL:VAR=VALUE[,VAR=VALUE...]; the first and last runs should be the default, so a drift of
+# LABEL:VAR=VALUE[;VAR=VALUE...]; the first and last runs should be the default, so a drift of
 # the GPU's clock shows. Per size: `run --stats` of STEPS steps (time.max_cfl=0), the median,
 # least and most `ms` of steps 21+. Lines go to stdout and $OUT/variants.txt.
 #   bash tools/gpu/variants.sh default cells8x8:SMOKEBOX_PROFILE=gpu,cell_block=8x8 checks-all:SMOKEBOX_PROFILE=gpu,checks=all default
@@ -15,7 +15,7 @@ for n in ${SIZES:-1024 4096}; do
   for variant in "$@"; do
     label=${variant%%:*}
     sets=()
-    if [ "$variant" != "$label" ]; then IFS=, read -ra sets <<<"${variant#*:}"; fi
+    if [ "$variant" != "$label" ]; then IFS=";" read -ra sets <<<"${variant#*:}"; fi
     line=$(env "${sets[@]}" timeout 120 "$SB" run --scene plume --steps "${STEPS:-80}" --stats --set "grid.nx=$n" \
         --set "grid.ny=$n" --set "grid.cell_size=$h" --set time.max_cfl=0 2>&1 |
       awk '/^\{/ { n++; if (n <= 20) next; i = index($0, "\"ms\":"); v = substr($0, i + 5); sub(/[,}].*/, "", v); print v + 0 }' |
