@@ -95,6 +95,9 @@ impl Buffers {
         let dye = cells * k * k;
         let nu = ny * (nx + 1);
         let nv = (ny + 1) * nx;
+        // the traces' texture copies, full size where the device reads textures and they fit
+        let full = super::kernel::profile(device).textures && super::kernel::textures_fit(device, nx, ny, k);
+        let texels = |s: [usize; 2]| if full { s } else { [1, 1] };
         Buffers {
             params: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("params"),
@@ -131,16 +134,9 @@ impl Buffers {
             cell_tmp: storage(device, "cell_tmp", cells),
             transport_tmp: storage(device, "transport_tmp", 3 * dye + cells),
             vel_tmp: storage(device, "vel_tmp", nu + nv),
-            blocks: {
-                // u's blocks: i0 in 0..nx, j0 in -1..ny; v's: i0 in -1..nx, j0 in 0..ny
-                let full = super::kernel::profile(device).textures && super::kernel::textures_fit(device, nx, ny, k);
-                let size = |s: [usize; 2]| if full { s } else { [1, 1] };
-                [vec4_texture(device, "u_blocks", size([nx, ny + 1])), vec4_texture(device, "v_blocks", size([nx + 1, ny]))]
-            },
-            ink_texels: {
-                let full = super::kernel::profile(device).textures && super::kernel::textures_fit(device, nx, ny, k);
-                vec4_texture(device, "ink_texels", if full { [k * nx, k * ny] } else { [1, 1] })
-            },
+            // u's blocks: i0 in 0..nx, j0 in -1..ny; v's: i0 in -1..nx, j0 in 0..ny
+            blocks: [vec4_texture(device, "u_blocks", texels([nx, ny + 1])), vec4_texture(device, "v_blocks", texels([nx + 1, ny]))],
+            ink_texels: vec4_texture(device, "ink_texels", texels([k * nx, k * ny])),
         }
     }
 

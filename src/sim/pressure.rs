@@ -32,11 +32,11 @@ impl Jacobi {
     pub fn new(ctx: &Ctx) -> Result<Jacobi> {
         let d = ctx.device;
         let b = ctx.buffers;
+        let profile = ctx.target().profile();
         let t = b.table();
         let swapped = t.swapped("p", "p_out");
         let stencil_pack = Kernel::new(ctx.target(), "pressure", "stencil_pack")?;
-        let four =
-            Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", ctx.target().profile().solver_workgroup as f64)], false)?;
+        let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", profile.solver_workgroup as f64)], false)?;
         let one = Kernel::new(ctx.target(), "pressure", "sweep")?;
         let quad = if ctx.nx.is_multiple_of(4) {
             let k = Kernel::new(ctx.target(), "pressure_quad", "sweep")?;
@@ -54,8 +54,8 @@ impl Jacobi {
             four,
             one,
             cells: ctx.cells(),
-            block: ctx.target().profile().cell_block,
-            tiled: ctx.target().profile().solver_tiles,
+            block: profile.cell_block,
+            tiled: profile.solver_tiles,
         })
     }
 
