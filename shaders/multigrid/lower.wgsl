@@ -2,7 +2,7 @@
 // (the bound `level`, at most LOWER_CELLS cells: src/sim/multigrid.rs `lower_level`) smoothed,
 // restricted, solved below by the coarse solve (multigrid/coarse_levels.wgsl), corrected and
 // smoothed again, by one workgroup with barriers between the steps. The same steps in the same
-// order, with the same arithmetic, as the plain passes multigrid/quad.wgsl `red`, `black`,
+// order, with the same arithmetic, as the plain passes multigrid/quad.wgsl `half_sweep` (red, black),
 // `restriction`, multigrid/coarse.wgsl and `add`, so the result is theirs bit for bit. Why: on
 // lavapipe every dispatch wakes the compute threads and waits for them (60-100 µs on a 2-core
 // VM), and at 64² the ten dispatches of such a level did little else; one thread does the

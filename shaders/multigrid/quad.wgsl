@@ -93,7 +93,7 @@ fn quad_in(q: i32, j: i32) -> Quad {
     return Quad(s, xc, quad_residual(s, xc, left, right, below, above, rhs), rhs);
 }
 
-// multigrid_smooth `half_sweep` four cells a thread: thread (q, j) computes quad q of row j and
+// multigrid/smooth.wgsl `relax_colour` four cells a thread: thread (q, j) computes quad q of row j and
 // keeps the update on the cells of colour `parity`. The other two lanes are written back as read:
 // they are the neighbours other threads read, and no thread changes them in this dispatch.
 fn relaxed_quad(quad: Quad, j: i32, parity: u32, omega: f32) -> vec4<f32> {
@@ -137,19 +137,23 @@ fn load(@builtin(global_invocation_id) id: vec3<u32>) {
     store_rhs(q, j, rhs_quad(j * row_quads() + q));
 }
 
-// A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (src/sim/kernel.rs
-// `cell_block`), as the plain kernels do: the gated (indirect) launch shares their counts.
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, SMOOTH_OMEGA); }
+// The colour a half-sweep relaxes (0 red, 1 black; the first of `pair_tex`'s two) and whether
+// it is the SOR solver's or the smoother's: pipeline constants, as in multigrid/smooth.wgsl.
+override PARITY: u32 = 0u;
+override SOR: bool = false;
 
+// A workgroup of BLOCK_X / 4 x BLOCK_Y threads covers a cell block (DeviceProfile::cell_block),
+// as the plain kernels do: the gated (indirect) launch shares their counts.
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, SMOOTH_OMEGA); }
+fn half_sweep(@builtin(global_invocation_id) id: vec3<u32>) {
+    quad_sweep(id, PARITY, select(SMOOTH_OMEGA, params.sor_omega, SOR));
+}
 
-// A smoothing block's half-sweeps through the level's two textures (src/sim/multigrid.rs
-// `encode_plain_sweeps`): the first red reads x and writes a texture, black and red go from
-// texture to texture in one dispatch (`black_red_tex`), the last black writes x back (or, before
-// a restriction, restricts too: `black_restriction_tex`). Each writes every lane of its quad, so
-// the texture it writes is the whole level. The same arithmetic as `red` and `black`.
+// A smoothing block's half-sweeps through the level's two textures (src/sim/multigrid/plain.rs
+// `QuadTex`): the first red reads x and writes a texture, black and red go from texture to
+// texture in one dispatch (`pair_tex`), the last black writes x back (or, before a restriction,
+// restricts too: `black_restriction_tex`). Each writes every lane of its quad, so the texture it
+// writes is the whole level. The same arithmetic as `half_sweep`.
 @compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
 fn red_to_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
@@ -172,11 +176,6 @@ fn black_from_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(x_out, vec2<i32>(q, j), x);
 }
 
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 0u, params.sor_omega); }
-
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn sor_black(@builtin(global_invocation_id) id: vec3<u32>) { quad_sweep(id, 1u, params.sor_omega); }
 
 // The residuals of quads q and q + 1 of fine row j (both rows' neighbours read once), and their
 // stencils.
@@ -431,18 +430,15 @@ fn sweep_pair_in(q: i32, j: i32, first: u32) -> vec4<f32> {
     return relaxed_quad(second, j, 1u - first, SMOOTH_OMEGA);
 }
 
-fn pair_tex(id: vec3<u32>, first: u32) {
+// Colour PARITY, then the other (black then red inside a pre-smoothing block, red then black in
+// a post-smoothing one).
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn pair_tex(@builtin(global_invocation_id) id: vec3<u32>) {
     let q = i32(id.x);
     let j = i32(id.y);
     if !on_level(q, j) { return; }
-    textureStore(x_out, vec2<i32>(q, j), sweep_pair_in(q, j, first));
+    textureStore(x_out, vec2<i32>(q, j), sweep_pair_in(q, j, PARITY));
 }
-
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn black_red_tex(@builtin(global_invocation_id) id: vec3<u32>) { pair_tex(id, 1u); }
-
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn red_black_tex(@builtin(global_invocation_id) id: vec3<u32>) { pair_tex(id, 0u); }
 
 // The post-smoothing's last sweep (and the polish's), back into x and into the other texture:
 // the polish after a V-cycle starts from it there (src/sim/multigrid.rs `level0_tex`).

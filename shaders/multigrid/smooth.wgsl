@@ -1,9 +1,8 @@
 // Multigrid pre-smoother: two smoothing sweeps (red-black SOR at SMOOTH_OMEGA) on a level in one
 // dispatch (one sweep on a level with an odd periodic seam, whose sweeps have four colours), through
-// workgroup memory (multigrid/tile.wgsl), x -> y. `red`, `black`, `seam_red` and `seam_black` are
-// the plain sub-sweeps in place on x that a CPU adapter uses instead (src/sim/kernel.rs
-// `solver_tiles`); the seam's two run only where a level has an odd periodic axis
-// (multigrid/level.wgsl `colour`).
+// workgroup memory (multigrid/tile.wgsl), x -> y. `half_sweep` and `seam_half_sweep` are the plain
+// half-sweeps in place on x that a CPU adapter uses instead (DeviceProfile::solver_tiles); the
+// seam's run only where a level has an odd periodic axis (multigrid/level.wgsl `colour`).
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(0) var<storage, read> level: Level;
@@ -33,7 +32,7 @@ fn relax_in_place(i: i32, j: i32, omega: f32) {
 
 // Thread (x, j) takes the cell of row j and colour `parity` at i = 2x or 2x + 1: a half-sweep
 // dispatches half the cells, so no lane idles on the other colour. Seam cells have their own.
-fn half_sweep(id: vec3<u32>, parity: i32, omega: f32) {
+fn relax_colour(id: vec3<u32>, parity: i32, omega: f32) {
     let j = i32(id.y);
     let i = 2 * i32(id.x) + ((j + parity) & 1);
     if i >= lnx() || j >= lny() || on_seam(i, j, lnx(), lny()) { return; }
@@ -53,30 +52,18 @@ fn seam_sweep(id: vec3<u32>, n: vec3<u32>, parity: i32, omega: f32) {
     relax_in_place(c.x, c.y, omega);
 }
 
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, SMOOTH_OMEGA); }
+// The colour a plain half-sweep relaxes (0 red, 1 black) and whether it is the SOR solver's
+// (over-relaxed by params.sor_omega) or the smoother's (SMOOTH_OMEGA): pipeline constants, so
+// the four half-sweeps and their seams share two entry points (src/sim/multigrid/plain.rs).
+override PARITY: u32 = 0u;
+override SOR: bool = false;
+
+fn omega() -> f32 { return select(SMOOTH_OMEGA, params.sor_omega, SOR); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, SMOOTH_OMEGA); }
+fn half_sweep(@builtin(global_invocation_id) id: vec3<u32>) { relax_colour(id, i32(PARITY), omega()); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 0, SMOOTH_OMEGA); }
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { seam_sweep(id, n, 1, SMOOTH_OMEGA); }
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn sor_red(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 0, params.sor_omega); }
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn sor_black(@builtin(global_invocation_id) id: vec3<u32>) { half_sweep(id, 1, params.sor_omega); }
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn sor_seam_red(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
-    seam_sweep(id, n, 0, params.sor_omega);
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn sor_seam_black(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
-    seam_sweep(id, n, 1, params.sor_omega);
+fn seam_half_sweep(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
+    seam_sweep(id, n, i32(PARITY), omega());
 }

@@ -212,7 +212,7 @@ impl Mg {
         }
     }
 
-    /// One smoothing sweep, over-relaxed by `SMOOTH_OMEGA` (multigrid/smooth red, black and, on
+    /// One smoothing sweep, over-relaxed by `SMOOTH_OMEGA` (multigrid/smooth `half_sweep` red and black and, on
     /// an odd periodic axis, the seam's two).
     pub fn smooth(&mut self, l: usize) {
         self.sweep(l, SMOOTH_OMEGA);

@@ -91,12 +91,25 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    pub fn new(target: Target, per_level: bool, (shader, entry): (&str, &str), levels: &[LevelDesc], tables: &Tables) -> Result<Compiled> {
+    pub fn new(target: Target, per_level: bool, kernel: (&str, &str), levels: &[LevelDesc], tables: &Tables) -> Result<Compiled> {
+        Compiled::with_constants(target, per_level, kernel, &[], levels, tables)
+    }
+
+    /// `new` with values for the kernel's pipeline constants.
+    pub fn with_constants(
+        target: Target,
+        per_level: bool,
+        (shader, entry): (&str, &str),
+        constants: &[(&str, f64)],
+        levels: &[LevelDesc],
+        tables: &Tables,
+    ) -> Result<Compiled> {
+        let make = || Kernel::with_options(target, shader, entry, constants, true);
         let kernels = if per_level {
-            let each = |l| crate::sim::kernel::with_level_compiled(l, || Kernel::new(target, shader, entry));
+            let each = |l| crate::sim::kernel::with_level_compiled(l, make);
             levels.iter().take(tables.len()).map(each).collect::<Result<Vec<_>>>()?
         } else {
-            vec![Kernel::new(target, shader, entry)?]
+            vec![make()?]
         };
         let mut built = Compiled { kernels, groups: vec![] };
         built.groups = tables.iter().enumerate().map(|(l, t)| built.kernel(l).bind(target.device, t)).collect();
@@ -111,7 +124,12 @@ impl Compiled {
 
 impl PerLevel {
     pub fn new(target: Target, shader: &str, entry: &str, tables: &Tables) -> Result<PerLevel> {
-        let kernel = Kernel::new(target, shader, entry)?;
+        Self::with_constants(target, shader, entry, &[], tables)
+    }
+
+    /// `new` with values for the kernel's pipeline constants.
+    pub fn with_constants(target: Target, shader: &str, entry: &str, constants: &[(&str, f64)], tables: &Tables) -> Result<PerLevel> {
+        let kernel = Kernel::with_options(target, shader, entry, constants, true)?;
         let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
         Ok(PerLevel { kernel, groups })
     }

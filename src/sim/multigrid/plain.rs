@@ -11,18 +11,18 @@ use crate::sim::solver_check::{Launch, ctl};
 
 /// The plain passes' kernels, in place on each level's x.
 pub struct Plain {
-    red: PerLevel,
-    black: PerLevel,
-    sor_red: PerLevel,
-    sor_black: PerLevel,
+    /// The smoother's half-sweeps by colour (red, black; shaders/multigrid/smooth.wgsl `half_sweep`)
+    /// and SOR's.
+    smooth: [PerLevel; 2],
+    sor: [PerLevel; 2],
     /// The seam's two colours, on levels with an odd periodic axis.
     seam: [PerLevel; 2],
     sor_seam: [PerLevel; 2],
     restrict: PerLevel,
     prolong_add: PerLevel,
-    /// The same four cells a thread (shaders/multigrid/quad.wgsl): red, black, sor_red,
-    /// sor_black, restriction, add; each level's compiled in where the plain path is the
-    /// device's.
+    /// The same four cells a thread (shaders/multigrid/quad.wgsl): the smoother's red and black,
+    /// SOR's red and black, restriction, add; each level's compiled in where the plain path is
+    /// the device's.
     quad: [Compiled; 6],
     /// The quad sweeps through textures, where the device reads textures.
     quad_tex: Option<QuadTex>,
@@ -40,10 +40,10 @@ pub struct Plain {
 pub struct QuadTex {
     /// Each kernel's bind groups by the texture it writes (`to`: a = 0, b = 1), reading the
     /// other. A smoothing block leaves x in a, where the prolongation reads it: `red_to_tex`
-    /// (x -> a texture, with rhs and stencil), `black_red_tex` by turns, then `black_from_tex`
-    /// (-> x and a) or, before the restriction, `black_restriction_tex` (-> x and a, and the
-    /// coarse rhs); `add_from_tex` (a -> b), `red_black_tex` by turns, `red_black_from_tex`
-    /// (-> x and a texture: `Multigrid::level0_tex`).
+    /// (x -> a texture, with rhs and stencil), `pair_tex` black then red by turns, then
+    /// `black_from_tex` (-> x and a) or, before the restriction, `black_restriction_tex` (-> x
+    /// and a, and the coarse rhs); `add_from_tex` (a -> b), `pair_tex` red then black by turns,
+    /// `red_black_from_tex` (-> x and a texture: `Multigrid::level0_tex`).
     red_to: TexKernel,
     black_red: TexKernel,
     black_from: TexKernel,
@@ -96,12 +96,13 @@ impl QuadTex {
             .collect();
         let views: Vec<[wgpu::TextureView; 4]> =
             textures.iter().map(|t| std::array::from_fn(|k| t[k].create_view(&Default::default()))).collect();
-        // (entry, whether it reads a texture of x, whether it writes one)
-        let build = |entry: &str, reads: bool, writes: bool| -> Result<TexKernel> {
+        // (entry and its colour, whether it reads a texture of x, whether it writes one)
+        let build = |(entry, parity): (&str, u32), reads: bool, writes: bool| -> Result<TexKernel> {
+            let constants = [("PARITY", f64::from(parity))];
             let kernels = levels
                 .iter()
                 .take(tables.len())
-                .map(|l| with_level_compiled(l, || Kernel::new(target, "multigrid/quad", entry)))
+                .map(|l| with_level_compiled(l, || Kernel::with_options(target, "multigrid/quad", entry, &constants, true)))
                 .collect::<Result<Vec<_>>>()?;
             let groups = tables
                 .iter()
@@ -123,13 +124,13 @@ impl QuadTex {
             Ok(TexKernel { kernels, groups })
         };
         Ok(QuadTex {
-            red_to: build("red_to_tex", false, true)?,
-            black_red: build("black_red_tex", true, true)?,
-            black_from: build("black_from_tex", true, true)?,
-            black_restriction: build("black_restriction_tex", true, true)?,
-            add: build("add_from_tex", true, true)?,
-            red_black: build("red_black_tex", true, true)?,
-            red_black_from: build("red_black_from_tex", true, true)?,
+            red_to: build(("red_to_tex", 0), false, true)?,
+            black_red: build(("pair_tex", 1), true, true)?,
+            black_from: build(("black_from_tex", 0), true, true)?,
+            black_restriction: build(("black_restriction_tex", 0), true, true)?,
+            add: build(("add_from_tex", 0), true, true)?,
+            red_black: build(("pair_tex", 0), true, true)?,
+            red_black_from: build(("red_black_from_tex", 0), true, true)?,
             _textures: textures,
             views,
         })
@@ -164,8 +165,13 @@ impl Plain {
     ) -> Result<Plain> {
         let (levels, coarse) = (&h.levels, h.coarse);
         let (above, fine) = (&tables[..coarse], &tables[..1]);
-        let quad = |entry: &str, levels: &[LevelDesc], tables: &Tables| {
-            Compiled::new(target, per_level, ("multigrid/quad", entry), levels, tables)
+        let quad = |entry: &str, constants: &[(&str, f64)], levels: &[LevelDesc], tables: &Tables| {
+            Compiled::with_constants(target, per_level, ("multigrid/quad", entry), constants, levels, tables)
+        };
+        // a half-sweep's pipeline constants: its colour, and whether it is SOR's
+        let colour = |parity: u32, sor: bool| [("PARITY", f64::from(parity)), ("SOR", f64::from(u8::from(sor)))];
+        let plain = |entry: &str, parity: u32, sor: bool| {
+            PerLevel::with_constants(target, "multigrid/smooth", entry, &colour(parity, sor), if sor { fine } else { above })
         };
         let lower = match coarse.checked_sub(1) {
             Some(l)
@@ -184,27 +190,19 @@ impl Plain {
             _ => None,
         };
         Ok(Plain {
-            red: PerLevel::new(target, "multigrid/smooth", "red", above)?,
-            black: PerLevel::new(target, "multigrid/smooth", "black", above)?,
-            sor_red: PerLevel::new(target, "multigrid/smooth", "sor_red", fine)?,
-            sor_black: PerLevel::new(target, "multigrid/smooth", "sor_black", fine)?,
-            seam: [
-                PerLevel::new(target, "multigrid/smooth", "seam_red", above)?,
-                PerLevel::new(target, "multigrid/smooth", "seam_black", above)?,
-            ],
-            sor_seam: [
-                PerLevel::new(target, "multigrid/smooth", "sor_seam_red", fine)?,
-                PerLevel::new(target, "multigrid/smooth", "sor_seam_black", fine)?,
-            ],
+            smooth: [plain("half_sweep", 0, false)?, plain("half_sweep", 1, false)?],
+            sor: [plain("half_sweep", 0, true)?, plain("half_sweep", 1, true)?],
+            seam: [plain("seam_half_sweep", 0, false)?, plain("seam_half_sweep", 1, false)?],
+            sor_seam: [plain("seam_half_sweep", 0, true)?, plain("seam_half_sweep", 1, true)?],
             restrict: PerLevel::new(target, "multigrid/restrict", "main", above)?,
             prolong_add: PerLevel::new(target, "multigrid/prolong", "add", above)?,
             quad: [
-                quad("red", &levels[..coarse], above)?,
-                quad("black", &levels[..coarse], above)?,
-                quad("sor_red", levels, fine)?,
-                quad("sor_black", levels, fine)?,
-                quad("restriction", &levels[..coarse], above)?,
-                quad("add", &levels[..coarse], above)?,
+                quad("half_sweep", &colour(0, false), &levels[..coarse], above)?,
+                quad("half_sweep", &colour(1, false), &levels[..coarse], above)?,
+                quad("half_sweep", &colour(0, true), levels, fine)?,
+                quad("half_sweep", &colour(1, true), levels, fine)?,
+                quad("restriction", &[], &levels[..coarse], above)?,
+                quad("add", &[], &levels[..coarse], above)?,
             ],
             quad_tex: if textures { Some(QuadTex::new(target, levels, above)?) } else { None },
             lower,
@@ -258,8 +256,9 @@ impl Plain {
         }
         let g = colour_groups(&h.levels[0], h.block);
         for _ in 0..2 {
-            launch.go(pass, &self.sor_red.kernel, &self.sor_red.groups[0], g, ctl::cells_slot(0));
-            launch.go(pass, &self.sor_black.kernel, &self.sor_black.groups[0], g, ctl::cells_slot(0));
+            for k in &self.sor {
+                launch.go(pass, &k.kernel, &k.groups[0], g, ctl::cells_slot(0));
+            }
             self.encode_seam(h, pass, launch, &self.sor_seam, 0);
         }
     }
@@ -318,8 +317,9 @@ impl Plain {
             return;
         }
         let g = colour_groups(&h.levels[l], h.block);
-        launch.go(pass, &self.red.kernel, &self.red.groups[l], g, ctl::cells_slot(l));
-        launch.go(pass, &self.black.kernel, &self.black.groups[l], g, ctl::cells_slot(l));
+        for k in &self.smooth {
+            launch.go(pass, &k.kernel, &k.groups[l], g, ctl::cells_slot(l));
+        }
         self.encode_seam(h, pass, launch, &self.seam, l);
     }
 
