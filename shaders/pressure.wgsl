@@ -12,39 +12,12 @@
 @group(0) @binding(3) var<storage, read_write> p_out: array<f32>;
 @group(0) @binding(4) var<storage, read_write> stencil: array<u32>;
 
-// `sweep` is one sweep p -> p_out; `main` runs four in one dispatch through workgroup memory: a
-// workgroup owns a 24 x 24 block and loads it with a 4-cell border (wrapped on periodic sides),
-// each sweep trusted one cell further in, then writes the block to p_out.
+// `main` runs four sweeps in one dispatch through workgroup memory (pressure_sweep.wgsl runs
+// one): a workgroup owns a 24 x 24 block and loads it with a 4-cell border (wrapped on periodic
+// sides), each sweep trusted one cell further in, then writes the block to p_out.
 
 fn jacobi_value(old: f32, sum: f32, b: f32, count: f32) -> f32 {
     return mix(old, (sum - b) / count, params.jacobi_weight);
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn sweep(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= nx() || j >= ny() { return; }
-    let c = cell_idx(i, j);
-    let s = stencil[c];
-    let count = f32(s >> 4u);
-    if count == 0.0 {
-        p_out[c] = 0.0;
-        return;
-    }
-    // neighbour indices, wrapped (only read where the stencil says the neighbour is fluid)
-    let w = nx();
-    let row = j * w;
-    let left = u32(row + select(i - 1, w - 1, i == 0));
-    let right = u32(row + select(i + 1, 0, i == w - 1));
-    let bottom = u32(select(j - 1, ny() - 1, j == 0) * w + i);
-    let top = u32(select(j + 1, 0, j == ny() - 1) * w + i);
-    var sum = 0.0;
-    if (s & STENCIL_LEFT) != 0u { sum += p[left]; }
-    if (s & STENCIL_RIGHT) != 0u { sum += p[right]; }
-    if (s & STENCIL_BOTTOM) != 0u { sum += p[bottom]; }
-    if (s & STENCIL_TOP) != 0u { sum += p[top]; }
-    p_out[c] = jacobi_value(p[c], sum, params.rho * params.h * params.h * divergence[c] / params.dt, count);
 }
 
 const J_TILE: i32 = 24;

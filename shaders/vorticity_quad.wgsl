@@ -1,7 +1,7 @@
 // vorticity.wgsl `curl` and `force` four cells of a row a thread, where rows are whole quads
 // (src/sim/vorticity.rs): the same arithmetic lane by lane, so the results are bit for bit the
 // same. Why: lavapipe reads storage one lane at a time but every word of a vector in one pass
-// over the lanes (pressure_quad.wgsl); v, ω and f lie in rows of whole quads. u's rows (nx + 1
+// over the lanes (shared/lanes4.wgsl); v, ω and f lie in rows of whole quads. u's rows (nx + 1
 // faces) do not, so `curl` reads its five faces a row one by one.
 
 // Bindings (bound by name).

@@ -2,7 +2,7 @@
 // sums, the mix and why), where level 0's rows are whole quads (src/sim/warm_start.rs): each
 // cell's terms are warm_start.wgsl `cell_terms`, lane by lane in the same order; only the order
 // in which a thread adds cells up differs. Why: lavapipe reads storage one lane at a time but
-// every word of a vector in one pass over the lanes (pressure_quad.wgsl), and a cell's terms read
+// every word of a vector in one pass over the lanes (shared/lanes4.wgsl), and a cell's terms read
 // 8 words.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid/quad.wgsl declares the level's and

@@ -11,7 +11,7 @@ use smokebox::sim::{Simulation, cpu};
 
 const NX: usize = 37;
 const NY: usize = 29;
-/// A width of whole quads: passes with a four-cells-a-thread kernel (shaders/pressure_quad.wgsl)
+/// A width of whole quads: passes with a four-cells-a-thread kernel (shaders/shared/lanes4.wgsl)
 /// run it there, and the scalar one at NX.
 const NX_QUADS: usize = 36;
 /// Round-off, relative to a field's largest value. On lavapipe the passes agree to 1e-5; on an

@@ -1,6 +1,6 @@
 // advect/ink.wgsl `pack_ink` four dye cells of a row a thread, where dye rows are whole quads
 // (src/sim/advect.rs): the ink's texels, the same values. Why: lavapipe reads storage one lane at
-// a time but every word of a vector in one pass over the lanes (pressure_quad.wgsl); four cells'
+// a time but every word of a vector in one pass over the lanes (shared/lanes4.wgsl); four cells'
 // RGB are three vectors, where a thread a cell reads three words one by one (1.3-1.4 ms a step
 // with a 256² dye grid on lavapipe).
 

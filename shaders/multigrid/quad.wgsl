@@ -3,7 +3,7 @@
 // `quad_level`): the same arithmetic as multigrid_smooth, multigrid_restrict and
 // multigrid_prolong `add`, lane by lane in the same order, so the results are bit for bit the
 // same. Why: lavapipe reads storage one lane at a time but every word of a vector in one pass over
-// the lanes (pressure_quad.wgsl), and a plain half-sweep, restriction or prolongation reads
+// the lanes (shared/lanes4.wgsl), and a plain half-sweep, restriction or prolongation reads
 // 7 to 33 words a cell.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs): the buffers of the plain kernels, as quads.

@@ -19,7 +19,8 @@ pub struct Jacobi {
     /// p -> p_out, then p_out -> p, for `four` and `one`.
     four_groups: [wgpu::BindGroup; 2],
     one_groups: [wgpu::BindGroup; 2],
-    /// A sweep four cells a thread (shaders/pressure_quad.wgsl), where rows are whole quads.
+    /// A sweep four cells a thread (shaders/pressure_sweep.wgsl over shared/lanes4.wgsl), where
+    /// rows are whole quads.
     quad: Option<(Kernel, [wgpu::BindGroup; 2])>,
     cells: [u32; 2],
     /// The cell kernels' block (`DeviceProfile::cell_block`): the gated counts of `one` and `quad`.
@@ -37,9 +38,9 @@ impl Jacobi {
         let swapped = t.swapped("p", "p_out");
         let stencil_pack = Kernel::new(ctx.target(), "pressure", "stencil_pack")?;
         let four = Kernel::with_options(ctx.target(), "pressure", "main", &[("WG", profile.solver_workgroup as f64)], false)?;
-        let one = Kernel::new(ctx.target(), "pressure", "sweep")?;
+        let one = Kernel::new(ctx.target(), "pressure_sweep", "sweep")?;
         let quad = if ctx.nx.is_multiple_of(4) {
-            let k = Kernel::new(ctx.target(), "pressure_quad", "sweep")?;
+            let k = Kernel::new(ctx.target(), "pressure_sweep_quad", "sweep")?;
             let groups = [k.bind(d, &t), k.bind(d, &swapped)];
             Some((k, groups))
         } else {

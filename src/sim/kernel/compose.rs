@@ -17,6 +17,8 @@ pub const PARTS: &[(&str, &str)] = &[
     ("shared/velocity_blocks", include_str!("../../../shaders/shared/velocity_blocks.wgsl")),
     ("shared/splats", include_str!("../../../shaders/shared/splats.wgsl")),
     ("shared/nonfinite", include_str!("../../../shaders/shared/nonfinite.wgsl")),
+    ("shared/lanes1", include_str!("../../../shaders/shared/lanes1.wgsl")),
+    ("shared/lanes4", include_str!("../../../shaders/shared/lanes4.wgsl")),
     ("solver_reduce", include_str!("../../../shaders/solver_reduce.wgsl")),
     ("solver_gate", include_str!("../../../shaders/solver_gate.wgsl")),
     ("solver_gate_check", include_str!("../../../shaders/solver_gate_check.wgsl")),
@@ -37,6 +39,12 @@ macro_rules! part {
     };
     (nonfinite) => {
         include_str!("../../../shaders/shared/nonfinite.wgsl")
+    };
+    (lanes1) => {
+        include_str!("../../../shaders/shared/lanes1.wgsl")
+    };
+    (lanes4) => {
+        include_str!("../../../shaders/shared/lanes4.wgsl")
     };
 }
 
@@ -83,7 +91,9 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("forces", concat!(part!(solid), part!(splats), include_str!("../../../shaders/forces.wgsl"))),
     ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/divergence.wgsl"))),
     ("pressure", concat!(part!(solid), include_str!("../../../shaders/pressure.wgsl"))),
-    ("pressure_quad", include_str!("../../../shaders/pressure_quad.wgsl")),
+    // one source, a cell or a quad a thread (shaders/shared/lanes1.wgsl)
+    ("pressure_sweep", concat!(part!(lanes1), include_str!("../../../shaders/pressure_sweep.wgsl"))),
+    ("pressure_sweep_quad", concat!(part!(lanes4), include_str!("../../../shaders/pressure_sweep.wgsl"))),
     ("project", concat!(part!(solid), include_str!("../../../shaders/project.wgsl"))),
     (
         "advect/velocity",

@@ -1,0 +1,19 @@
+// Four cells of a row a thread, as the lanes of a vector (shared/lanes1.wgsl has the one-wide
+// layout and how a kernel takes either). For grids whose rows are whole quads (nx a multiple of
+// 4). Why: a CPU adapter (lavapipe) reads storage one lane at a time, every word of a vector in
+// one pass over the lanes, so a thread that reads seven vec4s does the work of 28 scalar reads
+// at about a quarter of the cost.
+const LANES: u32 = 4u;
+alias Lanes = vec4<f32>;
+alias LaneWords = vec4<u32>;
+alias LaneFlags = vec4<bool>;
+
+// Each lane's neighbour on the left (right) in its row: the quad's own lanes shifted by one, the
+// cell beside the quad (`end`) at lane 0 (3).
+fn lanes_left(end: f32, mid: Lanes) -> Lanes { return vec4<f32>(end, mid.xyz); }
+fn lanes_right(mid: Lanes, end: f32) -> Lanes { return vec4<f32>(mid.yzw, end); }
+fn first_lane(x: Lanes) -> f32 { return x.x; }
+fn last_lane(x: Lanes) -> f32 { return x.w; }
+
+// Words read one by one into lanes (a row of faces, which is not one of whole quads).
+fn lanes_of(x: array<f32, LANES>) -> Lanes { return vec4<f32>(x[0], x[1], x[2], x[3]); }
