@@ -1,7 +1,7 @@
 //! Vorticity confinement (shaders/vorticity.wgsl; CPU twin src/sim/cpu/vorticity.rs): the curl at
 //! cells, the confinement force at the cells, then its mean onto the faces, which spins vortices
 //! up. Skipped when ε = 0. Where rows are whole quads the curl and the force take four cells a
-//! thread (shaders/vorticity_quad.wgsl, bit for bit the same).
+//! thread (the same source over shaders/shared/lanes4.wgsl, bit for bit the same).
 
 use super::kernel::Bound;
 use super::stage::Ctx;
@@ -24,7 +24,7 @@ impl Vorticity {
         Ok(Vorticity {
             curl: ctx.bound(shader, "curl")?,
             force: ctx.bound(shader, "force")?,
-            confine: ctx.bound("vorticity", "confine")?,
+            confine: ctx.bound("vorticity_confine", "confine")?,
             cells: if quads { [w / 4, h] } else { [w, h] },
             edges: ctx.edges(),
         })

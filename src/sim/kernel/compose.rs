@@ -102,8 +102,9 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("advect/ink", concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../../shaders/advect/ink.wgsl"))),
     ("advect/pack_ink", include_str!("../../../shaders/advect/pack_ink.wgsl")),
     ("stats", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/stats.wgsl"))),
-    ("vorticity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/vorticity.wgsl"))),
-    ("vorticity_quad", include_str!("../../../shaders/vorticity_quad.wgsl")),
+    ("vorticity", concat!(part!(lanes1), include_str!("../../../shaders/vorticity.wgsl"))),
+    ("vorticity_quad", concat!(part!(lanes4), include_str!("../../../shaders/vorticity.wgsl"))),
+    ("vorticity_confine", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/vorticity_confine.wgsl"))),
     (
         "advect/maccormack",
         concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../../shaders/advect/maccormack.wgsl")),
