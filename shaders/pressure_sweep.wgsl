@@ -8,8 +8,6 @@
 @group(0) @binding(2) var<storage, read_write> p_out: array<Lanes>;
 @group(0) @binding(3) var<storage, read> stencil: array<LaneWords>;
 
-fn has(s: LaneWords, side: u32) -> LaneFlags { return (s & LaneWords(side)) != LaneWords(0u); }
-
 // A workgroup covers a cell block (DeviceProfile::cell_block), as `main` does: the gated
 // (indirect) launch shares its workgroup counts.
 @compute @workgroup_size(BLOCK_X / LANES, BLOCK_Y)
@@ -29,10 +27,10 @@ fn sweep(@builtin(global_invocation_id) id: vec3<u32>) {
     let above = p[u32(select(j + 1, 0, j == ny() - 1) * w + q)];
     let zero = Lanes(0.0);
     var sum = zero;
-    sum += select(zero, left, has(s, STENCIL_LEFT));
-    sum += select(zero, right, has(s, STENCIL_RIGHT));
-    sum += select(zero, below, has(s, STENCIL_BOTTOM));
-    sum += select(zero, above, has(s, STENCIL_TOP));
+    sum += select(zero, left, lanes_have(s, STENCIL_LEFT));
+    sum += select(zero, right, lanes_have(s, STENCIL_RIGHT));
+    sum += select(zero, below, lanes_have(s, STENCIL_BOTTOM));
+    sum += select(zero, above, lanes_have(s, STENCIL_TOP));
     let count = Lanes(s >> LaneWords(4u));
     let b = params.rho * params.h * params.h * divergence[c] / params.dt;
     let value = mix(mid, (sum - b) / count, params.jacobi_weight);

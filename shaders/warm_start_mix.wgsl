@@ -24,8 +24,8 @@
 // take it on their way, and the scaling's first workgroup opens the solve's gate with it
 // (`open_gate`), as solver_check.wgsl `reduce_rhs` and `gate_start` would in two dispatches more.
 // Composed after multigrid/level.wgsl (stencil_count) and shared/nonfinite.wgsl, before
-// solver_gate.wgsl; warm_start.wgsl (a cell a thread) and warm_start_quad.wgsl (four cells of a
-// row a thread) come after it. Partial sums go to `partials` after the statistics' eight blocks
+// solver_gate.wgsl; warm_start.wgsl (a cell or four a thread: shared/lanes1.wgsl, lanes4.wgsl)
+// comes after it. Partial sums go to `partials` after the statistics' eight blocks
 // (stats.wgsl), which a step with statistics holds across the solve: the five sums p1·b, d·b,
 // p1·Ap1, p1·Ad, d·Ad, then max |b|, then (with `PAIR`) g·b, p1·Ag, d·Ag, g·Ag, at
 // base() + [k GROUPS, (k + 1) GROUPS), k = 0..10.

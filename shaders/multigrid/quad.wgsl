@@ -12,7 +12,7 @@
 @group(0) @binding(2) var<storage, read_write> mg_rhs: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> mg_stencil: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> mg_xc: array<vec4<f32>>;
-// level 0's right-hand side (`load`) and the warm start's sums (warm_start_quad.wgsl)
+// level 0's right-hand side (`load`)
 @group(0) @binding(5) var<storage, read> divergence: array<vec4<f32>>;
 // A level's x as a texture of quads (texel (q, j) = quad q of row j), in and out of the sweeps
 // inside a smoothing block (`red_to_tex` .. `black_from_tex`; src/sim/multigrid.rs `QuadTex`):

@@ -17,3 +17,9 @@ fn last_lane(x: Lanes) -> f32 { return x.w; }
 
 // Words read one by one into lanes (a row of faces, which is not one of whole quads).
 fn lanes_of(x: array<f32, LANES>) -> Lanes { return vec4<f32>(x[0], x[1], x[2], x[3]); }
+// Lane k of v, and the lanes added up in order.
+fn lane(v: Lanes, k: u32) -> f32 { return v[k]; }
+fn lane_sum(v: Lanes) -> f32 { return ((v.x + v.y) + v.z) + v.w; }
+// Whether each lane's packed stencil has `side`, and its neighbour count.
+fn lanes_have(s: LaneWords, side: u32) -> LaneFlags { return (s & LaneWords(side)) != LaneWords(0u); }
+fn lanes_count(s: LaneWords) -> Lanes { return Lanes((s >> LaneWords(4u)) & LaneWords(7u)); }

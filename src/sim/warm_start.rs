@@ -47,7 +47,7 @@ pub struct WarmStart {
 impl WarmStart {
     /// `table` is multigrid level 0's binding table (the level descriptor in place). `quads`:
     /// level 0's rows are whole quads, and the warm start takes four cells a thread
-    /// (shaders/warm_start_quad.wgsl).
+    /// (shaders/warm_start.wgsl over shaders/shared/lanes4.wgsl).
     pub fn new(target: Target, table: &super::kernel::Table, cells: usize, quads: bool) -> Result<WarmStart> {
         let device = target.device;
         let (wg, sum_groups) = (target.profile().solver_workgroup as f64, target.reduction_groups());

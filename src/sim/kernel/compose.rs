@@ -76,7 +76,7 @@ macro_rules! gate {
     };
 }
 
-/// The warm start's sums and mix, shared by its two layouts.
+/// The warm start's sums and mix.
 macro_rules! warm {
     () => {
         include_str!("../../../shaders/warm_start_mix.wgsl")
@@ -136,10 +136,13 @@ pub const SHADERS: &[(&str, &str)] = &[
             include_str!("../../../shaders/solver_check_quad.wgsl")
         ),
     ),
-    ("warm_start", concat!(part!(nonfinite), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl"))),
+    (
+        "warm_start",
+        concat!(part!(nonfinite), part!(lanes1), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl")),
+    ),
     (
         "warm_start_quad",
-        concat!(part!(nonfinite), mg!("level"), mg!("quad"), warm!(), gate!(), include_str!("../../../shaders/warm_start_quad.wgsl")),
+        concat!(part!(nonfinite), part!(lanes4), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl")),
     ),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
 ];
