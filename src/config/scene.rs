@@ -131,6 +131,9 @@ pub enum SolverKind {
     /// Geometric multigrid V-cycles (src/sim/multigrid/), the default.
     #[default]
     Multigrid,
+    /// Conjugate gradients preconditioned by one V-cycle an iteration (src/sim/mgpcg.rs): converges
+    /// where thin walls cost plain V-cycles their contraction.
+    Mgpcg,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]

@@ -13,6 +13,7 @@ pub mod forces;
 pub mod init;
 pub mod kernel;
 pub mod limits;
+pub mod mgpcg;
 pub mod multigrid;
 pub mod params;
 pub mod pressure;

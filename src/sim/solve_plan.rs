@@ -63,7 +63,7 @@ impl SolveSpec {
 /// Sweeps (or V-cycles) of one unit of a solve to a tolerance.
 pub fn unit_sweeps(kind: SolverKind) -> u32 {
     match kind {
-        SolverKind::Multigrid => 1,
+        SolverKind::Multigrid | SolverKind::Mgpcg => 1,
         SolverKind::Jacobi => 2 * super::pressure::SWEEPS_PER_DISPATCH,
         SolverKind::Sor => 2 * pressure_sor::SWEEPS_PER_DISPATCH,
     }
@@ -78,7 +78,7 @@ pub fn scratch_units(kind: SolverKind, nx: usize, ny: usize, jacobi_weight: f32,
     let n = nx.max(ny).max(2) as f64;
     let mu = (1.0 + (std::f64::consts::PI / n).cos()) / 2.0;
     let rate = match kind {
-        SolverKind::Multigrid => return u32::MAX,
+        SolverKind::Multigrid | SolverKind::Mgpcg => return u32::MAX,
         SolverKind::Jacobi => 1.0 - jacobi_weight as f64 * (1.0 - mu),
         SolverKind::Sor => {
             let w = omega as f64;

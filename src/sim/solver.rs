@@ -26,6 +26,7 @@
 //!
 //! Set-up (stencil packing, multigrid level masks) runs only when solids or boundaries changed.
 
+use super::mgpcg::Mgpcg;
 use super::multigrid::Multigrid;
 use super::pressure::Jacobi;
 use super::pressure_sor;
@@ -109,6 +110,7 @@ struct SolveSteps {
 
 pub struct Solvers {
     pub mg: Multigrid,
+    pub pcg: Mgpcg,
     pub check: Check,
     pub warm: WarmStart,
     pub jacobi: Jacobi,
@@ -137,6 +139,7 @@ impl Solvers {
         let quads = super::multigrid::quad_rows(&levels[0]);
         let views = mg.level0_views();
         let check = Check::new(ctx.target(), &level0, quads, views.as_ref().map(|v| &v[..]))?;
+        let pcg = Mgpcg::new(ctx.target(), &level0, ctx.nx * ctx.ny)?;
         // a solve to a tolerance from a warm start is opened by its scaling
         let mut table = level0;
         table.set("gate_args", check.opening_args());
@@ -164,6 +167,7 @@ impl Solvers {
             })
             .collect();
         Ok(Solvers {
+            pcg,
             check,
             warm,
             jacobi: Jacobi::new(ctx)?,
@@ -354,6 +358,7 @@ impl Solvers {
     fn encode_unit(&self, pass: &mut wgpu::ComputePass<'_>, kind: SolverKind, launch: Launch<'_>, in_out: &mut bool) {
         match kind {
             SolverKind::Multigrid => self.mg.encode_vcycle(pass, launch),
+            SolverKind::Mgpcg => self.pcg.encode_iteration(pass, &self.mg, launch),
             SolverKind::Jacobi => self.jacobi.encode_sweeps(pass, launch, unit_sweeps(kind), in_out),
             SolverKind::Sor => pressure_sor::encode_sor(&self.mg, pass, launch, unit_sweeps(kind), in_out),
         }
@@ -378,6 +383,10 @@ impl Solvers {
             self.schedule(encoder, spec, step.plan);
         }
         timed_pass(encoder, profiler, "pressure setup", |pass| self.encode_setup(pass, spec, &step));
+        if spec.kind == SolverKind::Mgpcg {
+            // the V-cycles' z starts from zero; the iterate is in the solver's own vectors
+            encoder.clear_buffer(&b.p, 0, None);
+        }
         let mut in_out = false;
         timed_pass(encoder, profiler, "pressure", |pass| {
             if spec.gated() {
@@ -388,6 +397,9 @@ impl Solvers {
         });
         if in_out {
             copy_all(encoder, &b.p_out, &b.p);
+        }
+        if spec.kind == SolverKind::Mgpcg {
+            self.pcg.encode_finish(encoder, &b.p);
         }
         if spec.gated() {
             self.copy_feedback(encoder, spec, step.plan);
@@ -424,7 +436,7 @@ impl Solvers {
             m.bottom_next = 0;
         }
         let chunks = self.mg.bottom_chunks();
-        let eliminate = if kind == SolverKind::Multigrid && m.bottom_next < chunks {
+        let eliminate = if matches!(kind, SolverKind::Multigrid | SolverKind::Mgpcg) && m.bottom_next < chunks {
             let end = if m.lazy { m.bottom_next + 1 } else { chunks };
             std::mem::replace(&mut m.bottom_next, end)..end
         } else {
@@ -473,6 +485,9 @@ impl Solvers {
             (true, Start::Warm) => self.check.opened(),
             (true, _) => self.check.encode_start(pass),
         }
+        if spec.kind == SolverKind::Mgpcg {
+            self.pcg.encode_start(pass, direct);
+        }
     }
 
     /// A fixed count of units, no checks.
@@ -480,6 +495,7 @@ impl Solvers {
         let direct = self.launch(false);
         match spec.kind {
             SolverKind::Multigrid => (0..spec.iterations).for_each(|_| self.mg.encode_vcycle(pass, direct)),
+            SolverKind::Mgpcg => (0..spec.iterations).for_each(|_| self.pcg.encode_iteration(pass, &self.mg, direct)),
             SolverKind::Jacobi => self.jacobi.encode_sweeps(pass, direct, spec.iterations, in_out),
             SolverKind::Sor => pressure_sor::encode_sor(&self.mg, pass, direct, spec.iterations, in_out),
         }
@@ -495,7 +511,12 @@ impl Solvers {
         }
         // where a V-cycle or the polish leaves level 0's x in a texture, the checks after them
         // read it there
-        let after = if kind == SolverKind::Multigrid && self.mg.level0_tex().is_some() { Measure::Level0Tex } else { measure };
+        let after = match kind {
+            SolverKind::Multigrid if self.mg.level0_tex().is_some() => Measure::Level0Tex,
+            // each iteration's `update` leaves the partial maxima of its residual
+            SolverKind::Mgpcg => Measure::Ready,
+            _ => measure,
+        };
         // gated: a zero right-hand side closed the gate at the start
         self.check.encode_gate(pass, if plan.direct > 0 { after } else { measure }, self.launch(true));
         let (mut left, mut k, mut checks) = (plan.gated, 0, 1);
@@ -583,6 +604,7 @@ impl Solvers {
         let n = cells as f64;
         match kind {
             SolverKind::Multigrid => (self.mg.vcycle_dispatches(), self.mg.vcycle_bytes()),
+            SolverKind::Mgpcg => (self.mg.vcycle_dispatches() + Mgpcg::DISPATCHES, self.mg.vcycle_bytes() + self.pcg.iteration_bytes()),
             // tiled: four sweeps a dispatch, p, stencil and divergence read over the tile and its
             // halo, p_out written; plain: p, stencil, divergence read and p_out written each sweep
             SolverKind::Jacobi if self.jacobi.tiled => (2, (2.0 * n * (12.0 * 1024.0 / 576.0 + 4.0)) as u64),

@@ -181,6 +181,9 @@ pub enum Measure {
     Jacobi,
     Level0,
     Level0Tex,
+    /// The residual's partial maxima are there already (src/sim/mgpcg.rs `update`): the gate
+    /// alone.
+    Ready,
 }
 
 /// The most cells of a level 0 whose check takes one dispatch (`Check::merged`): at 128² on the
@@ -292,7 +295,7 @@ impl Check {
         let (kernel, group) = match (measure, &self.reduce_mg_tex) {
             (Measure::Jacobi, _) => (&self.reduce_p, &self.groups[2]),
             (Measure::Level0Tex, Some((kernel, group))) => (kernel, group),
-            (Measure::Level0 | Measure::Level0Tex, _) => (&self.reduce_mg, &self.groups[1]),
+            (Measure::Level0 | Measure::Level0Tex | Measure::Ready, _) => (&self.reduce_mg, &self.groups[1]),
         };
         launch.go(pass, kernel, group, [self.reduce_groups, 1, 1], ctl::REDUCE_SLOT);
     }
@@ -310,7 +313,9 @@ impl Check {
         match (&self.merged, measure) {
             (Some((kernel, groups)), Measure::Level0 | Measure::Level0Tex) => own.go(pass, kernel, &groups[k], [1, 1, 1], 0),
             _ => {
-                self.encode_reduce(pass, measure, launch);
+                if measure != Measure::Ready {
+                    self.encode_reduce(pass, measure, launch);
+                }
                 own.go(pass, &self.gate, &self.gate_groups[k], [1, 1, 1], 0);
             }
         }

@@ -81,7 +81,9 @@ impl WarmStart {
         let k = pair as usize;
         match measure {
             Measure::Jacobi => self.measure_p[k].dispatch_groups(pass, &self.groups[0][k], self.sum_groups),
-            Measure::Level0 | Measure::Level0Tex => self.measure_mg[k].dispatch_groups(pass, &self.groups[1][k], self.sum_groups),
+            Measure::Level0 | Measure::Level0Tex | Measure::Ready => {
+                self.measure_mg[k].dispatch_groups(pass, &self.groups[1][k], self.sum_groups)
+            }
         }
         self.scale[k].dispatch_groups(pass, &self.groups[2][k], self.scale_groups);
     }

@@ -5,6 +5,7 @@ pub mod advect;
 pub mod divergence;
 pub mod forces;
 pub mod grid;
+pub mod mgpcg;
 pub mod multigrid;
 pub mod pressure;
 pub mod pressure_sor;

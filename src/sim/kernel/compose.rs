@@ -144,6 +144,7 @@ pub const SHADERS: &[(&str, &str)] = &[
         "warm_start_quad",
         concat!(part!(nonfinite), part!(lanes4), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl")),
     ),
+    ("mgpcg", concat!(part!(nonfinite), mg!("level"), reduce!(), include_str!("../../../shaders/mgpcg.wgsl"))),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
 ];
 
