@@ -69,29 +69,39 @@ fn put_sums(lid: u32, wid: u32, at: u32, k: u32, v: vec3<f32>) {
 
 fn fluid_cell(s: u32) -> bool { return stencil_count(s) > 0.0; }
 
-// −(the difference form of multigrid/common.wgsl `local_residual`) of the vector at `base` of
-// `pcg` (or p) at cell c: the fluid neighbours' differences and the outflow ghosts' share.
-fn differences(c: u32, s: u32, base: u32, from_p: bool) -> f32 {
+// Cell c's neighbours (left, right, below, above), wrapped (read only where the stencil says
+// fluid).
+fn neighbours(c: u32) -> array<u32, 4> {
     let w = i32(level.nx);
     let h = i32(level.ny);
     let i = i32(c % level.nx);
     let j = i32(c / level.nx);
-    let at = array<u32, 4>(
+    return array<u32, 4>(
         u32(j * w + select(i - 1, w - 1, i == 0)),
         u32(j * w + select(i + 1, 0, i == w - 1)),
         u32(select(j - 1, h - 1, j == 0) * w + i),
         u32(select(j + 1, 0, j == h - 1) * w + i),
     );
-    let vc = select(pcg[base + c], p[c], from_p);
+}
+
+// The difference form of multigrid/common.wgsl `local_residual` without its rhs, −(A v)_c: the
+// fluid neighbours' differences v_nb − v_c and the outflow ghosts' share, from v at the cell
+// (`vc`) and its neighbours (`vn`, where the stencil s has them).
+fn differences(s: u32, vc: f32, vn: vec4<f32>) -> f32 {
     var d = 0.0;
     var fluid = 0.0;
     for (var k = 0u; k < 4u; k++) {
         if (s & (1u << k)) != 0u {
-            d += select(pcg[base + at[k]], p[at[k]], from_p) - vc;
+            d += vn[k] - vc;
             fluid += 1.0;
         }
     }
     return d - (stencil_count(s) - fluid) * outflow_weight(0u) * vc;
+}
+
+// The vector at `base` of `pcg` at cells `at`.
+fn pcg_at(base: u32, at: array<u32, 4>) -> vec4<f32> {
+    return vec4<f32>(pcg[base + at[0]], pcg[base + at[1]], pcg[base + at[2]], pcg[base + at[3]]);
 }
 
 @compute @workgroup_size(WG)
@@ -103,7 +113,9 @@ fn start(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
         pcg[X() + c] = p[c];
         pcg[D() + c] = 0.0;
         pcg[Q() + c] = 0.0;
-        mg_rhs[c] = select(0.0, b + differences(c, s, 0u, true), fluid_cell(s));
+        let at = neighbours(c);
+        let pn = vec4<f32>(p[at[0]], p[at[1]], p[at[2]], p[at[3]]);
+        mg_rhs[c] = select(0.0, b + differences(s, p[c], pn), fluid_cell(s));
     }
     if wid.x == 0u && lid.x == 0u { pcg_sums[LAST_DQ()] = 0.0; }
 }
@@ -136,11 +148,12 @@ fn apply(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
     for (var c = wid.x * WG + lid.x; c < cells(); c += GROUPS * WG) {
         let s = mg_stencil[c];
         if fluid_cell(s) {
-            let q = -differences(c, s, D(), false);
-            let r = pcg[B() + c] + differences(c, s, X(), false);
+            let at = neighbours(c);
+            let d = pcg[D() + c];
+            let q = -differences(s, d, pcg_at(D(), at));
+            let r = pcg[B() + c] + differences(s, pcg[X() + c], pcg_at(X(), at));
             pcg[Q() + c] = q;
             mg_rhs[c] = r;
-            let d = pcg[D() + c];
             t += vec3<f32>(d * q, r * d, 0.0);
         }
     }
