@@ -17,11 +17,10 @@
 @group(0) @binding(6) var<storage, read_write> density_out: array<f32>;
 @group(0) @binding(7) var u_blocks: texture_2d<f32>;
 @group(0) @binding(8) var v_blocks: texture_2d<f32>;
-// The ink as texels (`pack_ink`), which the passes read where BLOCKED (a CPU adapter): lavapipe
-// gathers a texel's channels in one pass over the lanes, where a stencil's twelve storage reads
-// go lane by lane.
+// The ink as texels (advect/pack_ink.wgsl), which the passes read where BLOCKED (a CPU adapter):
+// lavapipe gathers a texel's channels in one pass over the lanes, where a stencil's twelve
+// storage reads go lane by lane.
 @group(0) @binding(9) var ink_texels: texture_2d<f32>;
-@group(0) @binding(10) var ink_texels_out: texture_storage_2d<rgba32float, write>;
 
 // The inflow side a back-trace from `pos` came in through (4: none).
 fn inflow_crossed(back: vec2<f32>) -> u32 {
@@ -56,16 +55,6 @@ fn ink_in_texels(s: CellStencil) -> vec3<f32> {
 fn ink_under(s: CellStencil) -> vec3<f32> {
     if BLOCKED { return ink_in_texels(s); }
     return ink_in(s);
-}
-
-// The ink's texels (a thread a dye cell), before a pass that reads them.
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn pack_ink(@builtin(global_invocation_id) id: vec3<u32>) {
-    let a = i32(id.x);
-    let b = i32(id.y);
-    if a >= dye_nx() || b >= dye_ny() { return; }
-    let d = 3u * dye_idx(a, b);
-    textureStore(ink_texels_out, vec2<i32>(a, b), vec4<f32>(ink[d], ink[d + 1u], ink[d + 2u], 0.0));
 }
 
 // Density under a flow-grid stencil.

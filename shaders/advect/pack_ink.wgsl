@@ -1,27 +1,29 @@
-// advect/ink.wgsl `pack_ink` four dye cells of a row a thread, where dye rows are whole quads
-// (src/sim/advect.rs): the ink's texels, the same values. Why: lavapipe reads storage one lane at
-// a time but every word of a vector in one pass over the lanes (shared/lanes4.wgsl); four cells'
-// RGB are three vectors, where a thread a cell reads three words one by one (1.3-1.4 ms a step
-// with a 256² dye grid on lavapipe).
+// The ink's texels, which the semi-Lagrangian ink pass reads where BLOCKED (advect/ink.wgsl
+// `ink_in_texels`), a thread's lanes of a dye row at a time (shared/lanes1.wgsl or lanes4.wgsl):
+// thread (t, b) takes dye cells LANES t .. LANES t + LANES - 1 of row b, whose RGB are 3 LANES
+// consecutive words. Why four: lavapipe reads storage one lane at a time but every word of a
+// vector in one pass over the lanes; four cells' RGB are three vectors, where a thread a cell
+// reads three words one by one (1.3-1.4 ms a step with a 256² dye grid on lavapipe).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs): ink as vectors of four words.
-@group(0) @binding(0) var<storage, read> ink: array<vec4<f32>>;
+// Bindings (bound by name): ink in lanes.
+@group(0) @binding(0) var<storage, read> ink: array<Lanes>;
 @group(0) @binding(1) var ink_texels_out: texture_storage_2d<rgba32float, write>;
 
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn quads(@builtin(global_invocation_id) id: vec3<u32>) {
+// Word w of a thread's three lanes of words.
+fn word(words: array<Lanes, 3>, w: u32) -> f32 {
+    return lane(words[w / LANES], w % LANES);
+}
+
+@compute @workgroup_size(BLOCK_X / LANES, BLOCK_Y)
+fn pack_ink(@builtin(global_invocation_id) id: vec3<u32>) {
     let t = i32(id.x);
     let b = i32(id.y);
-    if t >= dye_nx() / 4 || b >= dye_ny() { return; }
-    // cells 4t .. 4t + 3 of row b start at word 3 dye_idx(4t, b), vector 3 (b dye_nx / 4 + t)
-    let at = 3 * (b * (dye_nx() / 4) + t);
-    let p = ink[at];
-    let q = ink[at + 1];
-    let r = ink[at + 2];
-    let a = 4 * t;
-    // p = r0 g0 b0 r1, q = g1 b1 r2 g2, r = b2 r3 g3 b3
-    textureStore(ink_texels_out, vec2<i32>(a, b), vec4<f32>(p.xyz, 0.0));
-    textureStore(ink_texels_out, vec2<i32>(a + 1, b), vec4<f32>(p.w, q.xy, 0.0));
-    textureStore(ink_texels_out, vec2<i32>(a + 2, b), vec4<f32>(q.zw, r.x, 0.0));
-    textureStore(ink_texels_out, vec2<i32>(a + 3, b), vec4<f32>(r.yzw, 0.0));
+    let w = dye_nx() / i32(LANES);
+    if t >= w || b >= dye_ny() { return; }
+    let at = 3 * (b * w + t);
+    let words = array<Lanes, 3>(ink[at], ink[at + 1], ink[at + 2]);
+    for (var k = 0u; k < LANES; k++) {
+        let c = 3u * k;
+        textureStore(ink_texels_out, vec2<i32>(i32(LANES) * t + i32(k), b), vec4<f32>(word(words, c), word(words, c + 1u), word(words, c + 2u), 0.0));
+    }
 }

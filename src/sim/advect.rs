@@ -91,8 +91,8 @@ impl Advection {
             blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
             pack_ink: match ctx.dye_cells() {
                 _ if !blocked => None,
-                [w, h] if w.is_multiple_of(4) => Some((ctx.bound("advect/pack_ink", "quads")?, [w / 4, h])),
-                cells => Some((ctx.bound("advect/ink", "pack_ink")?, cells)),
+                [w, h] if w.is_multiple_of(4) => Some((ctx.bound("advect/pack_ink_quad", "pack_ink")?, [w / 4, h])),
+                cells => Some((ctx.bound("advect/pack_ink", "pack_ink")?, cells)),
             },
             velocity: traced("advect/velocity", "main")?,
             // k = 1: one back-trace serves ink and density
