@@ -4,12 +4,15 @@
 // arguments (`mg_args`) of the gated sweeps, cycles and residual reductions that follow: the real
 // workgroup counts while not converged, zero after.
 // mg_control layout (words; keep in sync with src/sim/solver.rs `ctl`):
-//   0 tolerance (f32)   1 max |rhs| (f32)   2 done   3 last ratio (f32)   4 units run
-//   5 units per check   6 units the next gate counts   7 unused
+//   0 tolerance (f32)   1 max |rhs| (f32)   2 done (1 converged, 2 stopped at the floor)
+//   3 last ratio (f32)   4 units run   5 units per check   6 units the next gate counts
+//   7 units run at the floor's reference
 //   8..1032 partial maxima (GROUPS of them used)   1032.. full args (3 words per slot)
-//   VERDICT.. the step's worst ratio (f32), whether a solve of it failed, failed steps so far
+//   VERDICT.. the step's worst ratio (f32), how a solve of it failed (0 none, 1 at the floor,
+//             2 at its cap), failed steps so far, of them those that stopped at the floor only
 //   TAIL..    checks of the gated tail done, gated units not yet counted, single-unit checks,
 //             the check after which the multigrid's polish runs (src/sim/solver.rs `polish_at`)
+//   FLOOR..   the floor's fall factor (f32), its window in units, its reference ratio (f32)
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
 @group(0) @binding(0) var<storage, read> p: array<f32>;

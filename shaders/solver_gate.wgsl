@@ -15,15 +15,20 @@ const FULL_ARGS: u32 = 1032u;
 // (`POLISH_CHECK_SLOT`) is the next, its second half's (`POLISH_MORE_SLOT`) the last.
 const POLISH_SLOT: u32 = 34u;
 const POLISH_MORE_SLOT: u32 = 36u;
+// The floor's words (src/sim/solver_check.rs `ctl::FLOOR`; solver_gate_check.wgsl `stalled`):
+// the fall factor, the window in units, the reference ratio.
+const FLOOR: u32 = 1151u;
 
 // A solve's words at its start, from its right-hand side's scale b (one invocation): nothing run,
-// and a zero right-hand side already solved. Returns whether it is.
+// no floor reference yet, and a zero right-hand side already solved. Returns whether it is.
 fn open_words(b: f32) -> u32 {
     mg_control[1] = bitcast<u32>(b);
     let done = select(0u, 1u, b == 0.0);
     mg_control[2] = done;
     mg_control[3] = bitcast<u32>(0.0);
     mg_control[4] = 0u;
+    mg_control[7] = 0u;
+    mg_control[FLOOR + 2u] = bitcast<u32>(0.0);
     return done;
 }
 

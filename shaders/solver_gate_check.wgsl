@@ -12,8 +12,8 @@ const MAX_GROUPS: u32 = 1024u;
 // invocation is a coroutine that every barrier suspends.
 override GATE_WG: u32 = 64u;
 const VERDICT: u32 = 1143u;
-const TAIL: u32 = 1146u;
-const POLISH_AT: u32 = 1149u;
+const TAIL: u32 = 1147u;
+const POLISH_AT: u32 = 1150u;
 // How far above the target the residual after the first V-cycle may be for the polish to run
 // (src/sim/solver.rs `polishes`), and above which it runs its second half too (twice the sweeps):
 // pipeline constants (src/sim/solver_check.rs `polish_constants`). With the plain kernels (a CPU
@@ -56,7 +56,11 @@ fn decide(lid: u32, r: f32) {
             let ratio = r / rhs;
             mg_control[3] = bitcast<u32>(ratio);
             // a non-finite state never counts as solved
-            if finite(r) && finite(rhs) && ratio <= bitcast<f32>(mg_control[0]) { done = 1u; }
+            if finite(r) && finite(rhs) && ratio <= bitcast<f32>(mg_control[0]) {
+                done = 1u;
+            } else if stalled(ratio) {
+                done = 2u;
+            }
         }
         // the gated units before the next check (src/sim/solver_check.rs `tail_block`): single
         // ones for the first `fine` checks, then doubling blocks, never past the tail's end; the
@@ -89,8 +93,29 @@ fn decide(lid: u32, r: f32) {
     write_args(lid);
 }
 
+// Whether a solve has reached float32's floor (src/sim/solve_plan.rs `floor_window`): its
+// residual has not fallen FLOOR-fold (word FLOOR) within the window's units (FLOOR + 1) since the
+// check that last saw it do so (its ratio at FLOOR + 2, its units at word 7). A window of 0
+// never stalls. Below the floor the round-off of the residual's differences at |p| is all that
+// is left, and more units only move it about.
+fn stalled(ratio: f32) -> bool {
+    let window = mg_control[FLOOR + 1u];
+    if window == 0u || !finite(ratio) { return false; }
+    let run = mg_control[4];
+    let reference = bitcast<f32>(mg_control[FLOOR + 2u]);
+    // the solve's first check (0: none yet, solver_gate.wgsl `open_words`), or a fall: a new reference
+    if reference == 0.0 || ratio * bitcast<f32>(mg_control[FLOOR]) < reference {
+        mg_control[FLOOR + 2u] = bitcast<u32>(ratio);
+        mg_control[7] = run;
+        return false;
+    }
+    return run - mg_control[7] >= window;
+}
+
 // After a solve (the gate that closes it, or its last): the step's worst ratio, and the step
-// counted once as failed when a solve of it stopped above the tolerance (src/sim/solver.rs
+// counted once as failed when a solve of it stopped above the tolerance, with how it stopped:
+// 1 at the floor, 2 at its cap (the cap's word stands: more units would have helped), and
+// counted among the floor's steps while the floor is all it hit (src/sim/solver.rs
 // `begin_step` clears the first two words).
 fn verdict() {
     let r = bitcast<f32>(mg_control[3]);
@@ -102,8 +127,17 @@ fn verdict() {
     } else if r > worst {
         mg_control[VERDICT] = mg_control[3];
     }
-    if mg_control[2] == 0u && mg_control[VERDICT + 1u] == 0u {
-        mg_control[VERDICT + 1u] = 1u;
-        mg_control[VERDICT + 2u] += 1u;
+    let done = mg_control[2];
+    if done == 1u { return; }
+    let code = select(2u, 1u, done == 2u);
+    let was = mg_control[VERDICT + 1u];
+    if code > was {
+        mg_control[VERDICT + 1u] = code;
+        if was == 0u { mg_control[VERDICT + 2u] += 1u; }
+        if code == 1u {
+            mg_control[VERDICT + 3u] += 1u;
+        } else if was == 1u {
+            mg_control[VERDICT + 3u] -= 1u;
+        }
     }
 }

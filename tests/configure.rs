@@ -20,7 +20,7 @@ fn configure_then_restore_steps_exactly_like_a_fresh_simulation() {
     second.forces.gravity = [0.3, -4.0];
     second.forces.vorticity = 0.5;
     second.solver.kind = SolverKind::Sor;
-    second.solver.iterations = 17;
+    *second.solver.cap_mut() = 17;
     second.advection.ink = Scheme::Maccormack;
     second.emitters[0].velocity = [0.2, 0.8];
     assert_ne!(Params::from_scene(&first), Params::from_scene(&second));

@@ -81,7 +81,7 @@ fn carried_ink_error(
     }
     p.schemes = [SCHEME_SEMI_LAGRANGIAN, scheme, scheme, 0];
     smokebox::sim::init::enforce_faces(&mut f, &p);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 0, ..Default::default() }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: Some(0), ..Default::default() }).unwrap();
     sim.freeze_velocity = true;
     sim.run_blocking(steps, false);
     let got = sim.download();
@@ -186,7 +186,7 @@ fn the_pressure_solve_is_second_order_on_a_manufactured_solution() {
         let mut p = box_params(n, n, h as f32, dt as f32);
         p.gravity_y = 0.0;
         let settings =
-            SolverConfig { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
+            SolverConfig { kind: SolverKind::Multigrid, iterations: Some(60), tolerance: 1e-6, warm_start: false, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.run_pass("projection");
         let got = sim.download();
@@ -235,7 +235,7 @@ fn the_outflow_pressure_ghost_is_first_order() {
         p.gravity_y = 0.0;
         p.bc_kind = [BC_WALL, BC_OUTFLOW, BC_WALL, BC_WALL];
         let settings =
-            SolverConfig { kind: SolverKind::Multigrid, iterations: 60, tolerance: 1e-6, warm_start: false, ..Default::default() };
+            SolverConfig { kind: SolverKind::Multigrid, iterations: Some(60), tolerance: 1e-6, warm_start: false, ..Default::default() };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.run_pass("projection");
         let got = sim.download();
@@ -291,7 +291,7 @@ fn a_taylor_green_vortex_decays_at_the_viscous_rate() {
         p.bc_kind = [BC_PERIODIC; 4];
         p.viscosity = nu as f32;
         p.schemes = [SCHEME_MACCORMACK, 0, 0, 0];
-        let settings = SolverConfig { kind: SolverKind::Multigrid, iterations: 20, tolerance: 1e-5, ..Default::default() };
+        let settings = SolverConfig { kind: SolverKind::Multigrid, iterations: Some(20), tolerance: 1e-5, ..Default::default() };
         let energy = |f: &Fields| {
             f.u.iter().enumerate().filter(|(k, _)| k % (n + 1) != n).map(|(_, &x)| (x as f64).powi(2)).sum::<f64>()
                 + f.v.iter().take(n * n).map(|&x| (x as f64).powi(2)).sum::<f64>()

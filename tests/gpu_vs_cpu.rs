@@ -365,7 +365,7 @@ fn advection_schemes_match_cpu() {
 fn whole_step_matches_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let settings = SolverConfig { iterations: 12, warm_start: true, ..SolverConfig::jacobi(40) };
+        let settings = SolverConfig { iterations: Some(12), warm_start: true, ..SolverConfig::jacobi(40) };
         let mut sim = Simulation::new(&gpu, &f, p, settings.clone()).unwrap();
         sim.run_blocking(3, false);
         let got = sim.download();
@@ -383,7 +383,7 @@ fn whole_step_matches_cpu() {
 fn stats_match_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 5, ..SolverConfig::jacobi(40) }).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: Some(5), ..SolverConfig::jacobi(40) }).unwrap();
         let stats = sim.run_blocking(1, true);
         let s = stats.last().expect("stats arrive");
         let mut want = f.clone();
@@ -420,7 +420,7 @@ fn stats_match_cpu() {
 fn speed_figures_match_cpu() {
     let gpu = gpu();
     for (label, f, p) in inputs() {
-        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 5, ..SolverConfig::jacobi(40) }).unwrap();
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: Some(5), ..SolverConfig::jacobi(40) }).unwrap();
         sim.max_cfl = 100.0;
         (sim.max_speed, sim.max_density, sim.rms_speed) = (-1.0, -1.0, -1.0);
         assert!(sim.run_blocking(1, false).is_empty(), "[{label}] speeds alone are no step's statistics");
@@ -468,7 +468,7 @@ fn viscous_step_matches_cpu() {
     for (label, f, p) in inputs() {
         let mut p = moving_walls(p);
         p.viscosity = 0.02;
-        let settings = SolverConfig { iterations: 12, ..SolverConfig::jacobi(40) };
+        let settings = SolverConfig { iterations: Some(12), ..SolverConfig::jacobi(40) };
         let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
         sim.viscosity_iterations = 7;
         sim.run_blocking(2, false);

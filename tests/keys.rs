@@ -92,6 +92,8 @@ fn every_key_of_the_format_is_in_the_table() {
         threshold: 0.5,
     });
     scene.advection.density = Some(Default::default());
+    // the old key, which reading a scene moves into the own key of its kind
+    scene.solver.iterations = Some(20);
     fn walk(prefix: &str, v: &toml::Value, out: &mut Vec<String>) {
         match v {
             toml::Value::Table(t) => {

@@ -150,12 +150,14 @@ fn solver_control_words_match_wgsl() {
     assert_eq!(u32_constant(&module, "VERDICT") as usize, ctl::VERDICT);
     assert_eq!(u32_constant(&module, "TAIL") as usize, ctl::TAIL);
     assert_eq!(u32_constant(&module, "POLISH_AT") as usize, ctl::POLISH_AT);
+    assert_eq!(u32_constant(&module, "FLOOR") as usize, ctl::FLOOR);
     assert_eq!(u32_constant(&module, "POLISH_SLOT") as usize, ctl::POLISH_SLOT);
     assert_eq!(u32_constant(&module, "POLISH_MORE_SLOT") as usize, ctl::POLISH_MORE_SLOT);
     // the partial maxima fill the words from PARTIALS up to the argument slots
     assert_eq!(u32_constant(&module, "PARTIALS") + u32_constant(&module, "MAX_GROUPS"), ctl::FULL_ARGS as u32);
     assert_eq!(ctl::FULL_ARGS + 3 * ctl::ARG_SLOTS, ctl::VERDICT, "full args, 3 words a slot, then the verdict");
-    const { assert!(ctl::VERDICT + 3 <= ctl::WORDS) };
+    assert_eq!(ctl::VERDICT + ctl::VERDICT_WORDS, ctl::TAIL, "the verdict's words, then the tail's");
+    const { assert!(ctl::FLOOR + 3 <= ctl::WORDS) };
     // the first words are indexed by number in the shader; its layout comment is the contract
     let body = kernel::shaders().find(|(n, _)| *n == "solver_check").unwrap().1;
     for (word, what) in [
@@ -166,6 +168,7 @@ fn solver_control_words_match_wgsl() {
         (ctl::RUN, "units run"),
         (ctl::CHECK_EVERY, "units per check"),
         (ctl::PENDING, "units the next gate counts"),
+        (ctl::FLOOR_RUN, "units run at the floor's reference"),
     ] {
         assert!(body.contains(&format!("{word} {what}")), "solver_check.wgsl's layout comment does not put '{what}' at word {word}");
     }

@@ -142,7 +142,7 @@ fn gpu_residual(gpu: &smokebox::gpu::Gpu, nx: usize, ny: usize, kind: SolverKind
     f.divergence.iter_mut().for_each(|d| *d = rng.signed());
     let mean = f.divergence.iter().sum::<f32>() / (nx * ny) as f32;
     f.divergence.iter_mut().for_each(|d| *d -= mean);
-    let settings = SolverConfig { kind, iterations: iterations as i64, tolerance: 0.0, warm_start: false, ..Default::default() };
+    let settings = SolverConfig { kind, iterations: Some(iterations as i64), tolerance: 0.0, warm_start: false, ..Default::default() };
     let mut sim = Simulation::new(gpu, &f, p, settings).unwrap();
     sim.stages.solvers.mg.tiled = tiled;
     sim.run_pass("solve");

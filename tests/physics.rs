@@ -35,7 +35,8 @@ fn projection_of_white_noise_reduces_divergence_a_thousandfold() {
     f.ink.fill(0.0);
     f.density.fill(0.0);
     enforce_faces(&mut f, &p);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 6000, warm_start: false, ..SolverConfig::jacobi(40) }).unwrap();
+    let mut sim =
+        Simulation::new(&gpu, &f, p, SolverConfig { iterations: Some(6000), warm_start: false, ..SolverConfig::jacobi(40) }).unwrap();
     let s = sim.run_blocking(1, true)[0];
     let ratio = s.div_max_before / s.div_max_after;
     assert!(ratio >= 1000.0, "max |div| fell only {ratio}x ({} -> {})", s.div_max_before, s.div_max_after);
@@ -48,7 +49,7 @@ fn no_velocity_through_solid_faces() {
     let p = box_params(nx, ny, 0.02, 0.01);
     let mut f = random_fields(nx, ny, 11, 0.2);
     enforce_faces(&mut f, &p);
-    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: 30, ..SolverConfig::jacobi(40) }).unwrap();
+    let mut sim = Simulation::new(&gpu, &f, p, SolverConfig { iterations: Some(30), ..SolverConfig::jacobi(40) }).unwrap();
     for round in 0..3 {
         sim.run_pass("project");
         let got = sim.download();

@@ -66,7 +66,7 @@ fn stir_settings(sim: &mut Simulation, rng: &mut Rng) {
     // the panel allows 0-200 of either; multigrid V-cycles are drawn up to 20 to keep the soak's
     // time affordable on lavapipe (200 V-cycles cost 0.2 s a step at 32²)
     let most = if sim.solver.kind == SolverKind::Multigrid { 20 } else { 200 };
-    sim.solver.iterations = (rng.next_u64() % (most + 1)) as i64;
+    *sim.solver.cap_mut() = (rng.next_u64() % (most + 1)) as i64;
     sim.solver.tolerance = 0.1 * rng.unit();
     sim.solver.warm_start = rng.unit() < 0.8;
     sim.freeze_velocity = rng.unit() < 0.1;
@@ -228,7 +228,7 @@ fn warm_up(sim: &mut Simulation) {
         }
         for scheme in 0..4u32 {
             sim.solver.kind = kind;
-            sim.solver.iterations = 4;
+            *sim.solver.cap_mut() = 4;
             sim.params.schemes = [scheme % 3, scheme, scheme, sim.params.schemes[3]];
             sim.params.viscosity = if scheme % 2 == 0 { 0.0 } else { 1e-3 };
             sim.params.vorticity = scheme as f32 * 0.5;
@@ -323,7 +323,7 @@ fn soak(scene: &'static str, steps: u64, seed: u64) -> Report {
                 );
             }
             None => assert!(
-                tolerance <= 0.0 || sim.solver.iterations == 0 || !sim.last_step_solved,
+                tolerance <= 0.0 || sim.solver.cap() == 0 || !sim.last_step_solved,
                 "{scene} step {step}: a solve with tolerance {tolerance} and no verdict: {s:?}, solver {:?}",
                 sim.solver
             ),

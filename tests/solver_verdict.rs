@@ -130,7 +130,7 @@ fn the_feedback_carries_the_verdict_a_blocking_read_sees() {
 #[test]
 fn the_prediction_grows_at_once() {
     use smokebox::sim::solver::{FLOOR_UNITS, Plan};
-    use smokebox::sim::solver_check::SolveReport;
+    use smokebox::sim::solver_check::{SolveReport, Stop};
     let plan = Plan::new(Some(0), 500, 0);
     assert_eq!((plan.direct, plan.gated), (FLOOR_UNITS, 2));
     // above the floor the prediction's last unit is gated: a step that needs one fewer stops
@@ -139,15 +139,20 @@ fn the_prediction_grows_at_once() {
     assert_eq!((above.direct, above.gated, above.fine), (4, 6, 6));
     assert_eq!(Plan::new(Some(5), 6, 0).gated, 2, "never past the limit");
     // 3 units reached 1e-2: the rate 10^(-2/3) a unit needs ~6 units for 0.9e-4
-    let short = SolveReport { ratio: 1e-2, iterations: 3, converged: false };
+    let short = SolveReport { ratio: 1e-2, iterations: 3, converged: false, stopped: Stop::Cap, floor_at: 1 };
     assert_eq!(plan.next(&short, 1e-4, 500), 7);
     // no usable rate: twice what ran
-    let stuck = SolveReport { ratio: 1.5, iterations: 3, converged: false };
+    let stuck = SolveReport { ratio: 1.5, iterations: 3, converged: false, stopped: Stop::Cap, floor_at: 0 };
     assert_eq!(plan.next(&stuck, 1e-4, 500), 6);
     assert_eq!(plan.next(&stuck, 1e-4, 4), 4, "never past the limit");
     // nothing to solve: the floor
-    let rest = SolveReport { ratio: 0.0, iterations: 0, converged: true };
+    let rest = SolveReport { ratio: 0.0, iterations: 0, converged: true, ..Default::default() };
     assert_eq!(plan.next(&rest, 1e-4, 500), FLOOR_UNITS);
+    // stopped at float32's floor: the units where it last fell, not more (they would run as
+    // plain dispatches that no check stops)
+    let floor = SolveReport { ratio: 1e-6, iterations: 11, converged: false, stopped: Stop::Floor, floor_at: 5 };
+    assert_eq!(plan.next(&floor, 1e-12, 500), 5);
+    assert_eq!(plan.next(&floor, 1e-12, 3), 3, "never past the limit");
     // after a rest or a load the gated part reaches a solve from zero
     let cold = Plan::new(Some(1), 500, 44);
     assert_eq!(cold.direct + cold.gated, 44);
@@ -166,4 +171,21 @@ fn scratch_units_follow_the_slowest_mode() {
     assert!(scratch_units(SolverKind::Jacobi, 64, 64, 0.8, 1.9, 1e-4) > 3 * jacobi);
     assert_eq!(scratch_units(SolverKind::Multigrid, 32, 32, 0.8, 1.9, 1e-4), u32::MAX);
     assert_eq!(scratch_units(SolverKind::Sor, 32, 32, 0.8, 2.0, 1e-4), u32::MAX);
+}
+
+/// README's link `?scene=cavity&solver.kind=sor` opens without a warning: SOR's own cap
+/// (`solver.sor_iterations`, 1000 sweeps) takes every step to the tolerance, the first from rest
+/// (224 sweeps) included, where multigrid's 4 V-cycles taken as sweeps left 84 of 300 steps
+/// above it.
+#[test]
+fn cavity_with_sor_converges_every_step() {
+    let gpu = gpu();
+    let (scene, source) = Scene::load("cavity", &["solver.kind=sor".to_string()]).unwrap();
+    assert_eq!(scene.solver.cap(), 1000);
+    let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+    for s in sim.run_blocking(60, true) {
+        assert_eq!(s.converged, Some(true), "{s:?}");
+        assert!(s.residual <= TOLERANCE, "{s:?}");
+    }
+    assert_eq!(sim.stages.solvers.failed_steps(), 0);
 }

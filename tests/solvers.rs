@@ -20,7 +20,7 @@ use smokebox::sim::{Simulation, cpu};
 const REL: f32 = 2e-5;
 
 fn settings(kind: SolverKind, iterations: u32, tolerance: f32) -> SolverConfig {
-    SolverConfig { kind, iterations: iterations as i64, tolerance, warm_start: false, ..Default::default() }
+    SolverConfig { kind, iterations: Some(iterations as i64), tolerance, warm_start: false, ..Default::default() }
 }
 
 fn params(nx: usize, ny: usize, kinds: [u32; 4]) -> Params {

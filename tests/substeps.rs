@@ -104,7 +104,7 @@ fn substeps_of_one_step_each_see_their_own_time_step() {
             f.ink[3 * c] = 1.0;
         }
     }
-    let settings = SolverConfig { iterations: 0, ..Default::default() };
+    let settings = SolverConfig { iterations: Some(0), ..Default::default() };
     let mut sim = Simulation::new(&gpu, &f, p, settings.clone()).unwrap();
     sim.freeze_velocity = true;
     sim.max_cfl = 1.0;
@@ -128,7 +128,7 @@ fn a_dab_into_a_frozen_flow_is_projected() {
     let mut p = box_params(n, n, 1.0 / n as f32, 0.01);
     p.gravity_y = 0.0;
     let f = Fields::zeros(n, n);
-    let settings = SolverConfig { iterations: 200, tolerance: 1e-5, kind: SolverKind::Multigrid, ..Default::default() };
+    let settings = SolverConfig { iterations: Some(200), tolerance: 1e-5, kind: SolverKind::Multigrid, ..Default::default() };
     let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
     sim.freeze_velocity = true;
     let push = Splat { x: 0.5, y: 0.5, radius: 0.15, mode: SPLAT_ADD, vx: 2.0, ink_r: 1.0, ..Default::default() };

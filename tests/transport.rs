@@ -14,7 +14,8 @@ use smokebox::sim::params::*;
 
 /// A simulation with `iterations` warm-started Jacobi sweeps, the flow frozen or not.
 fn new_sim(gpu: &smokebox::gpu::Gpu, f: &Fields, p: Params, iterations: i64, freeze_velocity: bool) -> Simulation {
-    let mut sim = Simulation::new(gpu, f, p, SolverConfig { iterations, warm_start: true, ..SolverConfig::jacobi(40) }).unwrap();
+    let mut sim =
+        Simulation::new(gpu, f, p, SolverConfig { iterations: Some(iterations), warm_start: true, ..SolverConfig::jacobi(40) }).unwrap();
     sim.freeze_velocity = freeze_velocity;
     sim
 }

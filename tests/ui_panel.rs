@@ -446,6 +446,8 @@ fn the_panel_does_not_jump_when_figures_appear() {
         div_after: Some(2.5e-7),
         ink_total: Some(1234.5678),
         unconverged_steps: 3,
+        floor_steps: 0,
+        solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
         pressure_range: Some((-1.25e-3, 3.5e-2)),
         passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
         adapter: "llvmpipe".into(),

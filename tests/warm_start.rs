@@ -164,7 +164,7 @@ fn warm_start_matches_cpu() {
         let name = format!("{name}, {}x{}", size.0, size.1);
         for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
             let (f, p) = sized_with_rhs(size, kinds, 7, 0.3, 0.05);
-            let solver = SolverConfig { kind, iterations: 1, tolerance: 0.0, warm_start: true, ..Default::default() };
+            let solver = SolverConfig { kind, iterations: Some(1), tolerance: 0.0, warm_start: true, ..Default::default() };
             let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
             sim.run_pass("solve"); // sets up the stencils
             sim.upload(&f);
@@ -181,7 +181,7 @@ fn warm_start_matches_cpu() {
         for kind in [SolverKind::Jacobi, SolverKind::Multigrid] {
             for (tolerance, with_p00) in [(1e-4, true), (1e-4, false), (0.0, true)] {
                 let (f, p) = sized_with_three(size, kinds, 9, [0.9, 0.6, 0.4 * with_p00 as u32 as f32], 0.05, with_p00);
-                let solver = SolverConfig { kind, iterations: 1, tolerance, warm_start: true, ..Default::default() };
+                let solver = SolverConfig { kind, iterations: Some(1), tolerance, warm_start: true, ..Default::default() };
                 let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
                 sim.run_pass("solve");
                 sim.upload(&f);
@@ -242,7 +242,15 @@ fn warm_started_solves_that_stop_short_stay_bounded_at_rest() {
         p.sor_omega = omega;
         p.jacobi_weight = weight;
         enforce_faces(&mut f, &p);
-        let solver = SolverConfig { kind, iterations, tolerance, warm_start: true, omega, jacobi_weight: weight };
+        let solver = SolverConfig {
+            kind,
+            iterations: Some(iterations),
+            tolerance,
+            warm_start: true,
+            omega,
+            jacobi_weight: weight,
+            ..Default::default()
+        };
         let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
         sim.run_blocking(1, false);
         let first = sim.download();
@@ -271,7 +279,7 @@ fn statistics_survive_the_warm_start() {
     f.p.iter_mut().for_each(|x| *x *= 0.01);
     let p = box_params(nx, ny, 1.0 / 48.0, 0.01);
     enforce_faces(&mut f, &p);
-    let solver = SolverConfig { kind: SolverKind::Multigrid, iterations: 2, tolerance: 0.0, warm_start: true, ..Default::default() };
+    let solver = SolverConfig { kind: SolverKind::Multigrid, iterations: Some(2), tolerance: 0.0, warm_start: true, ..Default::default() };
     let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
     let stats = sim.run_blocking(1, true);
     let g = sim.download();
@@ -318,7 +326,7 @@ fn a_warm_start_opens_the_gate_as_gate_start_does() {
                     }
                     want = want.max((p.rho * p.h * p.h * *d / p.dt).abs());
                 }
-                let solver = SolverConfig { kind, iterations: 4, tolerance: 1e-4, warm_start: true, ..Default::default() };
+                let solver = SolverConfig { kind, iterations: Some(4), tolerance: 1e-4, warm_start: true, ..Default::default() };
                 let mut sim = Simulation::new(&gpu, &f, p, solver).unwrap();
                 sim.run_pass("solve"); // sets up the stencils
                 let s = &sim.stages.solvers;

@@ -369,7 +369,7 @@ impl App {
                 self.step_rate.per_s,
                 self.clock.fps,
                 capture.recording,
-                self.stats.unconverged_steps,
+                self.stats.solver_warning.as_deref(),
             ),
             hint: (!self.panel.show_help && self.stats.step < 400).then(|| crate::ui::help::HINT.to_string()),
             caption: Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty()),
@@ -529,6 +529,8 @@ impl App {
         }
         self.stats.step = now;
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
+        self.stats.floor_steps = r.sim.stages.solvers.floor_steps();
+        self.stats.solver_warning = crate::ui::field::solver_warning(self.stats.unconverged_steps, self.stats.floor_steps, &r.sim.solver);
         self.stats.substeps = r.sim.last_plan.substeps;
         if let Some(w) = r.sim.take_warning() {
             // over the field, not in the panel, which must not jump

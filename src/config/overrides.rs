@@ -1,6 +1,6 @@
 //! Reading a scene: TOML text, `--set KEY=VALUE` overrides by dotted path, then validation.
 
-use super::scene::Scene;
+use super::scene::{Scene, SolverKind};
 use super::source::Source;
 use crate::error::Result;
 
@@ -37,6 +37,36 @@ fn apply_override(table: &mut toml::Table, key: &str, value: toml::Value) -> Res
     Ok(())
 }
 
+/// `solver.kind` as a table holds it, if it does.
+fn solver_kind(table: &toml::Table) -> Option<toml::Value> {
+    table.get("solver")?.as_table()?.get("kind").cloned()
+}
+
+/// The own key of the cap of solver kind `kind` (a TOML value; None where it names none).
+fn cap_key(kind: &toml::Value) -> Option<&'static str> {
+    let kind: SolverKind = kind.clone().try_into().ok()?;
+    Some(kind.cap_key())
+}
+
+/// Moves a file's `solver.iterations` (an integer) into the own key of the file's solver kind
+/// (multigrid where it names none): it is that solver's cap, and another kind keeps its own.
+/// Both written is an error.
+fn move_iterations(table: &mut toml::Table, label: &str) -> Result<()> {
+    let kind = solver_kind(table).unwrap_or_else(|| toml::Value::String(SolverKind::default().word().into()));
+    let Some(own) = cap_key(&kind) else { return Ok(()) };
+    let Some(solver) = table.get_mut("solver").and_then(|s| s.as_table_mut()) else { return Ok(()) };
+    if !solver.get("iterations").is_some_and(|v| v.is_integer()) {
+        return Ok(());
+    }
+    let leaf = own.trim_start_matches("solver.");
+    if solver.contains_key(leaf) {
+        crate::fail!("scene {label}: solver.iterations and {own} both set the cap of solver.kind = {kind}: expected one of them");
+    }
+    let n = solver.remove("iterations").expect("checked above");
+    solver.insert(leaf.to_string(), n);
+    Ok(())
+}
+
 /// Line number (1-based) of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
@@ -57,11 +87,25 @@ impl Scene {
             let at = e.span().map(|s| format!(" line {}", line_of(text, s.start))).unwrap_or_default();
             crate::error!("scene {label}{at}: malformed TOML: {}", e.message())
         })?;
+        // the old key in a file is the cap of the file's solver
+        move_iterations(&mut table, label)?;
         // the grid as written, before overrides, for the resolution rule below
         let written: Scene = toml::Value::Table(table.clone()).try_into().unwrap_or_default();
         let (mut new_nx, mut new_ny, mut cell_set) = (None, None, false);
-        for o in overrides {
-            let (key, value) = parse_override(o)?;
+        let parsed = overrides.iter().map(|o| parse_override(o)).collect::<Result<Vec<_>>>()?;
+        // `--set solver.iterations` is the cap of the solver the run uses, named before or after it
+        let kind = parsed
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "solver.kind")
+            .map(|(_, v)| v.clone())
+            .or_else(|| solver_kind(&table))
+            .unwrap_or_else(|| toml::Value::String(SolverKind::default().word().into()));
+        for (key, value) in parsed {
+            let key = match (key.as_str(), cap_key(&kind), value.is_integer()) {
+                ("solver.iterations", Some(own), true) => own.to_string(),
+                _ => key,
+            };
             if !super::keys::settable(&key) {
                 let section = key.split('.').next().unwrap_or_default();
                 let near: Vec<&str> =
@@ -159,5 +203,51 @@ mod link_tests {
         let (again, _) = Scene::load("cavity", &found).unwrap();
         assert_eq!(again, changed);
         assert!(overrides_between(&base, &base).is_empty());
+    }
+
+    /// Each solver kind has its own cap (issue 57, item 4): switching kinds keeps each one's,
+    /// in a scene read with `--set`, in the panel's edits and in a link.
+    #[test]
+    fn each_solver_keeps_its_own_cap() {
+        use crate::config::SolverKind::*;
+        let (cavity, _) = Scene::load("cavity", &[]).unwrap();
+        assert_eq!((cavity.solver.cap(), cavity.solver.iterations), (4, None), "cavity's 4 V-cycles, in their own key");
+        // switched to SOR, it gets SOR's own cap, not multigrid's 4 V-cycles as sweeps
+        let (sor, _) = Scene::load("cavity", &["solver.kind=sor".to_string()]).unwrap();
+        assert_eq!((sor.solver.cap(), sor.solver.cap_of(Multigrid)), (1000, 4));
+        // the old key is the cap of the kind the run uses, named before or after it
+        for sets in [["solver.iterations=77", "solver.kind=jacobi"], ["solver.kind=jacobi", "solver.iterations=77"]] {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let (s, _) = Scene::load("cavity", &sets).unwrap();
+            assert_eq!((s.solver.cap(), s.solver.cap_of(Multigrid), s.solver.cap_of(Sor)), (77, 4, 1000), "{sets:?}");
+        }
+        // a file's old key is the cap of the file's kind only
+        let old = "[solver]\nkind = \"jacobi\"\niterations = 40\n";
+        let s = Scene::from_text(old, "old", &[]).unwrap();
+        assert_eq!((s.solver.cap_of(Jacobi), s.solver.cap_of(Multigrid)), (40, 20));
+        let s = Scene::from_text(old, "old", &["solver.kind=multigrid".to_string()]).unwrap();
+        assert_eq!(s.solver.cap(), 20, "multigrid does not take Jacobi's 40 sweeps");
+        // back and forth, as the panel switches: each kind's cap stays its own
+        let mut c = cavity.solver.clone();
+        c.kind = Sor;
+        *c.cap_mut() = 40;
+        c.kind = Multigrid;
+        assert_eq!(c.cap(), 4);
+        *c.cap_mut() = 6;
+        c.kind = Sor;
+        assert_eq!(c.cap(), 40);
+        c.kind = Multigrid;
+        assert_eq!(c.cap(), 6);
+        // a link carries each changed cap by its own key and rebuilds the same settings
+        let mut changed = cavity.clone();
+        changed.solver = c;
+        let found = overrides_between(&cavity, &changed);
+        assert!(
+            found.contains(&"solver.sor_iterations=40".to_string()) && found.contains(&"solver.multigrid_iterations=6".to_string()),
+            "{found:?}"
+        );
+        assert!(!found.iter().any(|f| f.starts_with("solver.iterations")), "{found:?}");
+        let (again, _) = Scene::load("cavity", &found).unwrap();
+        assert_eq!(again, changed);
     }
 }

@@ -39,13 +39,16 @@ impl Scene {
             );
         }
         let s = &self.solver;
-        let (most, what) = if s.kind == SolverKind::Multigrid { (MAX_VCYCLES, "V-cycles") } else { (MAX_SWEEPS, "sweeps") };
-        if !(0..=most).contains(&s.iterations) {
-            crate::fail!(
-                "solver.iterations = {}: expected a whole number from 0 to {most} {what} for solver.kind = \"{}\" (more never help: raise solver.tolerance or use multigrid)",
-                s.iterations,
-                format!("{:?}", s.kind).to_lowercase()
-            );
+        for kind in [SolverKind::Multigrid, SolverKind::Jacobi, SolverKind::Sor] {
+            let (most, what) = if kind == SolverKind::Multigrid { (MAX_VCYCLES, "V-cycles") } else { (MAX_SWEEPS, "sweeps") };
+            let n = if kind == s.kind { s.cap() } else { s.cap_of(kind) };
+            if !(0..=most).contains(&n) {
+                let via = if kind == s.kind { " (solver.iterations sets it for the solver.kind in use)" } else { "" };
+                crate::fail!(
+                    "{} = {n}: expected a whole number from 0 to {most} {what}{via}; more never help: raise solver.tolerance or use multigrid",
+                    kind.cap_key()
+                );
+            }
         }
         let b = &self.boundary;
         for (a, z) in [(&b.left, &b.right), (&b.bottom, &b.top)] {

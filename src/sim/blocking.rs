@@ -48,6 +48,7 @@ impl Simulation {
                     for s in &mut got {
                         s.substeps = self.last_plan.substeps;
                         s.converged = verdict.map(|(v, _)| !v.failed);
+                        s.stopped = verdict.map(|(v, _)| v.stopped);
                         s.solver_iterations = verdict.map(|(_, r)| r.iterations);
                     }
                     out.extend(got);

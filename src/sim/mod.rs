@@ -330,7 +330,7 @@ impl Simulation {
             usage: wgpu::BufferUsages::COPY_SRC,
         });
         encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
-        self.stages.solvers.prepare(&self.queue, self.solver.tolerance);
+        self.stages.solvers.prepare(&self.queue, self.solve_spec());
         if self.edits_solids {
             self.stages.solvers.mark_dirty(true);
         }
@@ -451,10 +451,11 @@ impl Simulation {
         let p = &self.params;
         solver::SolveSpec {
             kind: s.kind,
-            iterations: s.iterations.clamp(0, u32::MAX as i64) as u32,
+            iterations: s.cap().clamp(0, u32::MAX as i64) as u32,
             tolerance: s.tolerance,
             start: if s.warm_start { solver::Start::Warm } else { solver::Start::Cold },
             reach: solver::scratch_units(s.kind, self.nx, self.ny, p.jacobi_weight, p.sor_omega, s.tolerance),
+            floor_window: solver::floor_window(s.kind, self.nx, self.ny, p.jacobi_weight, p.sor_omega),
         }
     }
 

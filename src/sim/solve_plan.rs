@@ -3,7 +3,7 @@
 //! many units a solve from zero needs (`scratch_units`). src/sim/solver.rs encodes the plan.
 
 use super::pressure_sor;
-use super::solver_check::SolveReport;
+use super::solver_check::{SolveReport, Stop};
 use crate::config::SolverKind;
 
 /// The share of `solver.tolerance` the GPU gate aims for (see `Solvers::prepare`).
@@ -36,6 +36,9 @@ pub struct SolveSpec {
     /// Units the gated part reaches (with the direct ones) after a rest or a load: a solve from
     /// zero (`scratch_units`).
     pub reach: u32,
+    /// Units without a `FLOOR_FALL`-fold fall of the residual after which a solve stops at
+    /// float32's floor (`floor_window`); 0: never.
+    pub floor_window: u32,
 }
 
 /// Where a solve starts.
@@ -67,6 +70,54 @@ pub fn unit_sweeps(kind: SolverKind) -> u32 {
         SolverKind::Jacobi => 2 * super::pressure::SWEEPS_PER_DISPATCH,
         SolverKind::Sor => 2 * pressure_sor::SWEEPS_PER_DISPATCH,
     }
+}
+
+/// The fall of the residual that counts as progress in the floor's test: a solve whose residual
+/// does not fall `FLOOR_FALL`-fold within `floor_window` units stops there
+/// (shaders/solver_gate_check.wgsl `stalled`), reported as `Stop::Floor`.
+pub const FLOOR_FALL: f32 = 1.25;
+/// The floor's window for multigrid, in V-cycles. A V-cycle takes 5-10x off the residual in the
+/// open scenes; in `logo` (thin obstacles the coarse levels do not see) only about 6 %, which
+/// is 1.45x over 6 cycles: still progress, and not stopped. At 128² in `plume` with a tolerance
+/// of 1e-12 the residual falls to 1e-6 in 6 cycles and then wanders between 1.0e-6 and 1.4e-6,
+/// so the solve stops 6 cycles after its last fall instead of running all 20.
+pub const FLOOR_WINDOW_MULTIGRID: u32 = 6;
+
+/// The floor's window in units of `kind` on an `nx` x `ny` grid: V-cycles for multigrid
+/// (`FLOOR_WINDOW_MULTIGRID`); for Jacobi and SOR, whose contraction per sweep is close to 1 and
+/// falls with the grid's size, the units in which the slowest mode of a box with an open side
+/// falls `FLOOR_FALL`² -fold (a solve that falls less than half as fast, in logarithm, has
+/// stopped), at least `FLOOR_WINDOW_MULTIGRID`. That mode is a quarter wave over the longer side
+/// (an outflow or inflow pins the pressure at one end), twice the closed box's half wave, and
+/// contracts about 4 times slower: with the closed box's mode, Jacobi on 22 x 18 with an
+/// outflow stopped at 1.4e-4 while still converging to 1e-4. Jacobi at 128² has a window of
+/// about 1850 units (14 800 sweeps, past its cap), SOR with ω = 1.9 about 78 units (310
+/// sweeps), 19 units at 64². 0 (no test) where the method does not converge.
+pub fn floor_window(kind: SolverKind, nx: usize, ny: usize, jacobi_weight: f32, omega: f32) -> u32 {
+    let Some(rate) = slowest_rate(kind, 2 * nx, 2 * ny, jacobi_weight, omega) else {
+        return if kind == SolverKind::Multigrid { FLOOR_WINDOW_MULTIGRID } else { 0 };
+    };
+    let sweeps = 2.0 * (FLOOR_FALL as f64).ln() / -rate.ln();
+    ((sweeps / unit_sweeps(kind) as f64).ceil().min(MAX_COUNT as f64) as u32).max(FLOOR_WINDOW_MULTIGRID)
+}
+
+/// The contraction per sweep of the slowest mode of a closed box, (1 + cos(pi/N))/2 of the
+/// Jacobi iteration, N the longer side: weighted Jacobi contracts it by 1 - w(1 - mu) a sweep,
+/// red-black SOR by the SOR spectral radius for omega and mu (Young). None for multigrid (its
+/// V-cycle's rate does not follow the grid) and where the method does not converge.
+fn slowest_rate(kind: SolverKind, nx: usize, ny: usize, jacobi_weight: f32, omega: f32) -> Option<f64> {
+    let n = nx.max(ny).max(2) as f64;
+    let mu = (1.0 + (std::f64::consts::PI / n).cos()) / 2.0;
+    let rate = match kind {
+        SolverKind::Multigrid => return None,
+        SolverKind::Jacobi => 1.0 - jacobi_weight as f64 * (1.0 - mu),
+        SolverKind::Sor => {
+            let w = omega as f64;
+            let d = w * w * mu * mu - 4.0 * (w - 1.0);
+            if d > 0.0 { ((w * mu + d.sqrt()) / 2.0).powi(2) } else { w - 1.0 }
+        }
+    };
+    (rate > 0.0 && rate < 1.0).then_some(rate)
 }
 
 /// Units a solve from zero needs to reach `tolerance` on an `nx` x `ny` grid, from the slowest
@@ -135,10 +186,14 @@ impl Plan {
     }
 
     /// The prediction after this plan's solve reported `r` (units), at least `FLOOR_UNITS`. A
-    /// solve that stopped above the tolerance asks at once for the units its rate says it needs
-    /// (ratio = rate^units), at least one more than it ran.
+    /// solve that stopped at its cap above the tolerance asks at once for the units its rate
+    /// says it needs (ratio = rate^units), at least one more than it ran; one that stopped at the
+    /// floor for the units at which it last made progress (`SolveReport::floor_at`): more would
+    /// be spent as plain dispatches that no check can stop.
     pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
-        let next = if !r.converged {
+        let next = if r.stopped == Stop::Floor {
+            r.floor_at.min(max_units)
+        } else if !r.converged {
             let ran = r.iterations.max(1);
             let target = (tolerance * GATE_MARGIN) as f64;
             let ratio = r.ratio as f64;

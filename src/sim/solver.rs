@@ -8,11 +8,13 @@
 //! (indirect dispatches that a check empties once the tolerance is met): in a running flow the
 //! predicted count's last unit and spares (`EXTRA_UNITS`, or the count again), each checked; after
 //! a solve with nothing to solve (at rest, a pause) or a load, as many as a solve from zero needs
-//! on this grid (`scratch_units`, within `solver.iterations`), checked after blocks that double
+//! on this grid (`scratch_units`, within the kind's cap), checked after blocks that double
 //! (`tail_block`), so the first dab or step reaches the tolerance too. Once the gate closes, the
 //! rest cost only their recording and checks that return at once. A solve that still stops above
 //! the tolerance raises the prediction at once to the units its rate of convergence says it needs,
-//! and is counted (`Verdict`: `--stats` `converged`, the panel, `bench`). Gating the predicted
+//! and is counted (`Verdict`: `--stats` `converged`, the panel, `bench`). A solve whose residual
+//! stops falling above the tolerance stops at float32's floor (`solve_plan::floor_window`, the
+//! gate's `stalled`) instead of running its cap, and says so (`Stop::Floor`). Gating the predicted
 //! count's last unit lets a step that needs one unit fewer stop before it, in the same step, for
 //! one check more where it is needed. The counts come back through a small read-back a step later:
 //! non-blocking in the app; `run_blocking` waits for each step, so a headless run repeats bit for
@@ -30,8 +32,10 @@ use super::mgpcg::Mgpcg;
 use super::multigrid::Multigrid;
 use super::pressure::Jacobi;
 use super::pressure_sor;
-pub use super::solve_plan::{EXTRA_UNITS, FLOOR_UNITS, GATE_MARGIN, MAX_COUNT, Plan, SolveSpec, Start, scratch_units, unit_sweeps};
-use super::solver_check::{Check, Launch, Measure, SolveReport, Verdict, ctl, tail_block};
+pub use super::solve_plan::{
+    EXTRA_UNITS, FLOOR_FALL, FLOOR_UNITS, GATE_MARGIN, MAX_COUNT, Plan, SolveSpec, Start, floor_window, scratch_units, unit_sweeps,
+};
+use super::solver_check::{Check, Launch, Measure, SolveReport, Stop, Verdict, ctl, tail_block};
 use super::stage::{Ctx, copy_all, timed_pass};
 use super::warm_start::WarmStart;
 use crate::config::SolverKind;
@@ -85,6 +89,8 @@ struct Memory {
     last_report: Option<SolveReport>,
     /// The newest count of steps that stopped above the tolerance (`Verdict::failed_steps`).
     failed_steps: u32,
+    /// Of them, those that stopped at float32's floor only (`Verdict::floor_steps`).
+    floor_steps: u32,
     /// The next solve may start far from its answer (after a solve at rest, or a load): its gated
     /// part reaches a solve from zero.
     cold: bool,
@@ -97,6 +103,8 @@ struct Memory {
     lazy: bool,
     /// The brush changed the obstacles since the last solve (`mark_dirty`).
     painted: bool,
+    /// The last solve read back stopped at float32's floor (`Stop::Floor`).
+    floored: bool,
 }
 
 /// What one solve does before its units (`Solvers::plan_solve`).
@@ -154,7 +162,7 @@ impl Solvers {
             .map(|_| FeedbackSlot {
                 buffer: d.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("solver feedback"),
-                    size: ((ctl::FEEDBACK_WORDS + 3) * 4) as u64,
+                    size: ((ctl::FEEDBACK_WORDS + ctl::VERDICT_WORDS) * 4) as u64,
                     usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 }),
@@ -206,12 +214,13 @@ impl Solvers {
         m.prediction = None;
         m.peak = 0.0;
         m.failed_steps = 0;
+        m.floor_steps = 0;
         self.memory.set(m);
         // read-backs still in flight carry the old state's count; it must not come back
         for s in self.feedback.borrow_mut().iter_mut().filter(|s| s.state != SlotState::Free) {
             s.stale = true;
         }
-        queue.write_buffer(&self.control, (ctl::VERDICT * 4) as u64, bytemuck::cast_slice(&[0u32; 3]));
+        queue.write_buffer(&self.control, (ctl::VERDICT * 4) as u64, bytemuck::cast_slice(&[0u32; ctl::VERDICT_WORDS]));
     }
 
     /// Opens a step's verdict (call once a step, before its first solve): in stream order, so
@@ -229,7 +238,7 @@ impl Solvers {
         let words = &super::buffers::read_buffers(device, queue, &[&self.control])[0];
         let mut report = SolveReport::from_words(words);
         report.iterations *= unit_sweeps(kind);
-        (Verdict::from_words(&words[ctl::VERDICT..ctl::VERDICT + 3]), report)
+        (Verdict::from_words(&words[ctl::VERDICT..ctl::VERDICT + ctl::VERDICT_WORDS]), report)
     }
 
     /// `verdict_now` from the last gated solve's own feedback read-back, once a `device.poll` has
@@ -249,6 +258,12 @@ impl Solvers {
     pub fn failed_steps(&self) -> u32 {
         self.collect_feedback();
         self.memory.get().failed_steps
+    }
+
+    /// Of `failed_steps`, those whose solves stopped at float32's floor only (non-blocking).
+    pub fn floor_steps(&self) -> u32 {
+        self.collect_feedback();
+        self.memory.get().floor_steps
     }
 
     /// Sets the predicted count in units (tests), after taking in the feedback that has arrived.
@@ -294,14 +309,16 @@ impl Solvers {
         (m.last_plan, m.last_report)
     }
 
-    /// Writes this step's tolerance (call before encoding the solve). The gate measures the
-    /// Poisson residual; the divergence left after the edge correction differs from it by
-    /// round-off (up to ~3 % at 1e-4, seen in `logo`), so the gate aims `GATE_MARGIN` under the
-    /// tolerance for the divergence a user measures to meet it.
-    pub fn prepare(&self, queue: &wgpu::Queue, tolerance: f32) {
-        let target = tolerance * GATE_MARGIN;
+    /// Writes this step's tolerance and the floor's test (call before encoding the solve). The
+    /// gate measures the Poisson residual; the divergence left after the edge correction differs
+    /// from it by round-off (up to ~3 % at 1e-4, seen in `logo`), so the gate aims `GATE_MARGIN`
+    /// under the tolerance for the divergence a user measures to meet it.
+    pub fn prepare(&self, queue: &wgpu::Queue, spec: SolveSpec) {
+        let target = spec.tolerance * GATE_MARGIN;
         queue.write_buffer(&self.control, (ctl::TOLERANCE * 4) as u64, bytemuck::bytes_of(&target));
         queue.write_buffer(&self.control, (ctl::CHECK_EVERY * 4) as u64, bytemuck::bytes_of(&1u32));
+        let floor = [FLOOR_FALL.to_bits(), spec.floor_window];
+        queue.write_buffer(&self.control, (ctl::FLOOR * 4) as u64, bytemuck::cast_slice(&floor));
     }
 
     /// Requests the maps of the feedback copied by submitted steps (call after each submit).
@@ -333,7 +350,10 @@ impl Solvers {
             }
             let report = SolveReport::from_words(&words);
             let verdict = Verdict::from_words(&words[ctl::FEEDBACK_WORDS..]);
-            m.failed_steps = m.failed_steps.max(verdict.failed_steps);
+            if verdict.failed_steps >= m.failed_steps {
+                m.failed_steps = verdict.failed_steps;
+                m.floor_steps = verdict.floor_steps;
+            }
             if self.newest.get().is_none_or(|(solve, ..)| solve < s.solve) {
                 self.newest.set(Some((s.solve, verdict, report)));
             }
@@ -344,6 +364,7 @@ impl Solvers {
                 m.last_report = Some(report);
                 // nothing was left to solve (the gate closed before any unit): at rest
                 m.cold = report.converged && report.iterations == 0;
+                m.floored = report.stopped == Stop::Floor;
             }
         }
         self.memory.set(m);
@@ -422,8 +443,16 @@ impl Solvers {
             m.multigrid_ready = false;
         }
         let reach = if m.cold || m.painted { spec.reach } else { (PEAK_REACH * m.peak).ceil() as u32 };
+        // after the floor the prediction is where the last solve reached it: the gated part runs
+        // on long enough for the floor's test to conclude again, not out of units first
+        let reach = if m.floored { reach.max(m.prediction.unwrap_or(0) + 2 * spec.floor_window) } else { reach };
         m.painted = false;
-        let plan = if spec.gated() { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
+        let mut plan = if spec.gated() { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
+        if m.floored {
+            // each unit checked: the floor's test stops the solve at its window's end, not at the
+            // end of a doubled block
+            plan.fine = plan.gated;
+        }
         m.last_plan = plan;
         let kind = spec.kind;
         let (setup_jacobi, setup_mg) = match kind {
@@ -551,7 +580,7 @@ impl Solvers {
         if let Some(s) = slots.iter_mut().find(|s| s.state == SlotState::Free) {
             encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
             let (verdict, at) = ((ctl::VERDICT * 4) as u64, (ctl::FEEDBACK_WORDS * 4) as u64);
-            encoder.copy_buffer_to_buffer(&self.control, verdict, &s.buffer, at, 12);
+            encoder.copy_buffer_to_buffer(&self.control, verdict, &s.buffer, at, (ctl::VERDICT_WORDS * 4) as u64);
             s.state = SlotState::Copied;
             s.plan = plan;
             s.spec = Some(spec);

@@ -22,7 +22,9 @@ pub mod ctl {
     pub const CHECK_EVERY: usize = 5;
     /// Units the next gate counts (the direct ones before the first check).
     pub const PENDING: usize = 6;
-    // word 7 is unused
+    /// Units run at the check that set the floor's reference (`FLOOR` + 2), read back with the
+    /// first words: a solve that stopped at the floor plans that many next (`Plan::next`).
+    pub const FLOOR_RUN: usize = 7;
     /// The partial maxima of a reduction's workgroups (`Target::reduction_groups`) from here.
     pub const PARTIALS: usize = 8;
     /// Argument slots: cell-block groups of each level, tile groups of each level, the coarse
@@ -31,18 +33,25 @@ pub mod ctl {
     pub const ARG_SLOTS: usize = 2 * MAX_LEVELS + 5;
     pub const FULL_ARGS: usize = PARTIALS + MAX_REDUCTION_GROUPS as usize;
     /// The verdict of the current step (the solve's last `gate`): its worst relative residual
-    /// (f32), whether a solve of it stopped above the tolerance, and the steps that did since the
-    /// last reset.
+    /// (f32), how a solve of it stopped above the tolerance (`Stop::code`: 0 none, 1 at the
+    /// floor, 2 at its cap), the steps that did since the last reset, and of them those that
+    /// stopped at the floor only.
     pub const VERDICT: usize = FULL_ARGS + 3 * ARG_SLOTS;
+    /// Words of the verdict.
+    pub const VERDICT_WORDS: usize = 4;
     /// The gated tail's schedule (`tail_block`): checks done, gated units not yet checked, checks
     /// after a single unit before the blocks double.
-    pub const TAIL: usize = VERDICT + 3;
+    pub const TAIL: usize = VERDICT + VERDICT_WORDS;
     /// The check after which the multigrid's polish runs as a gated block of no units
     /// (src/sim/solver.rs `polish_at`); `NO_POLISH` for none.
     pub const POLISH_AT: usize = TAIL + 3;
     pub const NO_POLISH: u32 = 4095;
-    pub const WORDS: usize = TAIL + 4;
-    /// Words the feedback read-back copies (0..8), then the three verdict words after them.
+    /// The float32 floor's test (shaders/solver_gate_check.wgsl `stalled`): the fall factor
+    /// (f32) and the window in units (0: no test), written each step (`Solvers::prepare`), then
+    /// the ratio of the check that last saw the residual fall that much (its reference).
+    pub const FLOOR: usize = POLISH_AT + 1;
+    pub const WORDS: usize = FLOOR + 3;
+    /// Words the feedback read-back copies (0..8), then the verdict's words after them.
     pub const FEEDBACK_WORDS: usize = 8;
     /// The longest block of gated units between two checks.
     pub const MAX_BLOCK: u32 = 64;
@@ -291,6 +300,13 @@ impl Check {
         &self.gate_args[0]
     }
 
+    /// The gate alone, on the control words as they are: tests plant them, the partial maxima
+    /// among them, and compare with the CPU twin (src/sim/cpu/solver_gate_check.rs). It writes
+    /// the next gate's own arguments into `opening_args`.
+    pub fn encode_decide(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.gate.dispatch_groups(pass, &self.gate_groups[1], 1);
+    }
+
     fn encode_reduce(&self, pass: &mut wgpu::ComputePass<'_>, measure: Measure, launch: Launch<'_>) {
         let (kernel, group) = match (measure, &self.reduce_mg_tex) {
             (Measure::Jacobi, _) => (&self.reduce_p, &self.groups[2]),
@@ -349,6 +365,50 @@ pub fn tail_block(k: u32, fine: u32) -> u32 {
     if k < fine { 1 } else { (1u32 << (k - fine + 1).min(6)).min(ctl::MAX_BLOCK) }
 }
 
+/// Why a solve to a tolerance stopped (`--stats` `stopped`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stop {
+    /// It reached the tolerance.
+    #[default]
+    Tolerance,
+    /// Its residual stopped falling above the tolerance: float32's floor on this grid
+    /// (`solve_plan::floor_window`). More iterations do not help; a looser tolerance does.
+    Floor,
+    /// It ran all its iterations above the tolerance, still falling (or the state is not
+    /// finite). More iterations help.
+    Cap,
+}
+
+impl Stop {
+    /// From the control word `ctl::DONE` at the solve's end.
+    pub fn from_done(done: u32) -> Stop {
+        match done {
+            1 => Stop::Tolerance,
+            2 => Stop::Floor,
+            _ => Stop::Cap,
+        }
+    }
+
+    /// From the verdict's word (`ctl::VERDICT` + 1): how the step's solves stopped, the cap's
+    /// word over the floor's.
+    pub fn from_code(code: u32) -> Stop {
+        match code {
+            0 => Stop::Tolerance,
+            1 => Stop::Floor,
+            _ => Stop::Cap,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Stop::Tolerance => "tolerance",
+            Stop::Floor => "floor",
+            Stop::Cap => "cap",
+        }
+    }
+}
+
 /// What the solves of one step reached (`ctl::VERDICT`, read back).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Verdict {
@@ -356,28 +416,53 @@ pub struct Verdict {
     pub worst: f32,
     /// Whether a solve of the step stopped above its tolerance.
     pub failed: bool,
-    /// Steps that did, since the count was last reset.
+    /// How: `Cap` where any solve of the step ran out of iterations, else `Floor` where one
+    /// stopped at the floor, else `Tolerance`.
+    pub stopped: Stop,
+    /// Steps that stopped above the tolerance, since the count was last reset.
     pub failed_steps: u32,
+    /// Of them, the steps whose solves stopped at the floor only.
+    pub floor_steps: u32,
 }
 
 impl Verdict {
     pub fn from_words(words: &[f32]) -> Verdict {
-        Verdict { worst: words[0], failed: words[1].to_bits() != 0, failed_steps: words[2].to_bits() }
+        let code = words[1].to_bits();
+        Verdict {
+            worst: words[0],
+            failed: code != 0,
+            stopped: Stop::from_code(code),
+            failed_steps: words[2].to_bits(),
+            floor_steps: words[3].to_bits(),
+        }
     }
 }
 
-/// What a gated solve reached: the last relative residual and the sweeps or cycles it ran.
+/// What a gated solve reached: the last relative residual, the sweeps or cycles it ran and why it
+/// stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct SolveReport {
     pub ratio: f32,
     pub iterations: u32,
     pub converged: bool,
+    pub stopped: Stop,
+    /// Units run at the floor test's last reference (`ctl::FLOOR_RUN`): where a solve that
+    /// stopped at the floor reached it.
+    #[serde(skip)]
+    pub floor_at: u32,
 }
 
 impl SolveReport {
     /// Decodes the control buffer's first words (read back by the solver, tests and the benchmark).
     pub fn from_words(words: &[f32]) -> SolveReport {
         let w = |k: usize| words[k].to_bits();
-        SolveReport { ratio: words[ctl::RATIO], iterations: w(ctl::RUN), converged: w(ctl::DONE) != 0 }
+        let stopped = Stop::from_done(w(ctl::DONE));
+        SolveReport {
+            ratio: words[ctl::RATIO],
+            iterations: w(ctl::RUN),
+            converged: stopped == Stop::Tolerance,
+            stopped,
+            floor_at: w(ctl::FLOOR_RUN),
+        }
     }
 }

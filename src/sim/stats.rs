@@ -32,6 +32,11 @@ pub struct StepStats {
     /// Whether every solve of the step reached `solver.tolerance` (the GPU's check; None: no
     /// tolerance, a fixed count, or not read back).
     pub converged: Option<bool>,
+    /// Why the step's solves stopped (`--stats` `stopped`): "tolerance" where every one reached
+    /// it, "floor" where one stopped at float32's floor (its residual no longer fell), "cap"
+    /// where one ran all its iterations (the cap's word over the floor's); None with
+    /// `converged`.
+    pub stopped: Option<super::solver_check::Stop>,
     /// V-cycles or sweeps the step's last solve to a tolerance ran (None: no tolerance, or no
     /// solve).
     pub solver_iterations: Option<u32>,
@@ -51,6 +56,7 @@ impl StepStats {
             max_density: raw[5],
             residual: if raw[0] == 0.0 { 0.0 * raw[1] } else { raw[1] / raw[0] },
             converged: None,
+            stopped: None,
             solver_iterations: None,
         }
     }

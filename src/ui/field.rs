@@ -50,7 +50,7 @@ pub struct FieldText {
 
 /// The badges' texts for a state: paused (or the speed when running), recording, an
 /// unconverged solve.
-pub fn badges(paused: bool, steps_per_s: f32, fps: f32, recording: Option<u32>, unconverged: u32) -> Vec<(BadgeKind, String)> {
+pub fn badges(paused: bool, steps_per_s: f32, fps: f32, recording: Option<u32>, solver: Option<&str>) -> Vec<(BadgeKind, String)> {
     let mut out = Vec::new();
     if paused {
         out.push((BadgeKind::Paused, "PAUSED".to_string()));
@@ -60,11 +60,27 @@ pub fn badges(paused: bool, steps_per_s: f32, fps: f32, recording: Option<u32>, 
     if let Some(n) = recording {
         out.push((BadgeKind::Recording, format!("● REC {n}")));
     }
-    if unconverged > 0 {
-        let s = if unconverged == 1 { "" } else { "s" };
-        out.push((BadgeKind::Warning, format!("solver: {unconverged} step{s} above tolerance")));
+    if let Some(w) = solver {
+        out.push((BadgeKind::Warning, format!("solver: {w}")));
     }
     out
+}
+
+/// The solver's warning after `failed` steps stopped above the tolerance, `floor` of them at
+/// float32's floor only, and what to change: the cap of the solver in use where some ran all
+/// their iterations, the tolerance where the floor stopped them all (more iterations do not
+/// help there). None when every step met the tolerance.
+pub fn solver_warning(failed: u32, floor: u32, solver: &crate::config::SolverConfig) -> Option<String> {
+    if failed == 0 {
+        return None;
+    }
+    let steps = format!("{failed} step{}", if failed == 1 { "" } else { "s" });
+    Some(if floor >= failed {
+        format!("{steps} at float32's floor: raise solver.tolerance, now {}", short(solver.tolerance))
+    } else {
+        let at_floor = if floor > 0 { format!(" ({floor} at float32's floor)") } else { String::new() };
+        format!("{steps} above tolerance{at_floor}: raise {}, now {}", solver.kind.cap_key(), solver.cap())
+    })
 }
 
 /// A text on its backdrop with its top left (or top right, `right`) corner at `at`, wrapped to
@@ -205,11 +221,25 @@ mod tests {
 
     #[test]
     fn badges_say_paused_or_the_speed_and_the_rest() {
-        let b = badges(true, 5.0, 9.0, Some(3), 2);
+        let b = badges(true, 5.0, 9.0, Some(3), Some("2 steps above tolerance"));
         assert_eq!(b[0], (BadgeKind::Paused, "PAUSED".to_string()));
         assert_eq!(b[1].0, BadgeKind::Recording);
-        assert!(b[2].1.contains("2 steps above tolerance"), "{b:?}");
-        let b = badges(false, 12.34, 30.0, None, 0);
+        assert_eq!(b[2].1, "solver: 2 steps above tolerance", "{b:?}");
+        let b = badges(false, 12.34, 30.0, None, None);
         assert_eq!(b, vec![(BadgeKind::Speed, "12.3 steps/s · 30 fps".to_string())]);
+    }
+
+    #[test]
+    fn the_solver_warning_says_what_to_change() {
+        use crate::config::{SolverConfig, SolverKind};
+        let sor = SolverConfig { kind: SolverKind::Sor, sor_iterations: 40, ..Default::default() };
+        assert_eq!(solver_warning(0, 0, &sor), None);
+        assert_eq!(solver_warning(84, 0, &sor).unwrap(), "84 steps above tolerance: raise solver.sor_iterations, now 40");
+        assert_eq!(
+            solver_warning(3, 1, &SolverConfig::default()).unwrap(),
+            "3 steps above tolerance (1 at float32's floor): raise solver.multigrid_iterations, now 20"
+        );
+        let tight = SolverConfig { tolerance: 1e-9, ..Default::default() };
+        assert_eq!(solver_warning(1, 1, &tight).unwrap(), "1 step at float32's floor: raise solver.tolerance, now 1.0e-9");
     }
 }

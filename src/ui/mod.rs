@@ -133,6 +133,10 @@ pub struct LiveStats {
     /// Steps whose pressure solve stopped above `solver.tolerance` since the state was opened or
     /// reset (the GPU's count, read back).
     pub unconverged_steps: u32,
+    /// Of them, the steps whose solves stopped at float32's floor only.
+    pub floor_steps: u32,
+    /// What the solver's warning says, with what to change (`field::solver_warning`).
+    pub solver_warning: Option<String>,
     pub pressure_range: Option<(f32, f32)>,
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,

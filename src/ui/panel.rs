@@ -251,12 +251,17 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
         };
         row(ui, "residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
         let tip = "Steps whose pressure solve stopped above solver.tolerance (relative residual) since the state was opened \
-                   or reset; `run --stats` marks each with converged: false. More iterations (solver.iterations) or multigrid help";
+                   or reset; `run --stats` marks each with converged: false and how it stopped: \"cap\" (it ran all its \
+                   iterations: raise the solver's own, solver.multigrid_iterations, solver.jacobi_iterations or \
+                   solver.sor_iterations, or use multigrid) or \"floor\" (its residual stopped falling at float32's floor: \
+                   raise solver.tolerance)";
         ui.label("tolerance").on_hover_text(tip);
         if s.unconverged_steps > 0 {
             let n = s.unconverged_steps;
-            let text = format!("{n} step{} above it", if n == 1 { "" } else { "s" });
-            ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(text).monospace()).on_hover_text(tip);
+            let where_ = if s.floor_steps >= n { "at the floor" } else { "above it" };
+            let text = format!("{n} step{} {where_}", if n == 1 { "" } else { "s" });
+            let advice = s.solver_warning.clone().map_or(tip.to_string(), |w| format!("{w}.\n\n{tip}"));
+            ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(text).monospace()).on_hover_text(advice);
         } else {
             ui.monospace("met every step").on_hover_text(tip);
         }

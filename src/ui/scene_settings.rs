@@ -29,7 +29,9 @@ pub const SCENE_KEYS: &[(&str, &str)] = &[
     ("forces.vorticity", "vorticity ε"),
     ("forces.damping", "damping (1/s)"),
     ("solver.kind", "multigrid"),
-    ("solver.iterations", "iterations"),
+    ("solver.multigrid_iterations", "multigrid V-cycles"),
+    ("solver.jacobi_iterations", "Jacobi sweeps"),
+    ("solver.sor_iterations", "SOR sweeps"),
     ("solver.tolerance", "tolerance (relative)"),
     ("solver.jacobi_weight", "Jacobi weight"),
     ("solver.omega", "SOR ω"),
@@ -63,6 +65,7 @@ pub const NOT_IN_PANEL: &[(&str, &str)] = &[
     ("blobs", "initial state: from the scene file"),
     ("layers", "initial state: from the scene file"),
     ("display.caption", "the scene's own line on the field, from the scene file"),
+    ("solver.iterations", "the cap of the solver in use, set through each kind's own key (solver.multigrid_iterations, …)"),
 ];
 
 pub const SIDES: [&str; 4] = ["left", "right", "bottom", "top"];
@@ -196,13 +199,18 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
             ui.radio_value(&mut c.kind, kind, name).on_hover_text(tip);
         }
     });
-    let what = if c.kind == SolverKind::Multigrid {
-        "V-cycles per step (at most, with a tolerance)"
-    } else {
-        "sweeps per step (at most, with a tolerance)"
-    };
-    let most = if c.kind == SolverKind::Multigrid { crate::config::MAX_VCYCLES } else { 500 };
-    slider(ui, &mut c.iterations, 0..=most, false, "iterations", what);
+    // each kind's own cap, the one in use live: switching kinds keeps the others'
+    for (kind, label) in
+        [(SolverKind::Multigrid, "multigrid V-cycles"), (SolverKind::Jacobi, "Jacobi sweeps"), (SolverKind::Sor, "SOR sweeps")]
+    {
+        let key = kind.cap_key();
+        let in_use = c.kind == kind;
+        let cap = c.cap_of_mut(kind);
+        let slider = egui::Slider::new(cap, keys::slider_whole(key))
+            .clamping(egui::SliderClamping::Edits)
+            .logarithmic(kind != SolverKind::Multigrid);
+        ui.add_enabled(in_use, slider.text(label)).on_hover_text(keys::help(key)).on_disabled_hover_text(keys::help(key));
+    }
     let tol = egui::Slider::new(&mut c.tolerance, keys::slider("solver.tolerance"))
         .clamping(egui::SliderClamping::Edits)
         .logarithmic(true)

@@ -11,6 +11,7 @@ pub mod pressure;
 pub mod pressure_sor;
 pub mod project;
 pub mod solver_check;
+pub mod solver_gate_check;
 pub mod sources;
 pub mod stats;
 pub mod viscosity;
