@@ -7,7 +7,7 @@
 
 mod common;
 use common::*;
-use smokebox::config::{SolverConfig, SolverKind};
+use smokebox::config::{Scene, SolverConfig, SolverKind};
 use smokebox::sim::Simulation;
 use smokebox::sim::buffers::read_buffers;
 use smokebox::sim::cpu::mgpcg::{Pcg, apply, residual};
@@ -191,7 +191,8 @@ fn check_against_twin(gpu: &smokebox::gpu::Gpu) {
                 (0..ny).for_each(|j| f.solid[j * nx] = 0.0);
             }
             enforce_faces(&mut f, &p);
-            let solver = SolverConfig { kind: SolverKind::Mgpcg, iterations: 1, tolerance: 0.0, warm_start: false, ..Default::default() };
+            let solver =
+                SolverConfig { kind: SolverKind::Mgpcg, mgpcg_iterations: 1, tolerance: 0.0, warm_start: false, ..Default::default() };
             let mut sim = Simulation::new(gpu, &f, p, solver).unwrap();
             // the set-up (every level's stencils, the bottom's inverse) through a real solve
             sim.run_pass("solve");
@@ -243,4 +244,89 @@ fn run(sim: &Simulation, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
     f(&mut encoder.begin_compute_pass(&Default::default()));
     sim.queue.submit([encoder.finish()]);
     sim.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+}
+
+/// Every built-in scene at its defaults, 300 steps: every solve reaches the tolerance. Not yet:
+/// `logo` with MGPCG leaves one step of 300 above it (step 166: three iterations planned from the
+/// steps before, one more needed), against 11 with plain V-cycles.
+#[test]
+#[ignore = "logo: one step of 300 above the tolerance"]
+fn every_built_in_scene_converges_at_its_defaults() {
+    let gpu = gpu();
+    let mut failed = Vec::new();
+    for (name, _) in smokebox::config::BUILTIN {
+        let (scene, source) = Scene::load(name, &[]).unwrap();
+        let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+        let stats = sim.run_blocking(300, true);
+        let above: Vec<u64> = stats.iter().filter(|s| s.converged == Some(false)).map(|s| s.step).collect();
+        println!("{name} ({:?}): {} steps above the tolerance {above:?}", scene.solver.kind, above.len());
+        if !above.is_empty() {
+            failed.push(*name);
+        }
+    }
+    assert!(failed.is_empty(), "steps stopped above the tolerance in {failed:?}");
+}
+
+/// A running `box` (MGPCG) with white-noise velocity into which a closed room with one door or
+/// dozens of small blobs are loaded, then a comb of one-cell teeth painted with the obstacle
+/// brush, at two sizes: every step after reaches the tolerance.
+#[test]
+fn walls_loaded_or_painted_converge_on_every_step() {
+    walls_converge(&["room", "blobs"]);
+}
+
+/// The same with a comb of one-cell teeth or baffles loaded: not yet. Their first solve from the
+/// white noise takes MGPCG 65-129 iterations at 128² against a cap of 40, the CPU twin alike
+/// (max |r| / max |b| 1.7e-3 after 60): every channel between two walls has low modes that the
+/// coarse levels, which merge the cells on both sides of a one-cell wall, get wrong, and CG needs
+/// about an iteration for each. Coarse levels that keep a wall where a fine one blocks every face
+/// would answer it.
+#[test]
+#[ignore = "combs and baffles need coarse levels that keep one-cell walls"]
+fn combs_and_baffles_converge_on_every_step() {
+    walls_converge(&["comb", "baffles"]);
+}
+
+fn walls_converge(masks: &[&str]) {
+    let gpu = gpu();
+    for n in [64, 128] {
+        for &kind in masks {
+            let sets = [format!("grid.nx={n}"), format!("grid.ny={n}")];
+            let (scene, source) = Scene::load("box", &sets).unwrap();
+            let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
+            sim.run_blocking(2, true);
+            let mut f = sim.download();
+            let mut rng = Rng::new(5);
+            f.solid = mask(kind, n);
+            for j in 0..f.ny {
+                for i in 1..f.nx {
+                    let k = f.ui(i, j);
+                    f.u[k] = rng.signed();
+                }
+            }
+            for j in 1..f.ny {
+                for i in 0..f.nx {
+                    let k = f.vi(i, j);
+                    f.v[k] = rng.signed();
+                }
+            }
+            enforce_faces(&mut f, &sim.params);
+            sim.upload(&f);
+            let loaded = sim.run_blocking(6, true);
+            // painted: a comb of one-cell teeth, dab by dab (domain units), into the running flow
+            let h = sim.params.h;
+            for i in (n / 8..n - n / 8).step_by(n / 8) {
+                for j in (0..n / 2).step_by(2) {
+                    let (x, y) = ((i as f32 + 0.5) * h, (j as f32 + 0.5) * h);
+                    sim.add_splat(Splat { x, y, radius: 0.6 * h, mode: SPLAT_PAINT_SOLID, ..Default::default() });
+                }
+            }
+            let painted = sim.run_blocking(6, true);
+            for (what, stats) in [("loaded", &loaded), ("painted", &painted)] {
+                for s in stats {
+                    assert_eq!(s.converged, Some(true), "{kind} {n}², {what}, step {}: {s:?}", s.step);
+                }
+            }
+        }
+    }
 }

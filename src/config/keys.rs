@@ -191,12 +191,12 @@ pub const KEYS: &[Key] = &[
     ),
     key(
         "solver.kind",
-        Word(&["multigrid", "jacobi", "sor"]),
+        Word(&["multigrid", "mgpcg", "jacobi", "sor"]),
         "–",
         Any,
         None,
         "\"multigrid\"",
-        "The pressure solver: multigrid V-cycles, weighted Jacobi sweeps or SOR.",
+        "The pressure solver: multigrid V-cycles, conjugate gradients preconditioned by a V-cycle (mgpcg), weighted Jacobi sweeps or SOR.",
     ),
     key(
         "solver.iterations",
@@ -205,7 +205,7 @@ pub const KEYS: &[Key] = &[
         Special,
         None,
         "the kind's own",
-        "The cap of the solver named by solver.kind: sets solver.multigrid_iterations, solver.jacobi_iterations or solver.sor_iterations.",
+        "The cap of the solver named by solver.kind: sets solver.multigrid_iterations, solver.mgpcg_iterations, solver.jacobi_iterations or solver.sor_iterations.",
     ),
     key(
         "solver.multigrid_iterations",
@@ -215,6 +215,15 @@ pub const KEYS: &[Key] = &[
         Some((0.0, 200.0)),
         "20",
         "Multigrid V-cycles per step (at most, with a tolerance), up to 200; kept while another solver is in use.",
+    ),
+    key(
+        "solver.mgpcg_iterations",
+        Whole,
+        "iterations",
+        Special,
+        Some((0.0, 200.0)),
+        "40",
+        "MGPCG iterations per step, a V-cycle each (at most, with a tolerance), up to 200; kept while another solver is in use.",
     ),
     key(
         "solver.jacobi_iterations",

@@ -39,8 +39,12 @@ impl Scene {
             );
         }
         let s = &self.solver;
-        for kind in [SolverKind::Multigrid, SolverKind::Jacobi, SolverKind::Sor] {
-            let (most, what) = if kind == SolverKind::Multigrid { (MAX_VCYCLES, "V-cycles") } else { (MAX_SWEEPS, "sweeps") };
+        for kind in [SolverKind::Multigrid, SolverKind::Mgpcg, SolverKind::Jacobi, SolverKind::Sor] {
+            let (most, what) = match kind {
+                SolverKind::Multigrid => (MAX_VCYCLES, "V-cycles"),
+                SolverKind::Mgpcg => (MAX_VCYCLES, "iterations"),
+                _ => (MAX_SWEEPS, "sweeps"),
+            };
             let n = if kind == s.kind { s.cap() } else { s.cap_of(kind) };
             if !(0..=most).contains(&n) {
                 let via = if kind == s.kind { " (solver.iterations sets it for the solver.kind in use)" } else { "" };

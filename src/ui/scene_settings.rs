@@ -30,6 +30,7 @@ pub const SCENE_KEYS: &[(&str, &str)] = &[
     ("forces.damping", "damping (1/s)"),
     ("solver.kind", "multigrid"),
     ("solver.multigrid_iterations", "multigrid V-cycles"),
+    ("solver.mgpcg_iterations", "MGPCG iterations"),
     ("solver.jacobi_iterations", "Jacobi sweeps"),
     ("solver.sor_iterations", "SOR sweeps"),
     ("solver.tolerance", "tolerance (relative)"),
@@ -195,20 +196,28 @@ pub fn solver(ui: &mut egui::Ui, s: &mut Scene) {
             (SolverKind::Jacobi, "jacobi", "Weighted Jacobi sweeps: simple, slow to converge on big grids."),
             (SolverKind::Sor, "sor", "Red-black Gauss-Seidel with over-relaxation ω."),
             (SolverKind::Multigrid, "multigrid", "Geometric multigrid V-cycles: converges in a few cycles at any size."),
+            (
+                SolverKind::Mgpcg,
+                "mgpcg",
+                "Conjugate gradients preconditioned by a V-cycle: converges around thin walls and many small obstacles, where plain V-cycles slow down.",
+            ),
         ] {
             ui.radio_value(&mut c.kind, kind, name).on_hover_text(tip);
         }
     });
     // each kind's own cap, the one in use live: switching kinds keeps the others'
-    for (kind, label) in
-        [(SolverKind::Multigrid, "multigrid V-cycles"), (SolverKind::Jacobi, "Jacobi sweeps"), (SolverKind::Sor, "SOR sweeps")]
-    {
+    for (kind, label) in [
+        (SolverKind::Multigrid, "multigrid V-cycles"),
+        (SolverKind::Mgpcg, "MGPCG iterations"),
+        (SolverKind::Jacobi, "Jacobi sweeps"),
+        (SolverKind::Sor, "SOR sweeps"),
+    ] {
         let key = kind.cap_key();
         let in_use = c.kind == kind;
         let cap = c.cap_of_mut(kind);
         let slider = egui::Slider::new(cap, keys::slider_whole(key))
             .clamping(egui::SliderClamping::Edits)
-            .logarithmic(kind != SolverKind::Multigrid);
+            .logarithmic(matches!(kind, SolverKind::Jacobi | SolverKind::Sor));
         ui.add_enabled(in_use, slider.text(label)).on_hover_text(keys::help(key)).on_disabled_hover_text(keys::help(key));
     }
     let tol = egui::Slider::new(&mut c.tolerance, keys::slider("solver.tolerance"))
