@@ -25,7 +25,7 @@ fn boxed(gpu: &smokebox::gpu::Gpu, kind: &str, iterations: u32) -> Simulation {
     Simulation::from_scene(gpu, &scene, &source).unwrap()
 }
 
-const SOLVERS: [(&str, u32); 3] = [("jacobi", 5000), ("sor", 2000), ("multigrid", 20)];
+const SOLVERS: [(&str, u32); 4] = [("jacobi", 5000), ("sor", 2000), ("multigrid", 20), ("mgpcg", 40)];
 
 #[test]
 fn a_white_noise_load_reaches_the_tolerance_on_its_first_step() {
@@ -96,7 +96,7 @@ fn a_solve_short_of_its_tolerance_is_reported() {
     // a fixed count has no tolerance to miss
     let (scene, source) = Scene::load("box", &["solver.tolerance=0".into()]).unwrap();
     let mut sim = Simulation::from_scene(&gpu, &scene, &source).unwrap();
-    assert_eq!(scene.solver.kind, SolverKind::Multigrid);
+    assert_eq!(scene.solver.kind, SolverKind::Mgpcg);
     assert_eq!(sim.run_blocking(1, true)[0].converged, None);
 }
 

@@ -61,6 +61,13 @@ impl SolveSpec {
     pub fn max_units(&self) -> u32 {
         self.iterations.div_ceil(unit_sweeps(self.kind))
     }
+
+    /// Spare gated units after the predicted count (`Plan::with_spares`): `EXTRA_UNITS`, and
+    /// twice that for MGPCG, whose residual falls by uneven steps (in `logo` a step that the two
+    /// spares after one predicted iteration left above the tolerance).
+    pub fn spares(&self) -> u32 {
+        if self.kind == SolverKind::Mgpcg { 2 * EXTRA_UNITS } else { EXTRA_UNITS }
+    }
 }
 
 /// Sweeps (or V-cycles) of one unit of a solve to a tolerance.
@@ -174,6 +181,11 @@ impl Plan {
     /// last unit is gated too (above the floor): a step that needs one fewer does not run it, and
     /// one that needs it pays one check more than a direct unit would.
     pub fn new(prediction: Option<u32>, max_units: u32, reach: u32) -> Plan {
+        Plan::with_spares(prediction, max_units, reach, EXTRA_UNITS)
+    }
+
+    /// `new` with `spares` in place of `EXTRA_UNITS` (`SolveSpec::spares`).
+    pub fn with_spares(prediction: Option<u32>, max_units: u32, reach: u32, spares: u32) -> Plan {
         match prediction {
             // nothing known: every unit checked, to learn the count exactly
             None => {
@@ -184,7 +196,7 @@ impl Plan {
                 let predicted = n.max(FLOOR_UNITS).min(max_units);
                 let direct = predicted.saturating_sub(1).clamp(FLOOR_UNITS, MAX_DIRECT).min(predicted);
                 // the prediction's gated units (its last one), then the spares
-                let fine = predicted - direct + EXTRA_UNITS.max(predicted);
+                let fine = predicted - direct + spares.max(predicted);
                 let gated = fine.max(reach.saturating_sub(direct)).min(max_units - direct).min(MAX_COUNT);
                 Plan { direct, gated, fine }
             }

@@ -447,7 +447,7 @@ impl Solvers {
         // on long enough for the floor's test to conclude again, not out of units first
         let reach = if m.floored { reach.max(m.prediction.unwrap_or(0) + 2 * spec.floor_window) } else { reach };
         m.painted = false;
-        let mut plan = if spec.gated() { Plan::new(m.prediction, spec.max_units(), reach) } else { Plan::default() };
+        let mut plan = if spec.gated() { Plan::with_spares(m.prediction, spec.max_units(), reach, spec.spares()) } else { Plan::default() };
         if m.floored {
             // each unit checked: the floor's test stops the solve at its window's end, not at the
             // end of a doubled block
