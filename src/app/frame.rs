@@ -268,11 +268,6 @@ impl Running {
         self.kept = None;
     }
 
-    /// The colour a picture is cleared to: transparent where it is see-through.
-    fn clear_colour(&self, opaque: wgpu::Color) -> wgpu::Color {
-        if self.see_through { wgpu::Color::TRANSPARENT } else { opaque }
-    }
-
     /// Takes a new simulation (another grid or scene): the field image and read-back follow it.
     pub fn replace_sim(&mut self, sim: Simulation) {
         self.field.attach(&sim);
@@ -522,8 +517,7 @@ impl Running {
         }
         let alpha = if self.see_through { d.background_alpha } else { 1.0 };
         let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range).with_background_alpha(alpha);
-        let size = texture.size();
-        let window = [size.width as f32, size.height as f32];
+        let window = [texture.width() as f32, texture.height() as f32];
         let field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, window, d.steps > 0 || d.field_dirty);
         let c = &mut self.capture;
         c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.pressure_range, d.viewport);
@@ -539,7 +533,6 @@ impl Running {
         if self.kept.as_ref().is_none_or(|k| k.texture.size() != extent) {
             self.kept = Some(KeptFrame::new(&device, self.config.format, extent, &self.field));
         }
-        let clear = self.clear_colour(gamma_colour(self.egui_state.egui_ctx().global_style().visuals.panel_fill));
         let kept = self.kept.as_mut().expect("made above");
         // (glyphs added to egui's font atlas leave the ones already drawn where they were)
         let atlas_only_grew = ui.full.textures_delta.set.iter().all(|(_, deltas)| deltas.iter().all(|d| d.pos.is_some()));
@@ -548,11 +541,9 @@ impl Running {
         // (everything written over it is in the layer above; no egui window lies over it)
         let reuse = same && (!field_redrawn || !ui.floating);
         // only some of the panel changed (its figures, a widget under the mouse): that region alone
-        let region = if reuse || !atlas_only_grew || ui.floating || self.see_through {
-            None
-        } else {
-            kept.drawn.as_ref().and_then(|k| k.changed_region(&picture))
-        };
+        // (a see-through picture is drawn whole: a region is redrawn over the panel's colour)
+        let whole = !atlas_only_grew || ui.floating || self.see_through;
+        let region = if reuse || whole { None } else { kept.drawn.as_ref().and_then(|k| k.changed_region(&picture)) };
         let fill = self.egui_state.egui_ctx().global_style().visuals.panel_fill;
         let mut user_buffers = Vec::new();
         if reuse && field_redrawn {
@@ -567,7 +558,7 @@ impl Running {
             let mut pass = match region {
                 Some(_) => render::begin_load_pass(&mut encoder, &kept.view),
                 // the side panel's colour under it (its own fill is left out: src/ui side_panel)
-                None => render::begin_clear_pass(&mut encoder, &kept.view, clear),
+                None => render::begin_clear_pass(&mut encoder, &kept.view, see_through_or(self.see_through, gamma_colour(fill))),
             }
             .forget_lifetime();
             if region.is_none() || field_redrawn {
@@ -634,8 +625,7 @@ impl Running {
             let mut pass = if copy {
                 render::begin_load_pass(&mut encoder, view)
             } else {
-                let mut pass =
-                    render::begin_clear_pass(&mut encoder, view, if self.see_through { wgpu::Color::TRANSPARENT } else { render::CLEAR });
+                let mut pass = render::begin_clear_pass(&mut encoder, view, see_through_or(self.see_through, render::CLEAR));
                 self.field.blit(&mut pass, &kept.blit, window);
                 pass
             }
@@ -654,6 +644,11 @@ impl Running {
         }
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
     }
+}
+
+/// What a picture is cleared to: nothing where it is see-through, else `opaque`.
+fn see_through_or(see_through: bool, opaque: wgpu::Color) -> wgpu::Color {
+    if see_through { wgpu::Color::TRANSPARENT } else { opaque }
 }
 
 /// An egui colour as a clear colour of the window's surface, whose format takes gamma-encoded

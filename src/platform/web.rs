@@ -234,7 +234,7 @@ pub fn parse_query(search: &str) -> UrlSetup {
             "bench" => s.bench = true,
             "canvas" => s.canvas = v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))),
             "steps" => s.steps = v.parse().ok(),
-            "embed" => s.embed = v.is_empty() || v == "true" || v == "1",
+            "embed" => s.embed = !(v == "0" || v == "false"),
             _ => s.overrides.push(format!("{k}={v}")),
         }
     }

@@ -485,3 +485,26 @@ fn begin_pass<'a>(
         multiview_mask: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_covering_field_is_clipped_to_the_window_and_shows_the_middle_of_the_grid() {
+        // a square grid in a 400 x 200 window: 400 x 400, a quarter cut off above and below
+        let window = Viewport { x: 0.0, y: 0.0, w: 400.0, h: 200.0 };
+        let cover = Viewport::cover(64, 64, window);
+        assert_eq!(cover, Viewport { x: 0.0, y: -100.0, w: 400.0, h: 400.0 });
+        let (shown, uv) = cover.clipped([400.0, 200.0]);
+        assert_eq!(shown, window);
+        assert_eq!(uv, [0.0, 0.25, 1.0, 0.5]);
+        // a wide grid in a tall window: cut at the sides
+        let (shown, uv) = Viewport::cover(200, 100, Viewport { x: 0.0, y: 0.0, w: 100.0, h: 100.0 }).clipped([100.0, 100.0]);
+        assert_eq!(shown, Viewport { x: 0.0, y: 0.0, w: 100.0, h: 100.0 });
+        assert_eq!(uv, [0.25, 0.0, 0.5, 1.0]);
+        // a field inside the window is drawn whole, as it is
+        let fit = Viewport::fit(64, 64, window, 8.0);
+        assert_eq!(fit.clipped([400.0, 200.0]), (fit, WHOLE_GRID));
+    }
+}
