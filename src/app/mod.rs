@@ -236,6 +236,9 @@ pub struct App {
     /// `?steps=N`: pause at step N and tell the browser test.
     #[cfg(target_arch = "wasm32")]
     run_until: Option<u64>,
+    /// When the first step was drawn (`?steps=N` reports the time since).
+    #[cfg(target_arch = "wasm32")]
+    first_step_at: Option<Instant>,
 }
 
 impl App {
@@ -303,6 +306,8 @@ impl App {
             selftest: None,
             #[cfg(target_arch = "wasm32")]
             run_until: None,
+            #[cfg(target_arch = "wasm32")]
+            first_step_at: None,
         }
     }
 

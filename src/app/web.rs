@@ -133,6 +133,7 @@ impl App {
     pub(super) fn page_frame_drawn(&mut self) {
         if self.running.as_ref().is_some_and(|r| r.sim.step_index > 0) {
             platform::show_status("");
+            self.first_step_at.get_or_insert_with(crate::platform::Instant::now);
         }
         if let (Some(n), Some(r)) = (self.run_until, &self.running)
             && r.sim.step_index >= n
@@ -147,6 +148,8 @@ impl App {
                 "ny": r.sim.ny,
                 "viewport": [self.viewport.x, self.viewport.y, self.viewport.w, self.viewport.h],
                 "canvas_size": [r.config.width, r.config.height],
+                // the frames after the first step's, as the page's clock saw them
+                "ms_after_first_step": self.first_step_at.map(|t| t.elapsed().as_secs_f64() * 1e3),
                 "show_panel": self.view.show_panel,
                 "field_text": self.view.field_text,
                 "canvas_png": platform::canvas_png(),
