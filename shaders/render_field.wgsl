@@ -11,6 +11,8 @@ struct RenderParams {
     flags: u32,
     // bit per wall side: 1 left, 2 right, 4 bottom, 8 top
     walls: u32,
+    // rgb: the colour where there is no ink; a: its opacity (below 1 the output is premultiplied
+    // and what lies under the window shows through)
     background: vec4<f32>,
     // x: divergence range, y: pressure range (|p| at full colour), z: spacing of the cell arrows
     // (cells, at least 1: src/render turns the screen spacing into cells), w: arrow scale (cells
@@ -19,6 +21,9 @@ struct RenderParams {
     // x: pixels per cell on screen, y: cell size (metres), z: dye grid scale k (ink is k nx × k ny),
     // w: opacity of the divergence and pressure tints over the ink
     view: vec4<f32>,
+    // the part of the grid the field image shows, in uv (0..1, y up): origin xy, size zw (all of
+    // it unless the field reaches past the window: src/render `Viewport::clipped`)
+    window: vec4<f32>,
 }
 
 // The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
@@ -210,7 +215,7 @@ fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= size.x || id.y >= size.y { return; }
     // the fragment path's uv at the pixel's centre: x across, y up from the bottom row
     let uv = vec2<f32>((f32(id.x) + 0.5) / f32(size.x), 1.0 - (f32(id.y) + 0.5) / f32(size.y));
-    textureStore(image, vec2<i32>(id.xy), shade(uv));
+    textureStore(image, vec2<i32>(id.xy), shade(rp.window.xy + uv * rp.window.zw));
 }
 
 // The colour at uv (0..1 over the grid, y up).
@@ -219,7 +224,9 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     let i = clamp(i32(floor(g.x)), 0, nxi() - 1);
     let j = clamp(i32(floor(g.y)), 0, nyi() - 1);
     let px = 1.0 / max(rp.view.x, 1e-3); // one screen pixel in cell units
-    let bg = rp.background.rgb;
+    // a see-through background is premultiplied: at opacity 0 the picture is the ink over black
+    let bg_alpha = clamp(rp.background.a, 0.0, 1.0);
+    let bg = rp.background.rgb * bg_alpha;
     var col = bg;
     if shown(SHOW_INK) { col = ink_colour(g, bg, shown(SHADING)); }
     // tints go over the ink at the chosen opacity, so the ink still shows through
@@ -276,5 +283,9 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     for (var side = 0u; side < 4u; side++) {
         if (rp.walls & (1u << side)) != 0u && rim[side] < 2.0 { col = vec3<f32>(0.45, 0.47, 0.52); }
     }
-    return vec4<f32>(pow(clamp(col, vec3<f32>(0.0), vec3<f32>(1.0)), vec3<f32>(1.0 / 2.2)), 1.0);
+    // coverage: the background's opacity, or the brightest channel where more is painted (1 and
+    // the colour as it is where the background is opaque)
+    let c = clamp(col, vec3<f32>(0.0), vec3<f32>(1.0));
+    let alpha = max(bg_alpha, max(c.r, max(c.g, c.b)));
+    return vec4<f32>(pow(c / max(alpha, 1e-6), vec3<f32>(1.0 / 2.2)) * alpha, alpha);
 }

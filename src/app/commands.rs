@@ -58,6 +58,10 @@ impl App {
                 Some(r) => r.capture.toggle_recording(&self.source.label()),
                 None => Ok(()),
             },
+            Command::ToggleVideo => {
+                let name = super::capture::file_name(&self.source.label(), "webm", crate::platform::SystemTime::now());
+                crate::platform::toggle_video(&name).map(|line| self.note = Some(line))
+            }
             Command::Quit => {
                 self.quit = true;
                 Ok(())

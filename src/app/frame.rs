@@ -62,6 +62,10 @@ pub struct Running {
     /// software adapter: src/app/soft_present.rs).
     #[cfg(target_os = "linux")]
     soft: Option<super::soft_present::SoftPresent>,
+    /// The surface's first way of compositing its alpha (an opaque picture's), and whether the
+    /// picture is see-through now (`set_see_through`).
+    opaque_mode: wgpu::CompositeAlphaMode,
+    see_through: bool,
 }
 
 /// A picture drawn without the hover layer, and what it was drawn from. It reaches the surface
@@ -203,6 +207,8 @@ impl Running {
         }
         let egui_ctx = egui::Context::default();
         ui::fonts::install(&egui_ctx);
+        // one theme on every platform, whatever the system's (a browser's is often light)
+        egui_ctx.set_theme(egui::Theme::Dark);
         let egui_state =
             egui_winit::State::new(egui_ctx, egui::ViewportId::ROOT, &window, Some(window.scale_factor() as f32), window.theme(), None);
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
@@ -220,6 +226,7 @@ impl Running {
         } else {
             None
         };
+        let opaque_mode = config.alpha_mode;
         Ok(Running {
             window,
             surface,
@@ -239,7 +246,26 @@ impl Running {
             plain,
             #[cfg(target_os = "linux")]
             soft,
+            opaque_mode,
+            see_through: false,
         })
+    }
+
+    /// Makes the picture see-through where its background is (`on`), or opaque: the surface
+    /// then composites premultiplied alpha. Only the page's canvas is asked to (WebGPU's canvas
+    /// always takes premultiplied alpha, though wgpu lists only opaque among its modes); a
+    /// desktop window is made opaque.
+    pub fn set_see_through(&mut self, on: bool) {
+        let on = on && cfg!(target_arch = "wasm32");
+        if on == self.see_through {
+            return;
+        }
+        self.see_through = on;
+        self.config.alpha_mode = if on { wgpu::CompositeAlphaMode::PreMultiplied } else { self.opaque_mode };
+        if !self.presents_itself() && self.config.width > 0 && self.config.height > 0 {
+            self.surface.configure(&self.gpu.device, &self.config);
+        }
+        self.kept = None;
     }
 
     /// Takes a new simulation (another grid or scene): the field image and read-back follow it.
@@ -393,6 +419,8 @@ pub struct Drawing<'a> {
     pub steps: u32,
     pub overlays: &'a render::Overlays,
     pub background: [f32; 3],
+    /// The background's opacity: below 1 the picture is see-through there (`set_see_through`).
+    pub background_alpha: f32,
     pub viewport: Viewport,
     /// Pressure |p| at full colour (manual or auto range).
     pub pressure_range: f32,
@@ -487,8 +515,10 @@ impl Running {
             };
             self.probe.encode(&mut encoder, sim, div, [(x / h) as usize, (y / h) as usize], [(x / dh) as usize, (y / dh) as usize]);
         }
-        let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range);
-        let field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, d.steps > 0 || d.field_dirty);
+        let alpha = if self.see_through { d.background_alpha } else { 1.0 };
+        let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range).with_background_alpha(alpha);
+        let window = [texture.width() as f32, texture.height() as f32];
+        let field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, window, d.steps > 0 || d.field_dirty);
         let c = &mut self.capture;
         c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.pressure_range, d.viewport);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: ppp };
@@ -511,8 +541,9 @@ impl Running {
         // (everything written over it is in the layer above; no egui window lies over it)
         let reuse = same && (!field_redrawn || !ui.floating);
         // only some of the panel changed (its figures, a widget under the mouse): that region alone
-        let region =
-            if reuse || !atlas_only_grew || ui.floating { None } else { kept.drawn.as_ref().and_then(|k| k.changed_region(&picture)) };
+        // (a see-through picture is drawn whole: a region is redrawn over the panel's colour)
+        let whole = !atlas_only_grew || ui.floating || self.see_through;
+        let region = if reuse || whole { None } else { kept.drawn.as_ref().and_then(|k| k.changed_region(&picture)) };
         let fill = self.egui_state.egui_ctx().global_style().visuals.panel_fill;
         let mut user_buffers = Vec::new();
         if reuse && field_redrawn {
@@ -527,7 +558,7 @@ impl Running {
             let mut pass = match region {
                 Some(_) => render::begin_load_pass(&mut encoder, &kept.view),
                 // the side panel's colour under it (its own fill is left out: src/ui side_panel)
-                None => render::begin_clear_pass(&mut encoder, &kept.view, gamma_colour(fill)),
+                None => render::begin_clear_pass(&mut encoder, &kept.view, see_through_or(self.see_through, gamma_colour(fill))),
             }
             .forget_lifetime();
             if region.is_none() || field_redrawn {
@@ -594,7 +625,7 @@ impl Running {
             let mut pass = if copy {
                 render::begin_load_pass(&mut encoder, view)
             } else {
-                let mut pass = render::begin_clear_pass(&mut encoder, view, render::CLEAR);
+                let mut pass = render::begin_clear_pass(&mut encoder, view, see_through_or(self.see_through, render::CLEAR));
                 self.field.blit(&mut pass, &kept.blit, window);
                 pass
             }
@@ -613,6 +644,11 @@ impl Running {
         }
         queue.submit(user_buffers.into_iter().chain([encoder.finish()]));
     }
+}
+
+/// What a picture is cleared to: nothing where it is see-through, else `opaque`.
+fn see_through_or(see_through: bool, opaque: wgpu::Color) -> wgpu::Color {
+    if see_through { wgpu::Color::TRANSPARENT } else { opaque }
 }
 
 /// An egui colour as a clear colour of the window's surface, whose format takes gamma-encoded

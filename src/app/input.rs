@@ -26,7 +26,15 @@ pub struct Pointer {
     pub strokes: u64,
     /// A button was held at the last frame (the stroke goes on).
     pub in_stroke: bool,
+    /// The pointer paints by moving over the field, no button held (`view.hover_paint`).
+    pub hovering: bool,
+    /// Seconds the hovering pointer has rested: after `HOVER_STROKE_REST` its stroke ends, and
+    /// the next move begins another (a new colour).
+    pub rested: f32,
 }
+
+/// A hover stroke ends after the pointer rests this long, seconds.
+const HOVER_STROKE_REST: f32 = 0.7;
 
 /// What a key asks for: a command for the app, or a change of the view or panel made here.
 /// Esc closes the help if it is open, else quits, as Ctrl+Q (Cmd+Q on macOS) does.
@@ -115,14 +123,23 @@ pub fn stroke(last: Option<[f32; 2]>, path: &[[f32; 2]], radius: f32, frame_dt: 
 }
 
 impl Pointer {
-    /// This frame's brush splats (empty when no button is held).
+    /// This frame's brush splats (empty when no button is held and no hover stroke moves).
     pub fn splats(&mut self, brush: &Brush, radius: f32, frame_dt: f32) -> Vec<Splat> {
-        if !(self.left || self.right) {
+        if !(self.left || self.right || self.hovering) {
             self.path.clear();
             self.last = None;
             self.in_stroke = false;
             return Vec::new();
         }
+        if !(self.left || self.right) && self.path.is_empty() {
+            // a resting pointer paints nothing; resting long enough ends its stroke
+            self.rested += frame_dt;
+            if self.rested > HOVER_STROKE_REST {
+                self.hovering = false;
+            }
+            return Vec::new();
+        }
+        self.rested = 0.0;
         if !self.in_stroke {
             self.strokes += 1;
             self.in_stroke = true;

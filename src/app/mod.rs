@@ -14,6 +14,7 @@ mod commands;
 mod fault;
 mod files;
 mod frame;
+mod idle;
 pub mod input;
 mod numbers;
 mod plain_paint;
@@ -221,6 +222,8 @@ pub struct App {
     hover_pending: bool,
     /// When the last frame was drawn.
     last_frame: Instant,
+    /// Splats that come by themselves while nobody touches the field (`view.idle_splats`).
+    idle: idle::IdleSplats,
     /// The overlays as last drawn, to tell which one was just switched on.
     last_overlays: crate::render::Overlays,
     /// A note on the field about an overlay just switched on that cannot draw here, and until when.
@@ -233,6 +236,9 @@ pub struct App {
     /// `?steps=N`: pause at step N and tell the browser test.
     #[cfg(target_arch = "wasm32")]
     run_until: Option<u64>,
+    /// When the first step was drawn (`?steps=N` reports the time since).
+    #[cfg(target_arch = "wasm32")]
+    first_step_at: Option<Instant>,
 }
 
 impl App {
@@ -291,6 +297,7 @@ impl App {
             step_rate: StepRate::default(),
             hover_pending: false,
             last_frame: Instant::now(),
+            idle: idle::IdleSplats::default(),
             last_overlays: crate::render::Overlays::default(),
             overlay_note: None,
             #[cfg(target_arch = "wasm32")]
@@ -299,6 +306,8 @@ impl App {
             selftest: None,
             #[cfg(target_arch = "wasm32")]
             run_until: None,
+            #[cfg(target_arch = "wasm32")]
+            first_step_at: None,
         }
     }
 
@@ -340,7 +349,7 @@ impl App {
         let outline = self.pointer.pos.map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
         let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let label = self.source.label();
-        let capture = r.capture.status.clone();
+        let capture = crate::ui::CaptureStatus { video: crate::platform::video_recording(), ..r.capture.status.clone() };
         self.panel.canvas = Some((self.viewport.pixels_per_cell(r.sim.nx), r.sim.nx * r.sim.ny));
         let v = self.viewport;
         let field = egui::Rect::from_min_size(egui::pos2(v.x / ppp, v.y / ppp), egui::vec2(v.w / ppp, v.h / ppp));
@@ -371,7 +380,8 @@ impl App {
                 capture.recording,
                 self.stats.solver_warning.as_deref(),
             ),
-            hint: (!self.panel.show_help && self.stats.step < 400).then(|| crate::ui::help::HINT.to_string()),
+            hint: (!self.panel.show_help && self.stats.step < 400)
+                .then(|| crate::ui::help::hint(crate::platform::touch_screen()).to_string()),
             caption: Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty()),
             notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
             legends: o.legends(pressure_range),
@@ -401,12 +411,9 @@ impl App {
         };
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
-        self.viewport = Viewport::fit(
-            r.sim.nx,
-            r.sim.ny,
-            Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp },
-            8.0,
-        );
+        let area = Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp };
+        self.viewport =
+            if self.view.fill_window { Viewport::cover(r.sim.nx, r.sim.ny, area) } else { Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0) };
         self.repaint_at = ui_frame.repaint_after.map(|d| Instant::now() + d);
         if over_field && !self.stepper.has_work() && !self.pointer.left && !self.pointer.right {
             // over a still field egui asks for a frame after every move: those wait their turn too
@@ -429,7 +436,9 @@ impl App {
         self.take_built_state();
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
-        let splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
+        let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
+        let (w, h) = self.scene.size();
+        splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let Some(r) = self.running.as_mut() else { return };
         for s in splats {
             r.sim.add_splat(s);
@@ -449,12 +458,14 @@ impl App {
             steps: plan.steps,
             overlays: o,
             background: self.scene.display.background,
+            background_alpha: self.view.background_alpha,
             viewport: self.viewport,
             pressure_range,
             field_dirty: self.field_dirty,
             capture_overlays: self.view.capture_overlays,
             hover,
         };
+        r.set_see_through(self.view.background_alpha < 1.0);
         if r.draw(ui_frame, drawing, &mut self.frame_log) {
             self.field_dirty = false;
         }
@@ -548,6 +559,7 @@ impl App {
             && (self.stepper.has_work()
                 || self.pointer.left
                 || self.pointer.right
+                || self.pointer.hovering
                 || self.field_dirty
                 || self.settle_frames > 0
                 || self.building.is_some()

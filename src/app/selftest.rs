@@ -40,7 +40,16 @@ enum Kind {
     Kept,
     /// Step time of plume at this side (every step run, 4 a frame).
     Timing(i64),
+    /// The embedded page: a mouse moved across the field, no button held, with hover painting
+    /// on (it must paint) or off (it must not).
+    Hover(bool),
+    /// The embedded page: no ink before the idle time, idle splats after it.
+    Idle,
 }
+
+/// The idle check's idle time, seconds: long enough that a frame on a software adapter comes
+/// well within it.
+const IDLE_S: f32 = 2.0;
 
 #[derive(Clone, Copy)]
 enum Way {
@@ -90,6 +99,8 @@ pub struct SelfTest {
     saved: Option<Saved>,
     /// The second part, after the reload (`?selftest=reload`).
     after_reload: bool,
+    /// The embedded page's checks (`?embed&selftest=embed`): its view stays the embedded one.
+    embedded: bool,
 }
 
 fn now_ms() -> f64 {
@@ -125,7 +136,7 @@ fn checks() -> Vec<Check> {
     out.push(Check { name: "a mouse drag paints ink".into(), kind: Kind::Stroke("mouse") });
     out.push(Check { name: "one finger paints ink".into(), kind: Kind::Stroke("touch") });
     out.push(Check { name: "overlays".into(), kind: Kind::Overlays });
-    out.push(Check { name: "copy link, screenshot and GIF downloads".into(), kind: Kind::Capture });
+    out.push(Check { name: "copy link, screenshot, GIF and WebM downloads".into(), kind: Kind::Capture });
     out.push(Check { name: "save state (zip download)".into(), kind: Kind::Save });
     out.push(Check { name: "the saved zip reopens".into(), kind: Kind::Reopen(Way::Zip) });
     out.push(Check { name: "the saved zip dropped on the page reopens".into(), kind: Kind::Reopen(Way::Dropped) });
@@ -154,6 +165,17 @@ impl SelfTest {
         SelfTest { queue: Some(checks), ..SelfTest::default() }
     }
 
+    /// `?embed&selftest=embed`: the embedded page's hover painting (off, then on) and idle splats.
+    pub fn embedded() -> SelfTest {
+        let mut checks = vec![
+            Check { name: "embed: a hover with hover painting off paints nothing".into(), kind: Kind::Hover(false) },
+            Check { name: "embed: a hover stroke paints ink".into(), kind: Kind::Hover(true) },
+            Check { name: "embed: idle splats come after the idle time".into(), kind: Kind::Idle },
+        ];
+        checks.reverse();
+        SelfTest { queue: Some(checks), embedded: true, ..SelfTest::default() }
+    }
+
     /// `?selftest=reload`: the part after the reload.
     pub fn after_reload() -> SelfTest {
         let checks = vec![Check { name: "view settings back after a reload, the URL's winning".into(), kind: Kind::Kept }];
@@ -168,7 +190,9 @@ impl SelfTest {
         if self.first_frame_ms.is_none() {
             self.first_frame_ms = Some(now_ms());
             self.for_adapter = app.stats.for_adapter.clone();
-            if !self.after_reload {
+            if self.embedded {
+                app.view = crate::ui::View::default().embedded();
+            } else if !self.after_reload {
                 app.view = crate::ui::View::default();
             }
             platform::take_faults();
@@ -261,7 +285,7 @@ fn setup(c: &mut Current, app: &mut App) -> crate::Result<()> {
     let (name, sets): (&str, Vec<String>) = match &c.check.kind {
         Kind::Kept => return Ok(()),
         Kind::Run(name, sets, _) => (name, sets.clone()),
-        Kind::Stroke(_) => ("paint", Vec::new()),
+        Kind::Stroke(_) | Kind::Hover(_) | Kind::Idle => ("paint", Vec::new()),
         Kind::Overlays | Kind::Save | Kind::Reopen(_) | Kind::Capture | Kind::Keep => ("plume", Vec::new()),
         Kind::Timing(n) => ("plume", vec![format!("grid.nx={n}"), format!("grid.ny={n}"), "display.steps_per_frame=4".into()]),
     };
@@ -271,9 +295,14 @@ fn setup(c: &mut Current, app: &mut App) -> crate::Result<()> {
     // (a reopen starts from step 0 and stays there until the state arrives)
     app.stepper.set_paused(matches!(c.check.kind, Kind::Reopen(_)));
     app.view.every_step = matches!(c.check.kind, Kind::Timing(_));
-    // a stroke needs the whole field, free of the panel
-    app.view.show_panel = !matches!(c.check.kind, Kind::Stroke(_));
+    // a stroke needs the whole field, free of the panel (an embedded page has none)
+    app.view.show_panel = !matches!(c.check.kind, Kind::Stroke(_) | Kind::Hover(_) | Kind::Idle);
     app.pointer = Default::default();
+    if let Kind::Hover(on) = c.check.kind {
+        app.view.hover_paint = on;
+    }
+    // no idle splats but the idle check's own, which it starts once the scene steps
+    app.view.idle_splats = 0.0;
     Ok(())
 }
 
@@ -290,7 +319,13 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
                 c.done = true;
             }
         }
-        Kind::Stroke(pointer) => {
+        Kind::Stroke(_) | Kind::Hover(_) => {
+            let (pointer, pressed, paints) = match c.check.kind {
+                Kind::Stroke(p) => (p, true, true),
+                Kind::Hover(on) => ("mouse", false, on),
+                _ => unreachable!("matched above"),
+            };
+            let what = if pressed { format!("the {pointer} stroke") } else { format!("a hover (hover painting {paints})") };
             let v = app.viewport;
             let dpr = platform::device_pixel_ratio();
             // left to right through the middle, 0.3 to 0.7 of the field, over 12 frames
@@ -299,10 +334,13 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
             let (nx, ny) = (r.sim.nx, r.sim.ny);
             match frame {
                 1 => platform::pointer_event("pointermove", pointer, at(0.3), false)?,
-                2 => platform::pointer_event("pointerdown", pointer, at(0.3), true)?,
-                3..=13 => platform::pointer_event("pointermove", pointer, at(0.3 + 0.4 * (frame - 2) as f32 / 11.0), true)?,
+                2 if pressed => platform::pointer_event("pointerdown", pointer, at(0.3), true)?,
+                2 => platform::pointer_event("pointermove", pointer, at(0.3), false)?,
+                3..=13 => platform::pointer_event("pointermove", pointer, at(0.3 + 0.4 * (frame - 2) as f32 / 11.0), pressed)?,
                 14 => {
-                    platform::pointer_event("pointerup", pointer, at(0.7), false)?;
+                    if pressed {
+                        platform::pointer_event("pointerup", pointer, at(0.7), false)?;
+                    }
                     app.stepper.set_paused(true);
                 }
                 17 => c.read = Some(FieldsRead::start(&r.sim)),
@@ -312,12 +350,13 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
                         let along: f32 = (0..5).map(|i| ink_at(&f, nx * (4 + i) / 12 + nx / 24, ny / 2)).sum::<f32>() / 5.0;
                         let away = ink_at(&f, nx / 10, ny / 10) + ink_at(&f, nx * 9 / 10, ny * 9 / 10);
                         c.measured = Some(json!({ "ink_along_stroke": along, "ink_away": away }));
-                        if !(along > 0.05 && away < 0.01) {
-                            return Err(format!(
-                                "the {pointer} stroke painted no ink where it went: mean ink {along} along it, {away} away"
-                            ));
+                        if paints && !(along > 0.05 && away < 0.01) {
+                            return Err(format!("{what} painted no ink where it went: mean ink {along} along it, {away} away"));
                         }
-                        app.view.show_panel = true;
+                        if !paints && along + away > 1e-4 {
+                            return Err(format!("{what} painted: mean ink {along} along its path, {away} away"));
+                        }
+                        app.view.show_panel = matches!(c.check.kind, Kind::Stroke(_));
                         c.done = true;
                     }
                 }
@@ -360,8 +399,20 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
                 2 => app.apply(crate::ui::Command::Screenshot),
                 4 => app.apply(crate::ui::Command::ToggleRecording),
                 14 => app.apply(crate::ui::Command::ToggleRecording),
-                _ if frame > 14 && saved(".png") && saved(".gif") => c.done = true,
-                _ if frame > 60 => return Err(format!("no PNG and GIF download after 60 frames: {:?}", platform::saved_files())),
+                // the browser's WebM video of the canvas
+                16 | 40 => app.apply(crate::ui::Command::ToggleVideo),
+                _ if frame > 40 && saved(".png") && saved(".gif") && saved(".webm") => {
+                    // a WebM file opens with the EBML header's magic number
+                    let head = platform::saved_head(".webm").unwrap_or_default();
+                    c.measured = Some(json!({ "webm_head": format!("{:02X?}", &head[..head.len().min(4)]) }));
+                    if !head.starts_with(&[0x1A, 0x45, 0xDF, 0xA3]) {
+                        return Err(format!("the WebM download does not start with the EBML header 1A 45 DF A3: {head:02X?}"));
+                    }
+                    c.done = true;
+                }
+                _ if frame > 150 => {
+                    return Err(format!("no PNG, GIF and WebM downloads after 150 frames: {:?}", platform::saved_files()));
+                }
                 _ => {}
             }
         }
@@ -447,6 +498,7 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
             }
             c.done = true;
         }
+        Kind::Idle => idle_check(c, app)?,
         Kind::Timing(n) => {
             if frame == 3 {
                 c.started = Instant::now();
@@ -458,6 +510,53 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
                 c.done = true;
             }
         }
+    }
+    Ok(())
+}
+
+/// The idle check: once the scene steps, idle splats are switched on (`IDLE_S`) and the idle
+/// time starts; the ink read back before it is over must be none, the ink read back well after
+/// it some.
+fn idle_check(c: &mut Current, app: &mut App) -> Result<(), String> {
+    let r = app.running.as_ref().ok_or("no simulation")?;
+    let step = r.sim.step_index;
+    let since = c.started.elapsed().as_secs_f32();
+    let before = c.measured.as_ref().and_then(|m| m["ink_before"].as_f64());
+    if app.view.idle_splats == 0.0 {
+        if c.frame >= 5 && step > c.first_step {
+            app.view.idle_splats = IDLE_S;
+            app.idle.input();
+            c.started = Instant::now();
+        }
+        return Ok(());
+    }
+    if c.read.is_none() && before.is_none() && since >= 0.25 * IDLE_S {
+        if since > 0.9 * IDLE_S {
+            return Err(format!("frames came too slowly to read the field before the idle time ({since:.2} s of {IDLE_S} s)"));
+        }
+        c.read = Some(FieldsRead::start(&r.sim));
+    } else if c.read.is_none() && before.is_some() && since >= 2.0 * IDLE_S {
+        c.read = Some(FieldsRead::start(&r.sim));
+    }
+    if let Some(f) = c.read.as_mut().and_then(|read| read.poll()) {
+        c.read = None;
+        let ink: f32 = f.map_err(|e| e.to_string())?.ink.iter().sum();
+        match before {
+            None => c.measured = Some(json!({ "ink_before": ink })),
+            Some(b) => {
+                c.measured = Some(json!({ "ink_before": b, "ink_after": ink, "idle_s": IDLE_S }));
+                if b > 1e-4 {
+                    return Err(format!("ink appeared before the idle time: {b}"));
+                }
+                if ink < 1.0 {
+                    return Err(format!("no idle splats after {:.1} s without input: ink {ink}", 2.0 * IDLE_S));
+                }
+                c.done = true;
+            }
+        }
+    }
+    if since > 10.0 * IDLE_S {
+        return Err("the idle check did not finish".into());
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! The app as a web page: the URL gives the scene and its `--set` overrides (and `view.` keys
 //! for the view settings, which win over those kept in localStorage), winit runs on the page's
-//! canvas, and without WebGPU the page says so in one sentence.
+//! canvas, and without WebGPU the page says so in one sentence. `?embed` makes it a part of
+//! another page (the field alone, filling its frame); a narrow or touch screen opens with the
+//! panel folded.
 
 use super::{App, DEFAULT_SCENE, selftest};
 use crate::config::Scene;
@@ -26,15 +28,31 @@ pub fn run_web() {
             Scene::load(DEFAULT_SCENE, &[]).expect("the default scene loads")
         }
     };
-    let mut app = App::new(scene, source, None, crate::ui::view::config_dir());
+    // an embedded page is what its URL says, whatever this browser kept for the page itself
+    let store = if page.embed { None } else { crate::ui::view::config_dir() };
+    let mut app = App::new(scene, source, None, store);
+    if page.embed {
+        app.view = app.view.clone().embedded();
+        platform::mark_page("embed");
+    } else if platform::small_screen() {
+        // the panel would take most of a phone's width: it opens folded, behind its button
+        app.view.show_panel = false;
+        // (folded for this screen, not kept for the next visit)
+        app.saved_view.0.show_panel = false;
+    }
     for o in &view_sets {
         match app.view.with_override(o.trim_start_matches("view.")) {
             Ok(v) => app.view = v,
             Err(e) => platform::show_message(&e.to_string()),
         }
     }
+    if app.view.background_alpha < 1.0 {
+        platform::mark_page("see-through");
+    }
     if page.after_reload {
         app.selftest = Some(selftest::SelfTest::after_reload());
+    } else if page.embed_checks {
+        app.selftest = Some(selftest::SelfTest::embedded());
     } else if page.selftest {
         app.selftest = Some(selftest::SelfTest::default());
     } else if page.bench {
@@ -115,6 +133,7 @@ impl App {
     pub(super) fn page_frame_drawn(&mut self) {
         if self.running.as_ref().is_some_and(|r| r.sim.step_index > 0) {
             platform::show_status("");
+            self.first_step_at.get_or_insert_with(crate::platform::Instant::now);
         }
         if let (Some(n), Some(r)) = (self.run_until, &self.running)
             && r.sim.step_index >= n
@@ -128,6 +147,11 @@ impl App {
                 "nx": r.sim.nx,
                 "ny": r.sim.ny,
                 "viewport": [self.viewport.x, self.viewport.y, self.viewport.w, self.viewport.h],
+                "canvas_size": [r.config.width, r.config.height],
+                // the frames after the first step's, as the page's clock saw them
+                "ms_after_first_step": self.first_step_at.map(|t| t.elapsed().as_secs_f64() * 1e3),
+                "show_panel": self.view.show_panel,
+                "field_text": self.view.field_text,
                 "canvas_png": platform::canvas_png(),
                 "faults": platform::take_faults(),
             });

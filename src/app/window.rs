@@ -125,6 +125,16 @@ impl ApplicationHandler for App {
         // (X11's XInput2 also reports every mouse move as raw AxisMotion, which shows nothing)
         let input = !matches!(event, WindowEvent::RedrawRequested | WindowEvent::AxisMotion { .. });
         self.ui_input |= input;
+        if matches!(
+            event,
+            WindowEvent::CursorMoved { .. }
+                | WindowEvent::MouseInput { .. }
+                | WindowEvent::MouseWheel { .. }
+                | WindowEvent::Touch(_)
+                | WindowEvent::KeyboardInput { .. }
+        ) {
+            self.idle.input();
+        }
         // the cursor moving over a still field changes only the readout and the brush outline:
         // those frames are spaced out (`HOVER_FRAME_GAP`) instead of one a move
         let hover_only = matches!(event, WindowEvent::CursorMoved { .. })
@@ -156,12 +166,19 @@ impl ApplicationHandler for App {
             WindowEvent::CursorMoved { position, .. } => {
                 let px = [position.x as f32, position.y as f32];
                 self.pointer.pos = Some(px);
-                if self.pointer.left || self.pointer.right {
+                // with hover painting on, a move over the field paints as a drag does
+                if self.view.hover_paint && !over_ui && !(self.pointer.left || self.pointer.right) {
+                    self.pointer.hovering = true;
+                }
+                if self.pointer.left || self.pointer.right || self.pointer.hovering {
                     let m = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
                     self.pointer.path.push(m);
                 }
             }
-            WindowEvent::CursorLeft { .. } => self.pointer.pos = None,
+            WindowEvent::CursorLeft { .. } => {
+                self.pointer.pos = None;
+                self.pointer.hovering = false;
+            }
             // one finger paints as the left button does (the page on a phone or tablet)
             WindowEvent::Touch(t) => {
                 let px = [t.location.x as f32, t.location.y as f32];

@@ -28,6 +28,10 @@ pub use native::*;
 pub mod web;
 #[cfg(target_arch = "wasm32")]
 pub use web::*;
+#[cfg(target_arch = "wasm32")]
+mod web_video;
+#[cfg(target_arch = "wasm32")]
+pub use web_video::{toggle_video, video_recording};
 
 pub mod zip;
 

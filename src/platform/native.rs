@@ -214,3 +214,19 @@ fn x11_watch(window: &winit::window::Window, flag: std::sync::Arc<std::sync::ato
         }
     });
 }
+
+/// A desktop is used with a mouse and keys (the page asks its browser: `web::touch_screen`).
+pub fn touch_screen() -> bool {
+    false
+}
+
+/// Whether a WebM video of the field is being recorded: None where none can be (the desktop
+/// records GIFs; the page records WebM through its browser, `web_video`).
+pub fn video_recording() -> Option<bool> {
+    None
+}
+
+/// (The page's: `web_video::toggle_video`.)
+pub fn toggle_video(_name: &str) -> Result<String> {
+    Err(crate::error!("WebM videos are recorded by the web page; the window records GIFs (G)"))
+}

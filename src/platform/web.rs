@@ -38,13 +38,13 @@ pub fn save_file(name: &str, bytes: &[u8]) -> Result<String> {
     a.set_download(name);
     a.click();
     let _ = web_sys::Url::revoke_object_url(&url);
-    LAST_SAVED.with(|l| l.borrow_mut().push((name.to_string(), bytes.len())));
+    LAST_SAVED.with(|l| l.borrow_mut().push((name.to_string(), bytes.len(), bytes[..bytes.len().min(16)].to_vec())));
     Ok(name.to_string())
 }
 
 thread_local! {
-    /// Files offered as downloads (name, size): the self-test checks them.
-    static LAST_SAVED: RefCell<Vec<(String, usize)>> = const { RefCell::new(Vec::new()) };
+    /// Files offered as downloads (name, size, first bytes): the self-test checks them.
+    static LAST_SAVED: RefCell<Vec<(String, usize, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
     /// Files picked or dropped, waiting for the app.
     static INBOX: RefCell<Vec<Vec<FileData>>> = const { RefCell::new(Vec::new()) };
     /// The file input `pick_files` opened last (the self-test answers it as a person would).
@@ -53,7 +53,12 @@ thread_local! {
 
 /// Files offered as downloads so far (name, bytes).
 pub fn saved_files() -> Vec<(String, usize)> {
-    LAST_SAVED.with(|l| l.borrow().clone())
+    LAST_SAVED.with(|l| l.borrow().iter().map(|(name, size, _)| (name.clone(), *size)).collect())
+}
+
+/// The first bytes (at most 16) of the last download whose name ends with `ext`.
+pub fn saved_head(ext: &str) -> Option<Vec<u8>> {
+    LAST_SAVED.with(|l| l.borrow().iter().rev().find(|(name, ..)| name.ends_with(ext)).map(|(.., head)| head.clone()))
 }
 
 /// Where saved files go, for the panel.
@@ -135,7 +140,8 @@ pub fn show_status(line: &str) {
     STATUS_SHOWN.set(!line.is_empty());
     if let Some(el) = document().get_element_by_id("status") {
         el.set_text_content(Some(line));
-        let _ = el.set_attribute("style", if line.is_empty() { "display:none" } else { "display:block" });
+        // (shown as index.html's style says: an embedded page hides it)
+        let _ = if line.is_empty() { el.set_attribute("style", "display:none") } else { el.remove_attribute("style") };
     }
 }
 
@@ -196,12 +202,18 @@ pub struct UrlSetup {
     /// `?selftest=reload`: the self-test's second part, after it reloaded the page: are the view
     /// settings it kept in localStorage back, and does the URL still win? POSTed to `/reload`.
     pub after_reload: bool,
+    /// `?selftest=embed` (with `?embed`): the embedded page's own checks, hover painting and
+    /// idle splats.
+    pub embed_checks: bool,
     /// `?bench`: time the step at 128² and 256², POSTed to `/result` as the self-test does.
     pub bench: bool,
     /// `?canvas=WxH`: the canvas's size in CSS pixels (else the whole page).
     pub canvas: Option<(u32, u32)>,
     /// `?steps=N`: run N steps, then pause and POST `/done` (the canvas comparison).
     pub steps: Option<u64>,
+    /// `?embed`: the page as a part of another (an iframe, a background): the field alone,
+    /// filling the frame (`View::embedded`), nothing kept in localStorage.
+    pub embed: bool,
 }
 
 /// The page's URL, read.
@@ -218,10 +230,11 @@ pub fn parse_query(search: &str) -> UrlSetup {
         let (k, v) = (decode(k), decode(v));
         match k.as_str() {
             "scene" => s.scene = Some(v),
-            "selftest" => (s.selftest, s.after_reload) = (true, v == "reload"),
+            "selftest" => (s.selftest, s.after_reload, s.embed_checks) = (true, v == "reload", v == "embed"),
             "bench" => s.bench = true,
             "canvas" => s.canvas = v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))),
             "steps" => s.steps = v.parse().ok(),
+            "embed" => s.embed = !(v == "0" || v == "false"),
             _ => s.overrides.push(format!("{k}={v}")),
         }
     }
@@ -458,6 +471,32 @@ pub fn user_agent() -> String {
 pub fn canvas_png() -> Option<String> {
     let c: web_sys::HtmlCanvasElement = document().get_element_by_id("smokebox")?.dyn_into().ok()?;
     c.to_data_url().ok()
+}
+
+/// Whether the page is used by touch: the browser's main pointer is coarse (a finger).
+pub fn touch_screen() -> bool {
+    window().match_media("(pointer: coarse)").ok().flatten().is_some_and(|m| m.matches())
+}
+
+/// Narrower than this (CSS pixels), the page opens with its panel folded: the panel would take
+/// most of the width.
+const NARROW: f64 = 720.0;
+
+/// Whether the page opens on a narrow or touch screen (a phone, a tablet, a small window).
+pub fn small_screen() -> bool {
+    let width = window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(f64::MAX);
+    width < NARROW || touch_screen()
+}
+
+/// Marks the page's root element with `class` (index.html's style: `embed` hides the status
+/// line, `see-through` and `embed` make the page's own background transparent).
+pub fn mark_page(class: &str) {
+    if let Some(root) = document().document_element() {
+        let now = root.class_name();
+        if !now.split_whitespace().any(|c| c == class) {
+            root.set_class_name(format!("{now} {class}").trim());
+        }
+    }
 }
 
 /// Device pixels a CSS pixel.

@@ -61,6 +61,9 @@ pub struct CachedField {
     software: bool,
     /// Redraws since creation (for tests and the frame log).
     pub redraws: u64,
+    /// The size of the target the field is drawn into, pixels: a field reaching past it is
+    /// drawn clipped (`Viewport::clipped`).
+    window: [f32; 2],
 }
 
 impl CachedField {
@@ -102,7 +105,17 @@ impl CachedField {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        CachedField { field: Renderer::for_image(device), blit, layout, sampler, target: None, last: None, software, redraws: 0 }
+        CachedField {
+            field: Renderer::for_image(device),
+            blit,
+            layout,
+            sampler,
+            target: None,
+            last: None,
+            software,
+            redraws: 0,
+            window: [f32::INFINITY; 2],
+        }
     }
 
     /// Binds a new simulation's buffers (forces a redraw).
@@ -112,7 +125,9 @@ impl CachedField {
     }
 
     /// Redraws the internal image when `changed` (a step ran), the constants or the size differ;
-    /// says whether it did.
+    /// says whether it did. `window` is the size of the target it is drawn into: the image holds
+    /// only the part of `viewport` inside it.
+    #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -120,13 +135,16 @@ impl CachedField {
         encoder: &mut wgpu::CommandEncoder,
         params: &RenderParams,
         viewport: Viewport,
+        window: [f32; 2],
         changed: bool,
     ) -> bool {
-        if viewport.w < 1.0 || viewport.h < 1.0 {
+        self.window = window;
+        let (shown, part) = viewport.clipped(window);
+        if shown.w < 1.0 || shown.h < 1.0 {
             return false;
         }
         let dye_cells = params.nx.max(params.ny) as f32 * params.view[2].max(1.0);
-        let size = internal_size(viewport.w, viewport.h, params.view[0], longest_side(self.software, dye_cells));
+        let size = internal_size(shown.w, shown.h, params.view[0], longest_side(self.software, dye_cells));
         if self.target.as_ref().is_none_or(|t| t.size != size) {
             let texture = super::field_image(device, size, wgpu::TextureUsages::TEXTURE_BINDING);
             let view = texture.create_view(&Default::default());
@@ -137,7 +155,8 @@ impl CachedField {
         }
         // pixels per cell as drawn into the internal image (arrow widths, grid lines)
         let mut params = *params;
-        params.view[0] *= size[0] as f32 / viewport.w;
+        params.view[0] *= size[0] as f32 / shown.w;
+        params.window = part;
         if one_pixel_a_dye_cell(size, &params) {
             // 3 ink reads a pixel instead of the blend's 12
             params.flags |= super::flags::DYE_PIXELS;
@@ -154,10 +173,11 @@ impl CachedField {
         true
     }
 
-    /// Draws the internal image into `viewport` of the pass's target.
+    /// Draws the internal image into `viewport` of the pass's target (the part inside the
+    /// target `update` was told of).
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, viewport: Viewport) {
         let Some(t) = &self.target else { return };
-        self.blit(pass, &t.group, viewport);
+        self.blit(pass, &t.group, viewport.clipped(self.window).0);
     }
 
     /// What `blit` draws from: a picture in `view`, which the blit samples.

@@ -47,6 +47,9 @@ pub struct RenderParams {
     pub background: [f32; 4],
     pub ranges: [f32; 4],
     pub view: [f32; 4],
+    /// The part of the grid shown, in uv (origin, size; y up): all of it, unless the field
+    /// reaches past the window (`Viewport::clipped`).
+    pub window: [f32; 4],
 }
 
 impl RenderParams {
@@ -84,9 +87,22 @@ impl RenderParams {
                 arrows.pixels_per_mps / pixels_per_cell.max(1e-6),
             ],
             view: [pixels_per_cell, sim.params.h, sim.dye_scale as f32, o.tint_opacity],
+            window: WHOLE_GRID,
         }
     }
 }
+
+impl RenderParams {
+    /// The same with the background at opacity `alpha` (0 to 1): below 1 the picture is
+    /// premultiplied, and what lies under it shows through where there is no ink.
+    pub fn with_background_alpha(mut self, alpha: f32) -> RenderParams {
+        self.background[3] = alpha.clamp(0.0, 1.0);
+        self
+    }
+}
+
+/// `RenderParams::window` showing the whole grid.
+pub const WHOLE_GRID: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
 
 /// A rectangle in physical pixels: x, y (from the top left), width, height.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,6 +120,27 @@ impl Viewport {
         let scale = (aw / nx as f32).min(ah / ny as f32);
         let (w, h) = (scale * nx as f32, scale * ny as f32);
         Viewport { x: area.x + (area.w - w) / 2.0, y: area.y + (area.h - h) / 2.0, w, h }
+    }
+
+    /// The smallest rectangle of the grid's aspect ratio that covers `area`, centred on it: it
+    /// reaches past two of its sides unless the aspect ratios agree.
+    pub fn cover(nx: usize, ny: usize, area: Viewport) -> Viewport {
+        let scale = (area.w / nx as f32).max(area.h / ny as f32);
+        let (w, h) = (scale * nx as f32, scale * ny as f32);
+        Viewport { x: area.x + (area.w - w) / 2.0, y: area.y + (area.h - h) / 2.0, w, h }
+    }
+
+    /// The part of this rectangle inside a target `size` pixels wide and high (a render pass
+    /// draws only there), and which part of the grid it shows: uv origin and size, y up.
+    pub fn clipped(&self, size: [f32; 2]) -> (Viewport, [f32; 4]) {
+        let (x0, y0) = (self.x.max(0.0), self.y.max(0.0));
+        let (x1, y1) = ((self.x + self.w).min(size[0]), (self.y + self.h).min(size[1]));
+        if (x0, y0, x1, y1) == (self.x, self.y, self.x + self.w, self.y + self.h) {
+            return (*self, WHOLE_GRID);
+        }
+        let (w, h) = ((x1 - x0).max(0.0), (y1 - y0).max(0.0));
+        let uv = [(x0 - self.x) / self.w, 1.0 - (y0 + h - self.y) / self.h, w / self.w, h / self.h];
+        (Viewport { x: x0, y: y0, w, h }, uv)
     }
 
     pub fn pixels_per_cell(&self, nx: usize) -> f32 {
@@ -447,4 +484,27 @@ fn begin_pass<'a>(
         occlusion_query_set: None,
         multiview_mask: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_covering_field_is_clipped_to_the_window_and_shows_the_middle_of_the_grid() {
+        // a square grid in a 400 x 200 window: 400 x 400, a quarter cut off above and below
+        let window = Viewport { x: 0.0, y: 0.0, w: 400.0, h: 200.0 };
+        let cover = Viewport::cover(64, 64, window);
+        assert_eq!(cover, Viewport { x: 0.0, y: -100.0, w: 400.0, h: 400.0 });
+        let (shown, uv) = cover.clipped([400.0, 200.0]);
+        assert_eq!(shown, window);
+        assert_eq!(uv, [0.0, 0.25, 1.0, 0.5]);
+        // a wide grid in a tall window: cut at the sides
+        let (shown, uv) = Viewport::cover(200, 100, Viewport { x: 0.0, y: 0.0, w: 100.0, h: 100.0 }).clipped([100.0, 100.0]);
+        assert_eq!(shown, Viewport { x: 0.0, y: 0.0, w: 100.0, h: 100.0 });
+        assert_eq!(uv, [0.25, 0.0, 0.5, 1.0]);
+        // a field inside the window is drawn whole, as it is
+        let fit = Viewport::fit(64, 64, window, 8.0);
+        assert_eq!(fit.clipped([400.0, 200.0]), (fit, WHOLE_GRID));
+    }
 }

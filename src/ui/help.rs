@@ -28,6 +28,13 @@ pub const HELP: &[(&str, &str)] = &[
 
 /// The hint shown over the field for the first steps.
 pub const HINT: &str = "Drag with the mouse to paint smoke; right-drag stirs. F1: help.";
+/// The same on a touch screen, where the panel opens from its button.
+pub const TOUCH_HINT: &str = "Drag a finger to paint smoke; the Settings button opens the panel.";
+
+/// The hint for a touch screen or for a mouse and keyboard.
+pub fn hint(touch: bool) -> &'static str {
+    if touch { TOUCH_HINT } else { HINT }
+}
 
 /// The help window; `open` is cleared when its close button is pressed.
 pub fn help_window(ctx: &egui::Context, open: &mut bool) {

@@ -50,6 +50,8 @@ pub enum Command {
     Screenshot,
     /// Start or stop recording an animated GIF (G).
     ToggleRecording,
+    /// The web page: start or stop recording a WebM video of the canvas (the browser's encoder).
+    ToggleVideo,
     /// The same, for a grid the app asked about first (too slow or too big to be interactive).
     ConfigureAnyway(Box<Scene>),
     /// The web page: put a link that reproduces this setup (scene and every changed setting in
@@ -74,6 +76,8 @@ pub struct CaptureStatus {
     pub recording: Option<u32>,
     /// The last file written.
     pub last: Option<String>,
+    /// Whether a WebM video is being recorded; None where none can be (the desktop).
+    pub video: Option<bool>,
 }
 
 /// The panel's own state between frames (not saved).
@@ -174,9 +178,24 @@ pub fn toggle_overlay(o: &mut Overlays, n: u32) {
     }
 }
 
-/// The side panel around `panel_contents`: resizable, scrolling, hidden with H.
+/// The side panel around `panel_contents`: resizable, scrolling, hidden with H or its Hide
+/// button. Hidden, a strip above the field holds the Settings button that shows it again (a
+/// touch screen has no H), unless nothing is to be written on the field (`view.field_text`).
 pub fn side_panel(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut PanelState) -> Vec<Command> {
     if !view.show_panel {
+        if view.field_text {
+            egui::Panel::top("show panel")
+                .resizable(false)
+                .show_separator_line(false)
+                .frame(egui::Frame::NONE.inner_margin(egui::Margin::symmetric(8, 4)))
+                .show(ui, |ui| {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.button(SETTINGS_BUTTON).on_hover_text("Show the panel (H)").clicked() {
+                            view.show_panel = true;
+                        }
+                    })
+                });
+        }
         return Vec::new();
     }
     egui::Panel::right("settings")
@@ -186,10 +205,25 @@ pub fn side_panel(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut
         // no fill: the window's picture is cleared to the panel's colour first (src/app/frame.rs
         // `Running::draw`), and a CPU adapter's egui pass cost about half as much without the
         // panel-high rectangle (a third of a full redraw of the picture on lavapipe)
-        .frame(egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT))
-        .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| panel_contents(ui, shown, view, state)).inner)
+        // (a see-through picture is cleared to nothing: there the panel brings its own fill)
+        .frame(if view.background_alpha < 1.0 {
+            egui::Frame::side_top_panel(ui.style())
+        } else {
+            egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT)
+        })
+        .show(ui, |ui| {
+            if ui.button(HIDE_BUTTON).on_hover_text("Fold the panel away: the Settings button above the field brings it back (H)").clicked()
+            {
+                view.show_panel = false;
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| panel_contents(ui, shown, view, state)).inner
+        })
         .inner
 }
+
+/// The button that shows the hidden panel, and the one that hides it.
+pub const SETTINGS_BUTTON: &str = "Settings";
+pub const HIDE_BUTTON: &str = "Hide panel";
 
 /// Asks about a grid change that would not run interactively; returns the command to apply it.
 pub fn confirm_window(ctx: &egui::Context, state: &mut PanelState) -> Option<Command> {

@@ -69,7 +69,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     if scene != *shown.scene {
         out.push(Command::Configure(Box::new(scene)));
     }
-    ui.small(super::help::HINT);
+    ui.small(super::help::hint(crate::platform::touch_screen()));
     out
 }
 
@@ -95,6 +95,16 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut Pa
         };
         if ui.button(label).on_hover_text(tip).clicked() {
             out.push(Command::ToggleRecording);
+        }
+        if let Some(on) = c.video {
+            let (label, tip) = if on {
+                ("Stop video", "Finish the WebM video: it comes as a download")
+            } else {
+                ("Record video", "Record the page as a WebM video, by the browser's own encoder (as shown, panel and all)")
+            };
+            if ui.button(label).on_hover_text(tip).clicked() {
+                out.push(Command::ToggleVideo);
+            }
         }
         checkbox(ui, &mut view.capture_overlays, "with overlays", "Captures show the tints, arrows and grid lines; else the ink alone");
         checkbox(

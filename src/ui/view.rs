@@ -95,6 +95,17 @@ pub struct View {
     /// Write on the field: badges, the start hint, the scene's caption, legends, the arrows' key
     /// and the hover readout (off: the picture alone; messages still show).
     pub field_text: bool,
+    /// The field covers the whole window, its overflow cut off at two sides, instead of fitting
+    /// inside it with a margin (a page used as a background).
+    pub fill_window: bool,
+    /// The brush paints wherever the pointer moves over the field, no button held.
+    pub hover_paint: bool,
+    /// Seconds without input after which splats of random colour come by themselves, until the
+    /// next input (0: never).
+    pub idle_splats: f32,
+    /// Opacity of the field's background, 0 to 1: below 1 what lies under the window shows
+    /// through where there is no ink (the web page's canvas; a desktop window stays opaque).
+    pub background_alpha: f32,
 }
 
 impl Default for View {
@@ -107,9 +118,16 @@ impl Default for View {
             every_step: false,
             run_hidden: false,
             field_text: true,
+            fill_window: false,
+            hover_paint: false,
+            idle_splats: 0.0,
+            background_alpha: 1.0,
         }
     }
 }
+
+/// Seconds without input before `View::embedded`'s splats come.
+pub const EMBED_IDLE_SPLATS: f32 = 4.0;
 
 impl View {
     /// Takes the overlays a scene asks for (its display section).
@@ -120,6 +138,12 @@ impl View {
         o.divergence = d.divergence;
         o.pressure = d.pressure;
         o.arrows_centre = d.velocity;
+    }
+
+    /// The view of a page embedded in another (`?embed`): the field alone, filling its frame,
+    /// painted by the hovering pointer, with splats of its own while nobody touches it.
+    pub fn embedded(self) -> View {
+        View { show_panel: false, field_text: false, fill_window: true, hover_paint: true, idle_splats: EMBED_IDLE_SPLATS, ..self }
     }
 
     /// Reads the view from `dir`; a missing file gives the defaults, an unreadable one the
