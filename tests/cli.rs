@@ -204,7 +204,11 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
     assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
     // counts and forces that cannot be meant (issue 20): one line with the limit
     let set = |kv: &'static str| ["run", "--scene", "box", "--steps", "1", "--set", kv];
-    assert_bad(&set("solver.iterations=201"), "from 0 to 200 V-cycles");
+    assert_bad(&set("solver.iterations=201"), "solver.mgpcg_iterations = 201: expected a whole number from 0 to 200 iterations");
+    assert_bad(
+        &["run", "--scene", "plume", "--steps", "1", "--set", "solver.iterations=201"],
+        "solver.multigrid_iterations = 201: expected a whole number from 0 to 200 V-cycles",
+    );
     assert_bad(
         &["run", "--scene", "box", "--steps", "1", "--set", "solver.kind=sor", "--set", "solver.iterations=10001"],
         "from 0 to 10000 sweeps",
