@@ -348,9 +348,9 @@ fn the_canvas_matches_the_command_line() {
     assert!(e <= MAX_RMSE, "the page's canvas differs from `smokebox run --frames`: RMSE {e:.2} > {MAX_RMSE}; see {}", out.display());
 }
 
-/// The step time in the browser (BENCHMARKS.md, "The web page on SwiftShader"): plume at 128² and
-/// 256², every step run, 4 a frame, rendering included. Minutes on SwiftShader, so not part of the
-/// default run:
+/// The step time and dispatches a step in the browser (BENCHMARKS.md, "The web page on
+/// SwiftShader"): plume at 128² and 256², at the race's equal work and at its defaults, every step
+/// run, 4 a frame, rendering included. Minutes on SwiftShader, so not part of the default run:
 /// `cargo test --release --test web_page -- --ignored --nocapture step_times`.
 #[test]
 #[ignore]

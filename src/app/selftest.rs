@@ -7,7 +7,8 @@
 //! (`?selftest=reload`, which also checks that the URL wins). Any GPU fault or console error in
 //! a check fails it. Results go to the test's server (`POST /result`, then `/reload`). `?bench`
 //! instead times the step of plume at 128² and 256² (every step run, 4 a frame, rendering
-//! included).
+//! included), at the equal-work race's settings and at the scene's defaults, with the
+//! dispatches a step.
 
 use super::App;
 use super::files::{FieldsRead, open_files, state_loose, state_zip};
@@ -39,7 +40,10 @@ enum Kind {
     /// After the reload: the kept settings are back, and the URL's win.
     Kept,
     /// Step time of plume at this side (every step run, 4 a frame).
-    Timing(i64),
+    /// Plume at this side, every step run, 4 a frame: at its defaults, or (`true`) at the race's
+    /// equal work (BENCHMARKS.md: Jacobi 20 at 128², 40 at 256², no tolerance, semi-Lagrangian,
+    /// dye on the flow grid, no sub-steps).
+    Timing(i64, bool),
     /// The embedded page: a mouse moved across the field, no button held, with hover painting
     /// on (it must paint) or off (it must not).
     Hover(bool),
@@ -83,6 +87,8 @@ struct Current {
     /// When the check began, its set-up (a new scene's kernels) included: its time in the report.
     began: Instant,
     first_step: u64,
+    /// Dispatches recorded when the timing began (`sim::kernel::dispatches`).
+    first_dispatch: u64,
     error: Option<String>,
     done: bool,
     measured: Option<Value>,
@@ -158,8 +164,10 @@ impl SelfTest {
     /// `?bench`: only the step times at 128² and 256² (minutes on SwiftShader: not in the CI test).
     pub fn bench() -> SelfTest {
         let mut checks = vec![
-            Check { name: "timing 128".into(), kind: Kind::Timing(128) },
-            Check { name: "timing 256".into(), kind: Kind::Timing(256) },
+            Check { name: "timing 128, equal work".into(), kind: Kind::Timing(128, true) },
+            Check { name: "timing 256, equal work".into(), kind: Kind::Timing(256, true) },
+            Check { name: "timing 128, defaults".into(), kind: Kind::Timing(128, false) },
+            Check { name: "timing 256, defaults".into(), kind: Kind::Timing(256, false) },
         ];
         checks.reverse();
         SelfTest { queue: Some(checks), ..SelfTest::default() }
@@ -207,6 +215,7 @@ impl SelfTest {
                 started: Instant::now(),
                 began: Instant::now(),
                 first_step: 0,
+                first_dispatch: 0,
                 error: None,
                 done: false,
                 measured: None,
@@ -287,14 +296,27 @@ fn setup(c: &mut Current, app: &mut App) -> crate::Result<()> {
         Kind::Run(name, sets, _) => (name, sets.clone()),
         Kind::Stroke(_) | Kind::Hover(_) | Kind::Idle => ("paint", Vec::new()),
         Kind::Overlays | Kind::Save | Kind::Reopen(_) | Kind::Capture | Kind::Keep => ("plume", Vec::new()),
-        Kind::Timing(n) => ("plume", vec![format!("grid.nx={n}"), format!("grid.ny={n}"), "display.steps_per_frame=4".into()]),
+        Kind::Timing(n, equal_work) => {
+            let mut sets = vec![format!("grid.nx={n}"), format!("grid.ny={n}"), "display.steps_per_frame=4".into()];
+            if *equal_work {
+                sets.extend([
+                    "solver.kind=\"jacobi\"".to_string(),
+                    format!("solver.iterations={}", 20 * n / 128),
+                    "solver.tolerance=0".into(),
+                    "advection.velocity=\"semi-lagrangian\"".into(),
+                    "grid.dye_scale=1".into(),
+                    "time.max_cfl=0".into(),
+                ]);
+            }
+            ("plume", sets)
+        }
     };
-    let (scene, source) = if let Kind::Timing(_) = c.check.kind { Scene::load(name, &sets)? } else { capped(name, &sets)? };
+    let (scene, source) = if let Kind::Timing(..) = c.check.kind { Scene::load(name, &sets)? } else { capped(name, &sets)? };
     scene.validate_geometry(&source)?;
     app.start_from(scene, source, None)?;
     // (a reopen starts from step 0 and stays there until the state arrives)
     app.stepper.set_paused(matches!(c.check.kind, Kind::Reopen(_)));
-    app.view.every_step = matches!(c.check.kind, Kind::Timing(_));
+    app.view.every_step = matches!(c.check.kind, Kind::Timing(..));
     // a stroke needs the whole field, free of the panel (an embedded page has none)
     app.view.show_panel = !matches!(c.check.kind, Kind::Stroke(_) | Kind::Hover(_) | Kind::Idle);
     app.pointer = Default::default();
@@ -499,14 +521,20 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
             c.done = true;
         }
         Kind::Idle => idle_check(c, app)?,
-        Kind::Timing(n) => {
+        Kind::Timing(n, equal_work) => {
             if frame == 3 {
                 c.started = Instant::now();
                 c.first_step = app.running.as_ref().map_or(0, |r| r.sim.step_index);
+                c.first_dispatch = crate::sim::kernel::dispatches();
             } else if frame >= 8 {
-                let steps = app.running.as_ref().map_or(0, |r| r.sim.step_index) - c.first_step;
+                let steps = (app.running.as_ref().map_or(0, |r| r.sim.step_index) - c.first_step).max(1);
                 let ms = c.started.elapsed().as_secs_f64() * 1e3;
-                c.measured = Some(json!({ "side": n, "steps": steps, "ms": ms, "ms_per_step": ms / steps.max(1) as f64 }));
+                let dispatches = crate::sim::kernel::dispatches() - c.first_dispatch;
+                c.measured = Some(json!({
+                    "side": n, "equal_work": equal_work, "steps": steps, "ms": ms,
+                    "ms_per_step": ms / steps as f64,
+                    "dispatches_per_step": dispatches as f64 / steps as f64,
+                }));
                 c.done = true;
             }
         }
