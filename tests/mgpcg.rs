@@ -93,20 +93,6 @@ fn pcg_errors(kind: &str, n: usize, iterations: usize) -> Vec<f64> {
     errors
 }
 
-/// The same for plain V-cycles.
-fn vcycle_errors(kind: &str, n: usize, cycles: usize) -> Vec<f64> {
-    let (mut mg, p, exact) = manufactured(kind, n, 7);
-    let operator = mg.clone();
-    let n0 = n * n;
-    let e0 = energy(&operator, &mg.x[..n0], &exact);
-    let mut errors = vec![1.0];
-    for _ in 0..cycles {
-        mg.vcycle(&p);
-        errors.push(energy(&operator, &mg.x[..n0], &exact) / e0);
-    }
-    errors
-}
-
 fn show(errors: &[f64]) -> String {
     errors.iter().map(|e| format!("{e:.2e}")).collect::<Vec<_>>().join(" ")
 }
@@ -152,21 +138,27 @@ fn residuals(kind: &str, size: usize, n: usize) -> (Vec<f64>, Vec<f64>) {
     (pcg_r, mg_r)
 }
 
-/// Where thin walls cost plain multigrid its contraction, MGPCG reaches the default tolerance
-/// (1e-4 of max |b|) well within the solver's cap, and in fewer iterations than plain V-cycles
-/// take, at two sizes.
+/// Thin walls, a room with one door and many small bodies, at two sizes: with coarse levels that
+/// keep one-cell walls (a coarse face is open only where fine faces across it are), plain
+/// V-cycles and MGPCG both reach the default tolerance (1e-4 of max |b|) within a few units.
+/// Coarse faces between any two cells with fluid left the comb above 1e-4 after 40 V-cycles and
+/// took MGPCG 15-19 iterations.
 #[test]
-fn mgpcg_converges_where_plain_vcycles_slow_down() {
+fn thin_walls_keep_the_vcycle_contraction() {
+    let mut slow = Vec::new();
     for size in [64, 128] {
         for kind in ["comb", "baffles", "room", "blobs"] {
-            let (pcg, mg) = residuals(kind, size, 40);
+            let (pcg, mg) = residuals(kind, size, 20);
             let reach = |e: &[f64]| e.iter().position(|&x| x < 1e-4).map(|k| k + 1);
             println!("{kind} {size}²: to 1e-4, MGPCG {:?} iterations, V-cycles {:?}", reach(&pcg), reach(&mg));
-            let k = reach(&pcg).unwrap_or_else(|| panic!("{kind} {size}²: MGPCG did not reach 1e-4 in 40 iterations: {}", show(&pcg)));
-            assert!(k <= 20, "{kind} {size}²: MGPCG took {k} iterations to 1e-4");
-            assert!(reach(&mg).is_none_or(|v| v >= k), "{kind} {size}²: plain V-cycles were faster ({})", show(&mg));
+            for (solver, r) in [("MGPCG", &pcg), ("V-cycles", &mg)] {
+                if reach(r).is_none_or(|k| k > 10) {
+                    slow.push(format!("{kind} {size}², {solver}: {}", show(r)));
+                }
+            }
         }
     }
+    assert!(slow.is_empty(), "more than 10 units to 1e-4:\n{}", slow.join("\n"));
 }
 
 /// The GPU's MGPCG against its CPU twin, pass for pass: `start` and three iterations from a
@@ -265,24 +257,23 @@ fn every_built_in_scene_converges_at_its_defaults() {
     assert!(failed.is_empty(), "steps stopped above the tolerance in {failed:?}");
 }
 
-/// A running `box` (MGPCG) with white-noise velocity into which a closed room with one door or
-/// dozens of small blobs are loaded, then a comb of one-cell teeth painted with the obstacle
-/// brush, at two sizes: every step after reaches the tolerance.
+/// A running `box` (MGPCG) with white-noise velocity into which a closed room with one door,
+/// dozens of small blobs or a comb of one-cell teeth are loaded, then a comb painted with the
+/// obstacle brush, at two sizes: every step after reaches the tolerance.
 #[test]
 fn walls_loaded_or_painted_converge_on_every_step() {
-    walls_converge(&["room", "blobs"]);
+    walls_converge(&["room", "blobs", "comb"]);
 }
 
-/// The same with a comb of one-cell teeth or baffles loaded: not yet. Their first solve from the
-/// white noise takes MGPCG 65-129 iterations at 128² against a cap of 40, the CPU twin alike
-/// (max |r| / max |b| 1.7e-3 after 60): every channel between two walls has low modes that the
-/// coarse levels, which merge the cells on both sides of a one-cell wall, get wrong, and CG needs
-/// about an iteration for each. Coarse levels that keep a wall where a fine one blocks every face
-/// would answer it.
+/// The same with baffles loaded: a serpentine of channels six cells high, each joined to the next
+/// at alternate ends. 64² converges on every step; at 128² the third step's MGPCG stops at its
+/// cap of 40 iterations with 3.3e-4 left. The coarse levels keep one-cell walls, but from level 2
+/// on a coarse cell is four fine cells high and holds a baffle inside it, so it joins the two
+/// channels on either side: the low modes along the path are left to CG, about an iteration each.
 #[test]
-#[ignore = "combs and baffles need coarse levels that keep one-cell walls"]
-fn combs_and_baffles_converge_on_every_step() {
-    walls_converge(&["comb", "baffles"]);
+#[ignore = "baffles at 128²: coarse cells taller than the channels join them"]
+fn baffles_converge_on_every_step() {
+    walls_converge(&["baffles"]);
 }
 
 fn walls_converge(masks: &[&str]) {

@@ -35,7 +35,7 @@ fn a_tolerance_below_the_floor_stops_at_the_floor() {
         assert_eq!(s.stopped, Some(Stop::Floor), "{s:?}");
         let ran = s.solver_iterations.unwrap();
         // where the fall stopped (about 6 cycles, fewer from a warm start) plus the window
-        assert!(ran <= 6 + FLOOR_WINDOW_MULTIGRID && ran < 20, "{ran} V-cycles: {s:?}");
+        assert!(ran <= 6 + FLOOR_WINDOW_MULTIGRID, "{ran} V-cycles: {s:?}");
         assert!(s.residual < 1e-5, "stopped before the floor: {s:?}");
     }
     assert!(floor[0].residual <= 2.0 * all.residual, "the floor at {:e}, 20 V-cycles reach {:e}", floor[0].residual, all.residual);
@@ -148,8 +148,8 @@ fn the_gate_matches_its_cpu_twin() {
             let bits = |v: &Vec<f32>| v.iter().map(|w| w.to_bits()).collect::<Vec<u32>>();
             let (args, next) = decide(&mut words, r, polish);
             let ctx = format!("case {n}, check {k} (r = {r:e})");
-            for w in 0..ctl::WORDS {
-                assert_eq!(bits(&got[0])[w], words[w], "{ctx}: control word {w}");
+            for (w, word) in words.iter().enumerate().take(ctl::WORDS) {
+                assert_eq!(bits(&got[0])[w], *word, "{ctx}: control word {w}");
             }
             assert_eq!(bits(&got[1]), args, "{ctx}: the gated dispatches' arguments");
             assert_eq!(bits(&got[2])[0], next, "{ctx}: the next gate's own arguments");

@@ -189,3 +189,22 @@ fn cavity_with_sor_converges_every_step() {
     }
     assert_eq!(sim.stages.solvers.failed_steps(), 0);
 }
+
+/// The predicted count falls fast: a solve that converged at the check after its direct units
+/// (it needed those or fewer) asks for half of them; one that ran a gated unit knows its count.
+#[test]
+fn the_prediction_halves_after_an_early_stop() {
+    use smokebox::sim::solver::Plan;
+    use smokebox::sim::solver_check::SolveReport;
+    let plan = Plan::new(Some(20), 20, 0);
+    assert_eq!(plan.direct, 19);
+    let early = SolveReport { ratio: 1e-5, iterations: 19, converged: true, ..Default::default() };
+    assert_eq!(plan.next(&early, 1e-4, 20), 10);
+    let gated = SolveReport { ratio: 1e-5, iterations: 20, converged: true, ..Default::default() };
+    assert_eq!(plan.next(&gated, 1e-4, 20), 20);
+    // at the floor of one direct unit nothing is halved
+    let one = Plan::new(Some(2), 20, 0);
+    assert_eq!(one.direct, 1);
+    let quick = SolveReport { ratio: 1e-5, iterations: 1, converged: true, ..Default::default() };
+    assert_eq!(one.next(&quick, 1e-4, 20), 1);
+}

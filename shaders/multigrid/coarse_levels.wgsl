@@ -142,13 +142,19 @@ fn s_restrict(k: u32, lid: u32) {
     workgroupBarrier();
 }
 
-fn s_coarse_value(k: u32, ci: i32, cj: i32, parent: f32) -> f32 {
+// `coarse_value` of multigrid/tile.wgsl on level k of the workgroup's levels.
+fn s_coarse_value(k: u32, ci: i32, cj: i32, parent: f32, joined: bool) -> f32 {
     let w = i32(s_nx(k));
     let n = across(ci, cj, w, i32(s_ny(k)));
     if n.kind == NB_DIRICHLET { return 0.0; }
-    let c = u32(n.cell.y * w + n.cell.x);
-    if n.kind == NB_NONE || stencil_count(sst[s_off(k) + c]) == 0.0 { return parent; }
-    return sx[s_off(k) + c];
+    if n.kind == NB_NONE || !joined { return parent; }
+    return sx[s_off(k) + u32(n.cell.y * w + n.cell.x)];
+}
+
+// The stencil of cell (ci, cj) of level k, wrapped (only read across an open face).
+fn s_stencil(k: u32, ci: i32, cj: i32) -> u32 {
+    let w = i32(s_nx(k));
+    return sst[s_off(k) + u32(wrap(cj, i32(s_ny(k))) * w + wrap(ci, w))];
 }
 
 // Level k + 1's correction interpolated bilinearly and added to level k.
@@ -164,8 +170,11 @@ fn s_prolong(k: u32, lid: u32) {
         let si = select(1, -1, i % 2 == 0);
         let sj = select(1, -1, j % 2 == 0);
         let parent = sx[s_off(k + 1u) + u32(pj * cw + pi)];
-        let e = 0.5625 * parent + 0.1875 * (s_coarse_value(k + 1u, pi + si, pj, parent) + s_coarse_value(k + 1u, pi, pj + sj, parent))
-            + 0.0625 * s_coarse_value(k + 1u, pi + si, pj + sj, parent);
+        let open = joins(s_stencil(k + 1u, pi, pj), si, sj);
+        let side = open.x && (s_stencil(k + 1u, pi + si, pj) & open.fy) != 0u;
+        let up = open.y && (s_stencil(k + 1u, pi, pj + sj) & open.fx) != 0u;
+        let e = 0.5625 * parent + 0.1875 * (s_coarse_value(k + 1u, pi + si, pj, parent, open.x) + s_coarse_value(k + 1u, pi, pj + sj, parent, open.y))
+            + 0.0625 * s_coarse_value(k + 1u, pi + si, pj + sj, parent, side || up);
         sx[s_off(k) + c] += e;
     }
     workgroupBarrier();

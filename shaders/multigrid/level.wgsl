@@ -9,6 +9,9 @@
 // The `Level` struct is in shared/grid.wgsl; `level` is declared by each pass.
 
 const MG_SOLID: u32 = 128u;
+// A coarse ghost's stencil flag in the prolongation (multigrid/quad.wgsl `reaches`): the cell
+// beyond an outflow, whose x is 0.
+const MG_GHOST: u32 = 256u;
 
 // Over-relaxation of the smoothing sweeps (not of the bottom solve): red-black SOR a little over 1
 // smooths the 5-point Laplacian better than Gauss-Seidel (Yavneh 1996, "On red-black SOR smoothing
@@ -24,6 +27,23 @@ fn lny() -> i32 { return i32(level.ny); }
 fn lidx(i: i32, j: i32) -> u32 { return level.off + u32(j * lnx() + i); }
 fn xidx(i: i32, j: i32) -> u32 { return level.x_off + u32(j * lnx() + i); }
 fn stencil_count(s: u32) -> f32 { return f32((s >> 4u) & 7u); }
+
+// Which coarse faces a fine cell's correction may cross: those of its parent (packed stencil
+// `parent`) towards its side (si, sj), each open only where the finer faces across it are
+// (setup.wgsl `fine_face_open`); `fx`, `fy` the flags of those faces. Behind a closed face the
+// bilinear prolongation takes the parent's value, as for a solid neighbour.
+struct Joins {
+    x: bool,
+    y: bool,
+    fx: u32,
+    fy: u32,
+}
+
+fn joins(parent: u32, si: i32, sj: i32) -> Joins {
+    let fx = select(STENCIL_RIGHT, STENCIL_LEFT, si < 0);
+    let fy = select(STENCIL_TOP, STENCIL_BOTTOM, sj < 0);
+    return Joins((parent & fx) != 0u, (parent & fy) != 0u, fx, fy);
+}
 
 // The weight of an outflow (p = 0 ghost) neighbour on level k: level 0's ghost centre, where p = 0,
 // lies half a fine cell beyond the side, which from a coarse cell's centre is H/2 + h/2 away, not

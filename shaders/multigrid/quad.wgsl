@@ -273,6 +273,12 @@ fn coarse_span(q: i32, cj: i32) -> CoarseRow {
 // multigrid_tile `coarse_value` gives there, through the same select as a solid neighbour. The
 // wrapped cell (periodic); 0 with a fluid stencil (outflow); a solid stencil, so that the parent
 // stands in (wall, inflow).
+// Whether coarse neighbours with stencils `s` lend their values: joined to the parent, or a
+// ghost beyond an outflow (x = 0).
+fn reaches(s: vec4<u32>, joined: vec4<bool>) -> vec4<bool> {
+    return (joined | ((s & vec4<u32>(MG_GHOST)) != vec4<u32>(0u))) & (counts(s) != vec4<f32>(0.0));
+}
+
 struct CoarseCell {
     x: f32,
     s: u32,
@@ -280,7 +286,7 @@ struct CoarseCell {
 
 fn coarse_cell(ci: i32, cj: i32) -> CoarseCell {
     let n = across(ci, cj, i32(level.coarse_nx), i32(level.coarse_ny));
-    if n.kind == NB_DIRICHLET { return CoarseCell(0.0, 1u << 4u); }
+    if n.kind == NB_DIRICHLET { return CoarseCell(0.0, (1u << 4u) | MG_GHOST); }
     if n.kind == NB_NONE { return CoarseCell(0.0, 0u); }
     let c = u32(n.cell.y * i32(level.coarse_nx) + n.cell.x);
     return CoarseCell(xc_at(c), sc_at(c));
@@ -291,7 +297,7 @@ fn coarse_cell(ci: i32, cj: i32) -> CoarseCell {
 // beyond an outflow, solid beyond a wall or inflow), with no read.
 fn ghost_stencil(ci: i32, cj: i32) -> u32 {
     let side = side_outside(ci, cj, i32(level.coarse_nx), i32(level.coarse_ny));
-    return select(0u, 1u << 4u, params.bc_kind[side] == BC_OUTFLOW);
+    return select(0u, (1u << 4u) | MG_GHOST, params.bc_kind[side] == BC_OUTFLOW);
 }
 
 // `coarse_cell` of a cell outside the level: a ghost where no axis can be periodic.
@@ -396,13 +402,19 @@ fn corrected(q: i32, j: i32, x: vec4<f32>, s: vec4<u32>) -> vec4<f32> {
     }
     // lanes: cells 4q .. 4q + 3; parents 2q, 2q, 2q + 1, 2q + 1 (span lanes 1, 1, 2, 2); the
     // neighbour beside 2q - 1, 2q + 1, 2q, 2q + 2 (span lanes 0, 2, 1, 3)
+    // each value stands where its coarse face is open (`joins`, lane by lane: the parents' flags
+    // towards the side and towards row cj) or where it is a ghost (0 beyond an outflow), else the
+    // parent's
     let parent = r0.x.yyzz;
-    let solid_side = counts(r0.s.xzyw) == vec4<f32>(0.0);
-    let side = select(r0.x.xzyw, parent, solid_side);
-    let solid_up = counts(r1.s.yyzz) == vec4<f32>(0.0);
-    let up = select(r1.x.yyzz, parent, solid_up);
-    let solid_corner = counts(r1.s.xzyw) == vec4<f32>(0.0);
-    let corner = select(r1.x.xzyw, parent, solid_corner);
+    let fx = vec4<u32>(STENCIL_LEFT, STENCIL_RIGHT, STENCIL_LEFT, STENCIL_RIGHT);
+    let fy = vec4<u32>(select(STENCIL_TOP, STENCIL_BOTTOM, j % 2 == 0));
+    let none = vec4<u32>(0u);
+    let joined_x = (r0.s.yyzz & fx) != none;
+    let joined_y = (r0.s.yyzz & fy) != none;
+    let joined_corner = (joined_x & ((r0.s.xzyw & fy) != none)) | (joined_y & ((r1.s.yyzz & fx) != none));
+    let side = select(parent, r0.x.xzyw, reaches(r0.s.xzyw, joined_x));
+    let up = select(parent, r1.x.yyzz, reaches(r1.s.yyzz, joined_y));
+    let corner = select(parent, r1.x.xzyw, reaches(r1.s.xzyw, joined_corner));
     let corr = 0.5625 * parent + 0.1875 * (side + up) + 0.0625 * corner;
     return select(x, x + corr, fine);
 }

@@ -1,7 +1,8 @@
 // Multigrid set-up, level by level from the finest, only when solids or boundaries changed
 // (src/sim/solver.rs): `mark` flags solid cells (level 0: the solid field; coarser: a cell all of
-// whose children are solid or outside), `pack` packs the reduced stencil exactly as pressure.wgsl's
-// stencil_pack does, but on the level's own grid. `load`, every solve, writes level 0's right-hand
+// whose children are solid or outside), `pack` packs the reduced stencil as pressure.wgsl's
+// stencil_pack does, on the level's own grid, with a face open only where the finer level's
+// faces across it are. `load`, every solve, writes level 0's right-hand
 // side from the divergence.
 
 // Bindings (numbers: `slot` in src/sim/kernel.rs).
@@ -49,7 +50,27 @@ fn level_neighbour(i: i32, j: i32, di: i32, dj: i32) -> u32 {
         b = wrap(b, lny());
     }
     if (mg_stencil[lidx(a, b)] & MG_SOLID) != 0u { return NB_NONE; }
+    if level.index > 0u && !fine_face_open(i, j, di, dj) { return NB_NONE; }
     return NB_FLUID;
+}
+
+// Whether a face of the finer level across side (di, dj) of coarse cell (i, j) is open (its
+// packed stencil, written by the finer level's `pack`): a coarse face joins two cells only where
+// fine cells on its two sides are joined, so a one-cell wall, or teeth a cell apart, stay walls
+// on every level (merging the cells on both sides cost a V-cycle nearly all its contraction).
+fn fine_face_open(i: i32, j: i32, di: i32, dj: i32) -> bool {
+    let fw = i32(level.fine_nx);
+    let fh = i32(level.fine_ny);
+    var flag = STENCIL_TOP;
+    if di < 0 { flag = STENCIL_LEFT; } else if di > 0 { flag = STENCIL_RIGHT; } else if dj < 0 { flag = STENCIL_BOTTOM; }
+    for (var t = 0; t < 2; t++) {
+        var a = 2 * i + t;
+        var b = 2 * j + t;
+        if di != 0 { a = select(2 * i, min(2 * i + 1, fw - 1), di > 0); }
+        if dj != 0 { b = select(2 * j, min(2 * j + 1, fh - 1), dj > 0); }
+        if a < fw && b < fh && (mg_stencil[level.fine_off + u32(b * fw + a)] & flag) != 0u { return true; }
+    }
+    return false;
 }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)

@@ -39,16 +39,23 @@ fn inside(g: vec2<i32>) -> bool {
 }
 
 // The bilinear coarse-grid correction at fluid cell (i, j) of this level (9/16, 3/16, 3/16, 1/16
-// from its parent and the three coarse cells on its side). A coarse neighbour that is solid or
-// behind a wall takes the parent's value (Neumann), one behind an outflow is 0 (Dirichlet
-// ghost), and periodic sides wrap.
-fn coarse_value(ci: i32, cj: i32, parent: f32) -> f32 {
+// from its parent and the three coarse cells on its side). A coarse neighbour behind a closed
+// coarse face (`joined` false: a solid, or a wall the coarse level keeps) or behind a wall takes
+// the parent's value (Neumann), one behind an outflow is 0 (Dirichlet ghost), and periodic sides
+// wrap.
+fn coarse_value(ci: i32, cj: i32, parent: f32, joined: bool) -> f32 {
     let w = i32(level.coarse_nx);
     let n = across(ci, cj, w, i32(level.coarse_ny));
     if n.kind == NB_DIRICHLET { return 0.0; }
-    let c = u32(n.cell.y * w + n.cell.x);
-    if n.kind == NB_NONE || stencil_count(mg_stencil[level.coarse_off + c]) == 0.0 { return parent; }
-    return mg_xc[level.coarse_x_off + c];
+    if n.kind == NB_NONE || !joined { return parent; }
+    return mg_xc[level.coarse_x_off + u32(n.cell.y * w + n.cell.x)];
+}
+
+// The packed stencil of coarse cell (ci, cj), wrapped (only read across an open face).
+fn coarse_stencil(ci: i32, cj: i32) -> u32 {
+    let w = i32(level.coarse_nx);
+    let h = i32(level.coarse_ny);
+    return mg_stencil[level.coarse_off + u32(wrap(cj, h) * w + wrap(ci, w))];
 }
 
 fn prolonged(i: i32, j: i32) -> f32 {
@@ -57,8 +64,12 @@ fn prolonged(i: i32, j: i32) -> f32 {
     let si = select(1, -1, i % 2 == 0);
     let sj = select(1, -1, j % 2 == 0);
     let parent = mg_xc[level.coarse_x_off + u32(pj * i32(level.coarse_nx) + pi)];
-    return 0.5625 * parent + 0.1875 * (coarse_value(pi + si, pj, parent) + coarse_value(pi, pj + sj, parent))
-        + 0.0625 * coarse_value(pi + si, pj + sj, parent);
+    let open = joins(coarse_stencil(pi, pj), si, sj);
+    // the corner through either neighbour
+    let side = open.x && (coarse_stencil(pi + si, pj) & open.fy) != 0u;
+    let up = open.y && (coarse_stencil(pi, pj + sj) & open.fx) != 0u;
+    return 0.5625 * parent + 0.1875 * (coarse_value(pi + si, pj, parent, open.x) + coarse_value(pi, pj + sj, parent, open.y))
+        + 0.0625 * coarse_value(pi + si, pj + sj, parent, side || up);
 }
 
 // Loads the tile (with the coarse-grid correction added first when `correct`).

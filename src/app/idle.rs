@@ -90,9 +90,8 @@ mod tests {
 
     #[test]
     fn idle_splats_come_only_after_the_idle_time_and_stop_at_input() {
-        let mut idle = IdleSplats::default();
         // never, at 0
-        idle.last_input = Instant::now() - Duration::from_secs(100);
+        let mut idle = IdleSplats { last_input: Instant::now() - Duration::from_secs(100), ..Default::default() };
         assert!(idle.due(0.0, [1.0, 1.0], 0.04).is_empty());
         // not before the idle time
         idle.input();

@@ -207,7 +207,8 @@ impl Plan {
     /// solve that stopped at its cap above the tolerance asks at once for the units its rate
     /// says it needs (ratio = rate^units), at least one more than it ran; one that stopped at the
     /// floor for the units at which it last made progress (`SolveReport::floor_at`): more would
-    /// be spent as plain dispatches that no check can stop.
+    /// be spent as plain dispatches that no check can stop. One that converged before its first
+    /// gated unit asks for half.
     pub fn next(&self, r: &SolveReport, tolerance: f32, max_units: u32) -> u32 {
         let next = if r.stopped == Stop::Floor {
             r.floor_at.min(max_units)
@@ -221,6 +222,12 @@ impl Plan {
                 2 * ran
             };
             needed.max(ran + 1).min(max_units)
+        } else if r.iterations <= self.direct && self.direct > FLOOR_UNITS {
+            // the check after the direct units passed: the solve needed fewer, by how many no
+            // check says, so the count halves (after `logo`'s first solve, 20 units come down to
+            // its usual 2 in four steps, not in nineteen); a step that then needs more runs
+            // the gated units, checked one by one, and the count is known again
+            r.iterations.div_ceil(2)
         } else {
             r.iterations
         };

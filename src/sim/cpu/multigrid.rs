@@ -150,7 +150,7 @@ impl Mg {
                         let kind = match side.map(|s| p.bc_kind[s]) {
                             Some(BC_OUTFLOW) => 2,
                             Some(BC_PERIODIC) | None => {
-                                if solid_at(&self.stencil, wrap(a, w), wrap(b, h)) {
+                                if solid_at(&self.stencil, wrap(a, w), wrap(b, h)) || (l > 0 && !self.fine_face_open(l, i, j, k)) {
                                     0
                                 } else {
                                     1
@@ -175,6 +175,20 @@ impl Mg {
             self.rhs[c] = if count(self.stencil[c]) > 0.0 { -p.rho * p.h * p.h * f.divergence[c] / p.dt } else { 0.0 };
         }
         self.x[..n0].copy_from_slice(&f.p);
+    }
+
+    /// Whether any face of level `l - 1` across side `k` (0 left, 1 right, 2 bottom, 3 top) of
+    /// cell (i, j) of level `l` is open: a coarse face is open only where the fine cells on its
+    /// two sides are joined, so a one-cell wall stays a wall on the coarse levels
+    /// (shaders/multigrid/setup.wgsl `fine_face_open`).
+    fn fine_face_open(&self, l: usize, i: i32, j: i32, k: usize) -> bool {
+        let (fw, fh, foff) = self.dims(l - 1);
+        let flag = [LEFT, RIGHT, BOTTOM, TOP][k];
+        let edge = |c: i32, n: i32, high: bool| if high { (c + 1).min(n - 1) } else { c };
+        (0..2).any(|t| {
+            let (a, b) = if k < 2 { (edge(2 * i, fw, k == 1), 2 * j + t) } else { (2 * i + t, edge(2 * j, fh, k == 3)) };
+            a < fw && b < fh && self.stencil[foff + (b * fw + a) as usize] & flag != 0
+        })
     }
 
     /// One colour of a sweep on level `l` (`colour`: 0 red, 1 black, 2 and 3 the odd seam's),
@@ -253,16 +267,18 @@ impl Mg {
     pub fn prolong(&mut self, l: usize, p: &Params) {
         let (w, h, off) = self.dims(l);
         let (cw, ch, coff) = self.dims(l + 1);
-        let coarse = |x: &[f32], ci: i32, cj: i32, parent: f32| -> f32 {
+        // a coarse neighbour's value where the coarse face to it is open (`joined`), else the
+        // parent's: no correction crosses a wall the coarse level keeps
+        let coarse = |x: &[f32], ci: i32, cj: i32, parent: f32, joined: bool| -> f32 {
             let side = super::grid::side_outside(ci, cj, cw, ch);
             match side.map(|s| p.bc_kind[s]) {
                 Some(BC_OUTFLOW) => return 0.0,
                 Some(BC_PERIODIC) | None => {}
                 Some(_) => return parent,
             }
-            let c = coff + (wrap(cj, ch) * cw + wrap(ci, cw)) as usize;
-            if count(self.stencil[c]) == 0.0 { parent } else { x[c] }
+            if joined { x[coff + (wrap(cj, ch) * cw + wrap(ci, cw)) as usize] } else { parent }
         };
+        let stencil_at = |ci: i32, cj: i32| self.stencil[coff + (wrap(cj, ch) * cw + wrap(ci, cw)) as usize];
         let mut x = self.x.clone();
         for j in 0..h {
             for i in 0..w {
@@ -273,9 +289,13 @@ impl Mg {
                 let (pi, pj) = (i / 2, j / 2);
                 let (si, sj) = (if i % 2 == 0 { -1 } else { 1 }, if j % 2 == 0 { -1 } else { 1 });
                 let parent = self.x[coff + (pj * cw + pi) as usize];
+                let (fx, fy) = (if si < 0 { LEFT } else { RIGHT }, if sj < 0 { BOTTOM } else { TOP });
+                let ps = stencil_at(pi, pj);
+                let (jx, jy) = (ps & fx != 0, ps & fy != 0);
+                let jd = (jx && stencil_at(pi + si, pj) & fy != 0) || (jy && stencil_at(pi, pj + sj) & fx != 0);
                 let e = 0.5625 * parent
-                    + 0.1875 * (coarse(&self.x, pi + si, pj, parent) + coarse(&self.x, pi, pj + sj, parent))
-                    + 0.0625 * coarse(&self.x, pi + si, pj + sj, parent);
+                    + 0.1875 * (coarse(&self.x, pi + si, pj, parent, jx) + coarse(&self.x, pi, pj + sj, parent, jy))
+                    + 0.0625 * coarse(&self.x, pi + si, pj + sj, parent, jd);
                 x[c] += e;
             }
         }
