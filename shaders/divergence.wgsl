@@ -1,7 +1,7 @@
 // Divergence per cell (seed 002, step 3): (u_right - u_left + v_top - v_bottom) / h.
 // Prescribed faces (walls, inflows, solids) are read as their prescribed value. Solid cells: 0.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read_write> divergence: array<f32>;

@@ -4,7 +4,7 @@
 // fluid falls along g) and momentum damping (seed 001: momentum *= factor, here
 // exp(-damping dt) so it is independent of dt). Prescribed faces keep their value.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read_write> u: array<f32>;
 @group(0) @binding(1) var<storage, read_write> v: array<f32>;
 @group(0) @binding(2) var<storage, read> density: array<f32>;

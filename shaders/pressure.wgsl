@@ -5,7 +5,7 @@
 // Weighted (params.jacobi_weight < 1) because plain Jacobi never damps the checkerboard mode of a
 // closed box (its iteration matrix has the eigenvalue -1 there).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> p: array<f32>;
 @group(0) @binding(1) var<storage, read> divergence: array<f32>;
 @group(0) @binding(2) var<storage, read> solid: array<f32>;
@@ -23,7 +23,7 @@ fn jacobi_value(old: f32, sum: f32, b: f32, count: f32) -> f32 {
 const J_TILE: i32 = 24;
 const J_HALO: i32 = 4;
 const J_SPAN: i32 = 32;
-// Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); each takes the tile cells
+// Invocations of a workgroup (src/sim/kernel/profile.rs `DeviceProfile::solver_workgroup`); each takes the tile cells
 // lid, lid + WG, ...
 override WG: u32 = 256u;
 

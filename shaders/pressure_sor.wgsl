@@ -3,7 +3,7 @@
 // and whose rhs is `load`'s -rho h^2 div / dt. Each cell moves params.sor_omega of the way past its
 // Gauss-Seidel value.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read> mg_x: array<f32>;
 @group(0) @binding(2) var<storage, read> mg_rhs: array<f32>;

@@ -3,7 +3,7 @@
 // normal velocity is 0 on every face touching a solid cell or a wall. Each thread reads only its
 // own face (in place); on periodic sides the duplicated last face computes the same value.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read_write> u: array<f32>;
 @group(0) @binding(1) var<storage, read_write> v: array<f32>;
 @group(0) @binding(2) var<storage, read> p: array<f32>;

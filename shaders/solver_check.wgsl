@@ -14,7 +14,7 @@
 //             the check after which the multigrid's polish runs (src/sim/solver.rs `polish_at`)
 //   FLOOR..   the floor's fall factor (f32), its window in units, its reference ratio (f32)
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> p: array<f32>;
 @group(0) @binding(1) var<storage, read> divergence: array<f32>;
 @group(0) @binding(2) var<storage, read> solid: array<f32>;

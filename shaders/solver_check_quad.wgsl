@@ -5,7 +5,7 @@
 // storage one lane at a time but every word of a vector in one pass over the lanes, and a cell's
 // residual reads 7 words (multigrid/quad.wgsl).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs); multigrid/quad.wgsl declares the level's.
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs); multigrid/quad.wgsl declares the level's.
 @group(0) @binding(0) var<storage, read_write> mg_control: array<u32>;
 @group(0) @binding(1) var<storage, read> solid: array<vec4<f32>>;
 

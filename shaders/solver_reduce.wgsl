@@ -2,10 +2,10 @@
 // solver_check_quad.wgsl, which declare mg_control): each workgroup leaves the max of its cells
 // at PARTIALS + its index, for the gates (solver_check.wgsl `partial_max`).
 
-// Workgroups of a reduction (src/sim/kernel.rs `reduction_groups`): on a CPU adapter one a thread
+// Workgroups of a reduction (src/sim/kernel/profile.rs `reduction_groups`): on a CPU adapter one a thread
 // (more on large grids, at most 64), on a GPU 64 to 1024.
 override GROUPS: u32 = 64u;
-// Invocations of a reduction workgroup (src/sim/kernel.rs `solver_workgroup`: 8 on a CPU
+// Invocations of a reduction workgroup (src/sim/kernel/profile.rs `DeviceProfile::solver_workgroup`: 8 on a CPU
 // adapter, where each invocation is a coroutine every barrier suspends); at most 256.
 override WG: u32 = 256u;
 const PARTIALS: u32 = 8u;

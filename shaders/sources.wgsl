@@ -5,7 +5,7 @@
 // (i, j) covers u[j][i] and v[j][i] where each exists; one of `ink_and_density` covers dye cell
 // (i, j), and flow cell (i / k, j / k) at its first dye cell.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read_write> u: array<f32>;
 @group(0) @binding(1) var<storage, read_write> v: array<f32>;
 @group(0) @binding(2) var<storage, read_write> p: array<f32>;

@@ -12,7 +12,7 @@
 //   stats[0..6]           the six totals (ink times the dye cell area, energy times rho h^2 / 2,
 //                         max speed, max |density|)
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read> divergence: array<f32>;
@@ -22,7 +22,7 @@
 @group(0) @binding(6) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(7) var<storage, read_write> stats: array<f32>;
 
-// Workgroups of the first stage (src/sim/kernel.rs `reduction_groups`): on a CPU adapter one a
+// Workgroups of the first stage (src/sim/kernel/profile.rs `reduction_groups`): on a CPU adapter one a
 // thread (more on large grids, at most 64), on a GPU 64 to 1024. `finish` folds their partials
 // with FOLD invocations, each a run of GROUPS / FOLD in order, then the first the FOLD subtotals
 // in order: with FOLD 1 (a CPU adapter) one serial fold.

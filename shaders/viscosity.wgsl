@@ -20,7 +20,7 @@
 // - tangentially, a face closed by a solid cell: a still no-slip wall half a cell away (2a, 0).
 // Prescribed faces keep the value they hold.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read> solid: array<f32>;

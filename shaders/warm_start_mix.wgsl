@@ -34,11 +34,11 @@
 // The solver's control words (solver_check.wgsl has their layout).
 @group(0) @binding(1) var<storage, read_write> mg_control: array<u32>;
 
-// Workgroups of the sums and their fold, as in stats.wgsl (src/sim/kernel.rs `reduction_groups`).
+// Workgroups of the sums and their fold, as in stats.wgsl (src/sim/kernel/profile.rs `reduction_groups`).
 override GROUPS: u32 = 64u;
 override FOLD: u32 = 1u;
 fn base() -> u32 { return 8u * GROUPS; }
-// Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); at most 256.
+// Invocations of a workgroup (src/sim/kernel/profile.rs `DeviceProfile::solver_workgroup`); at most 256.
 override WG: u32 = 256u;
 // The pair (p1, d) is used when sin² of its angle in the energy inner product is above this: the
 // 2 x 2 system's determinant, relative to its diagonal, well clear of the sums' f32 round-off.

@@ -15,7 +15,7 @@
 // One thread per dye cell; the first nx × ny threads also handle the flow cell of that index.
 // Writes ink_out / density_out only for the fields whose scheme is conservative.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read> ink: array<f32>;

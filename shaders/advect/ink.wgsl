@@ -7,7 +7,7 @@
 // that leaves through an inflow side picks up what that inflow carries; solid cells are never
 // sampled and hold no ink.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read> ink: array<f32>;

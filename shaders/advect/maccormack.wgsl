@@ -9,7 +9,7 @@
 // Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
 // Velocity lattices carry the wall and inflow ghosts of the semi-Lagrangian samplers.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read> ink: array<f32>;

@@ -3,7 +3,7 @@
 // there. Reads u, v (or their blocks: shared/velocity_blocks.wgsl); writes u_out, v_out.
 // Prescribed faces keep their prescribed value. `fill_blocks` gathers the blocks from u and v.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> u: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
 @group(0) @binding(2) var<storage, read> solid: array<f32>;

@@ -17,7 +17,7 @@
 // chunk the columns are copied into a texture (`to_texture`), which the product reads
 // (multigrid/coarse_levels.wgsl `s_bottom`). CPU twin: src/sim/cpu/multigrid.rs `bottom_inverse`.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs). `level` is the bottom level.
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs). `level` is the bottom level.
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(2) var<storage, read_write> mg_bottom: array<vec4<f32>>;

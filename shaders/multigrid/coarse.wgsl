@@ -2,7 +2,7 @@
 // and one V-cycle of them run by one workgroup (multigrid/coarse_levels.wgsl). Stencils stay in
 // the stencil buffer (read-only) and are read once; x and rhs live in workgroup memory.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read_write> mg_x: array<f32>;
 @group(0) @binding(2) var<storage, read> mg_rhs: array<f32>;

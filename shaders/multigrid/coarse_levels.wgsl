@@ -18,7 +18,7 @@
 @group(0) @binding(0) var<storage, read> mg_bottom: array<vec4<f32>>;
 @group(0) @binding(1) var bottom_tex: texture_2d<f32>;
 
-// Invocations of the one workgroup (src/sim/kernel.rs `solver_workgroup`).
+// Invocations of the one workgroup (src/sim/kernel/profile.rs `DeviceProfile::solver_workgroup`).
 override WG: u32 = 256u;
 // The levels this dispatch solves, compiled in (src/sim/multigrid.rs `coarse_constants`): the
 // first and the bottom (the last level), the same one when there is one level here. At most two:

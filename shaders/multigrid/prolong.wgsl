@@ -3,7 +3,7 @@
 // red-black smoothing sweeps (SMOOTH_OMEGA) run in workgroup memory, y -> x. `add` is the plain
 // prolongation in place on x that a CPU adapter uses instead (followed by plain half-sweeps).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read_write> mg_x: array<f32>;
 @group(0) @binding(2) var<storage, read> mg_rhs: array<f32>;

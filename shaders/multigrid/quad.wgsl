@@ -6,7 +6,7 @@
 // the lanes (shared/lanes4.wgsl), and a plain half-sweep, restriction or prolongation reads
 // 7 to 33 words a cell.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs): the buffers of the plain kernels, as quads.
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs): the buffers of the plain kernels, as quads.
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read_write> mg_x: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> mg_rhs: array<vec4<f32>>;

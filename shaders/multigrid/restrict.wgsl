@@ -4,7 +4,7 @@
 // h^2-residuals gives the (2h)^2 one), and its correction starts at zero. Children past an odd
 // edge do not exist; solid children have no residual.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read> mg_x: array<f32>;
 @group(0) @binding(2) var<storage, read_write> mg_rhs: array<f32>;

@@ -5,7 +5,7 @@
 // faces across it are. `load`, every solve, writes level 0's right-hand
 // side from the divergence.
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> divergence: array<f32>;
 @group(0) @binding(1) var<storage, read> solid: array<f32>;
 @group(0) @binding(2) var<storage, read> level: Level;

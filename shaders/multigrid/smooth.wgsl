@@ -4,7 +4,7 @@
 // half-sweeps in place on x that a CPU adapter uses instead (DeviceProfile::solver_tiles); the
 // seam's run only where a level has an odd periodic axis (multigrid/level.wgsl `colour`).
 
-// Bindings (numbers: `slot` in src/sim/kernel.rs).
+// Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> level: Level;
 @group(0) @binding(1) var<storage, read_write> mg_x: array<f32>;
 @group(0) @binding(2) var<storage, read> mg_rhs: array<f32>;

@@ -11,7 +11,7 @@ const TILE: i32 = 24;
 const HALO: i32 = 4;
 const SPAN: i32 = 32;
 const TILE_CELLS: u32 = 1024u;
-// Invocations of a workgroup (src/sim/kernel.rs `solver_workgroup`); each takes the tile cells
+// Invocations of a workgroup (src/sim/kernel/profile.rs `DeviceProfile::solver_workgroup`); each takes the tile cells
 // lid, lid + WG, ...
 override WG: u32 = 256u;
 

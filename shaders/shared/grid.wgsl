@@ -103,13 +103,13 @@ const SLIP_NO_SLIP: u32 = 0u;
 const SLIP_FREE: u32 = 1u;
 
 // The flow grid's size and the dye scale are constants of each kernel (GRID_NX, GRID_NY, GRID_K,
-// put in front by src/sim/kernel.rs `source_with`); params.nx, ny and dye_scale hold the same.
+// put in front by src/sim/kernel/compose.rs `source_with`); params.nx, ny and dye_scale hold the same.
 fn nx() -> i32 { return GRID_NX; }
 fn ny() -> i32 { return GRID_NY; }
 // Cells of the flow grid.
 fn cell_count() -> u32 { return u32(nx() * ny()); }
 // Whether an axis may be periodic: a simulation without runs variants built with false
-// (src/sim/kernel.rs `Switches`), which leave the wrapped paths out. A CPU adapter runs both sides
+// (src/sim/kernel/pipelines.rs `Switches`), which leave the wrapped paths out. A CPU adapter runs both sides
 // of a branch on a uniform value.
 override PERIODIC_X: bool = true;
 override PERIODIC_Y: bool = true;

@@ -2,7 +2,7 @@
 // takes this part declares `solid` (`read`) itself.
 
 // Whether some cell may be solid. A simulation with none runs a variant built with false, which
-// reads nothing here (src/sim/kernel.rs `Switches`): on a CPU adapter these reads were a third of
+// reads nothing here (src/sim/kernel/pipelines.rs `Switches`): on a CPU adapter these reads were a third of
 // ink transport's cost, and a branch on a uniform value does not skip them there.
 override SOLIDS: bool = true;
 

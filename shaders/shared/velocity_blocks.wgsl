@@ -7,7 +7,7 @@
 // one pass over the lanes where it reads storage lane by lane). Layout: u's blocks, texel
 // (i0, j0 + 1) for i0 in 0..nx, j0 in -1..ny; v's, texel (i0 + 1, j0) for i0 in -1..nx, j0 in 0..ny.
 
-// Whether the traces read the blocks (true on a CPU adapter: src/sim/kernel.rs `velocity_blocks`).
+// Whether the traces read the blocks (true on a CPU adapter: src/sim/kernel/profile.rs `DeviceProfile::textures`).
 override BLOCKED: bool = false;
 
 fn u_block(i0: i32, j0: i32) -> vec2<i32> { return vec2<i32>(i0, j0 + 1); }
