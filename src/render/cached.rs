@@ -20,7 +20,7 @@ pub const FULL_RES_PPC: f32 = 12.0;
 
 /// The internal image size for a viewport of `w`×`h` pixels showing cells `ppc` pixels wide, at
 /// most `longest` pixels along the longer side; at the screen's resolution where cells are large
-/// or `lines` (grid lines, one screen pixel wide, which a coarser image blurs into dots).
+/// or `lines` (grid lines or arrows, one screen pixel wide, which a coarser image blurs).
 pub fn internal_size(w: f32, h: f32, ppc: f32, longest: f32, lines: bool) -> [u32; 2] {
     let scale = if ppc >= FULL_RES_PPC || lines { 1.0 } else { (longest / w.max(h)).min(1.0) };
     [((w * scale).round() as u32).max(1), ((h * scale).round() as u32).max(1)]
@@ -145,7 +145,10 @@ impl CachedField {
             return false;
         }
         let dye_cells = params.nx.max(params.ny) as f32 * params.view[2].max(1.0);
-        let lines = params.flags & super::flags::GRID_LINES != 0;
+        // lines one screen pixel wide: grid lines and arrows (which a coarser image, stretched,
+        // blurred into dots and blobs whose direction could not be read)
+        use super::flags::{ARROWS_CENTRE, ARROWS_MAC, GRID_LINES};
+        let lines = params.flags & (GRID_LINES | ARROWS_CENTRE | ARROWS_MAC) != 0;
         let size = internal_size(shown.w, shown.h, params.view[0], longest_side(self.software, dye_cells), lines);
         if self.target.as_ref().is_none_or(|t| t.size != size) {
             let texture = super::field_image(device, size, wgpu::TextureUsages::TEXTURE_BINDING);

@@ -231,7 +231,7 @@ impl Overlays {
         if self.divergence {
             let r = self.divergence_range;
             let colour = |t: f32| divergence_tint(t * r, r, [0.0; 3], 1.0);
-            let title = if self.divergence_after { "divergence after projection" } else { "divergence" };
+            let title = if self.divergence_after { "divergence after the solve" } else { "divergence before the solve" };
             out.push(Legend { title, unit: "1/s", range: r, stops: stops(r, &colour) });
         }
         out

@@ -204,18 +204,26 @@ fn paint_over(painter: &egui::Painter, inner: egui::Rect, t: &FieldText) {
     }
 }
 
-/// The same in the band under the field: the readout at its top left, the rest right to left
-/// along its top, off the cells.
+/// The same in the band under the field: the readout at its top left (in a column kept for it
+/// whether it shows or not, so the rest does not jump as the cursor comes and goes), the rest
+/// right to left in rows beside it, off the cells.
 fn paint_below(painter: &egui::Painter, band: egui::Rect, t: &FieldText) {
-    let mut right = band.right();
+    let column = (band.width() * 0.45).min(340.0);
+    let left = band.left() + column + 6.0;
+    let (mut right, mut top, mut row_bottom) = (band.right(), band.top(), band.top());
     for item in items(t) {
-        let size = item.size(painter, band.width());
-        let rect = egui::Rect::from_min_size(egui::pos2(right - size.x, band.top()), size);
+        let size = item.size(painter, band.right() - left);
+        if right - size.x < left && right < band.right() {
+            // a new row under the last
+            (right, top) = (band.right(), row_bottom + 4.0);
+        }
+        let rect = egui::Rect::from_min_size(egui::pos2(right - size.x, top), size);
         item.paint(painter, rect);
         right = rect.left() - 6.0;
+        row_bottom = row_bottom.max(rect.bottom());
     }
     if let Some(line) = &t.readout {
-        readout(painter, band.left_top(), false, line, (right - band.left() - 10.0).max(band.width() * 0.4));
+        readout(painter, band.left_top(), false, line, column - 10.0);
     }
 }
 
