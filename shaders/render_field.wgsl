@@ -246,10 +246,13 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     }
     let solid_here = solid[cell(i, j)] > 0.5;
     if solid_here { col = vec3<f32>(0.35, 0.37, 0.41); }
-    // src/render offers grid lines only at GRID_MIN_PIXELS or more a cell
+    // src/render offers grid lines only at GRID_MIN_PIXELS or more a cell, and the window then
+    // draws its image at the screen's resolution (src/render/cached.rs): a line one pixel wide,
+    // the pixel just above and right of each cell edge (both sides made them two pixels wide,
+    // and a coarser image turned them into dots)
     if shown(GRID_LINES) {
-        let e = min(fract(g), 1.0 - fract(g)) / px;
-        if min(e.x, e.y) < 0.75 { col = mix(col, vec3<f32>(0.5, 0.5, 0.55), 0.35); }
+        let e = fract(g) / px;
+        if min(e.x, e.y) < 1.0 { col = mix(col, vec3<f32>(0.55, 0.55, 0.6), 0.4); }
     }
     let width = 1.0 * px;
     // cell arrows at the centres of s × s tiles, s the screen spacing in cells (at least 1, where
@@ -267,12 +270,15 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
     if shown(ARROWS_MAC) {
         // one arrow per edge (src/render turns this off where cells are too small): u on the
         // vertical edges left and right of this cell, v on the horizontal edges below and above
+        // (short beside the numbers printed in the cells, which they must not cross)
+        var cap = ARROW_CAP;
+        if shown(SHORT_EDGE_ARROWS) { cap = EDGE_ARROW_CAP_BESIDE_NUMBERS; }
         var dist_u = 1e9;
         var dist_v = 1e9;
         for (var k = 0; k < 2; k++) {
-            let du = arrow_vector(vec2<f32>(u_at(i + k, j), 0.0), ARROW_CAP);
+            let du = arrow_vector(vec2<f32>(u_at(i + k, j), 0.0), cap);
             dist_u = min(dist_u, arrow_dist(g, vec2<f32>(f32(i + k), f32(j) + 0.5), du, px));
-            let dv = arrow_vector(vec2<f32>(0.0, v_at(i, j + k)), ARROW_CAP);
+            let dv = arrow_vector(vec2<f32>(0.0, v_at(i, j + k)), cap);
             dist_v = min(dist_v, arrow_dist(g, vec2<f32>(f32(i) + 0.5, f32(j + k)), dv, px));
         }
         col = over_arrow(col, dist_u, width, vec3<f32>(1.0, 0.45, 0.35));

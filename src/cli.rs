@@ -98,6 +98,21 @@ pub fn main(cli: Cli) -> Result<()> {
     }
 }
 
+/// The first line of a clap error, with what it lists below it: "the following required
+/// arguments were not provided:" is followed by the flags on lines of their own, which the line
+/// must name (`--steps <STEPS>`).
+pub fn one_line(text: &str) -> String {
+    let mut lines = text.lines();
+    let mut out = lines.next().unwrap_or("bad arguments").trim_start_matches("error: ").trim_end().to_string();
+    if out.ends_with(':') {
+        let listed: Vec<&str> = lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()).map(str::trim).collect();
+        if !listed.is_empty() {
+            out = format!("{} {}", out, listed.join(", "));
+        }
+    }
+    out
+}
+
 /// Loads the scene and initial state of a headless run.
 pub fn prepare(args: &RunArgs, limits: &wgpu::Limits) -> Result<(Scene, Source, crate::sim::fields::Fields, Option<Meta>)> {
     let meta = match &args.load {

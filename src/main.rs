@@ -11,9 +11,7 @@ fn main() {
                 e.exit();
             }
             // one line, not clap's usage block
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            eprintln!("smokebox: {first} (see smokebox --help)");
+            eprintln!("smokebox: {} (see smokebox --help)", smokebox::cli::one_line(&e.to_string()));
             std::process::exit(2);
         }
     };

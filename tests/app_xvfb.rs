@@ -968,7 +968,7 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
     println!("numbers without a tint: {printed} text pixels (none before: {})", light(&field));
     assert!(printed > 400 && light(&field) < 50, "no numbers printed without a tint ({printed} text pixels; see {})", out.display());
 
-    // H hides the panel: the field grows and the PAUSED badge is on it (the state opens paused)
+    // H hides the panel: the field grows and the PAUSED badge is at its top right (the state opens paused)
     let mut wider = false;
     let mut badge = 0;
     for attempt in 0..3 {
@@ -981,15 +981,16 @@ fn arrows_show_speed_numbers_print_without_a_tint_and_badges_show_without_the_pa
         let x1 = (x0..screen.width()).take_while(|&x| rim(x)).last().unwrap_or(x0);
         wider = x1 - x0 > field.width() + 100;
         let amber = |p: &image::Rgb<u8>| p.0[0] > 220 && (150..230).contains(&p.0[1]) && p.0[2] < 130;
+        // (cells this large keep their text in a band above the field: look there too)
         badge = (x1.saturating_sub(220)..x1)
-            .flat_map(|x| (y0..y0 + 40).map(move |y| (x, y)))
+            .flat_map(|x| (y0.saturating_sub(100)..y0 + 40).map(move |y| (x, y)))
             .filter(|&(x, y)| amber(screen.get_pixel(x, y)))
             .count();
         if wider {
             break;
         }
     }
-    println!("panel hidden: {wider}; PAUSED badge: {badge} amber pixels in the field's top right corner");
+    println!("panel hidden: {wider}; PAUSED badge: {badge} amber pixels at the field's top right corner");
     assert!(wider, "H did not hide the panel (see {})", out.display());
     assert!(badge > 40, "no PAUSED badge on the field with the panel hidden ({badge} amber pixels; see {})", out.display());
 }

@@ -15,10 +15,10 @@ fn readback_returns_the_fields_once_mapped() {
     let mut rb = FieldReadback::new(&sim.device, nx, ny);
     let mut enc = sim.device.create_command_encoder(&Default::default());
     // the first frames wait for `every`
-    rb.encode(&mut enc, &sim.buffers.p, &sim.buffers.divergence, 2);
+    rb.encode(&mut enc, &sim.buffers.p, (&sim.buffers.divergence, true), 2);
     rb.request_map();
     assert!(!rb.collect(), "nothing was copied yet");
-    rb.encode(&mut enc, &sim.buffers.p, &sim.buffers.divergence, 2);
+    rb.encode(&mut enc, &sim.buffers.p, (&sim.buffers.divergence, true), 2);
     sim.queue.submit([enc.finish()]);
     rb.request_map();
     sim.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
@@ -29,6 +29,10 @@ fn readback_returns_the_fields_once_mapped() {
     let lo = fields.p.iter().copied().fold(f32::INFINITY, f32::min);
     let hi = fields.p.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     assert_eq!(snap.pressure_range(), Some((lo, hi)));
+    // the automatic divergence range is the largest |div|, and the snapshot knows which it holds
+    let most = fields.divergence.iter().fold(0.0f32, |m, d| m.max(d.abs()));
+    assert_eq!(snap.divergence_range(), Some(most));
+    assert!(snap.divergence_after);
     assert!(!rb.collect(), "one copy is taken once");
 }
 
@@ -47,7 +51,7 @@ fn cell_probe_reads_one_cell_and_its_dye() {
     let mut probe = CellProbe::new(&sim.device);
     let mut enc = sim.device.create_command_encoder(&Default::default());
     let (i, j, dye) = (4, 3, [13usize, 10usize]);
-    probe.encode(&mut enc, &sim, &sim.buffers.divergence, [i, j], dye);
+    probe.encode(&mut enc, &sim, (&sim.buffers.divergence, false), [i, j], dye);
     assert!(!probe.collect(), "nothing before the submit");
     sim.queue.submit([enc.finish()]);
     probe.request_map();
@@ -61,4 +65,6 @@ fn cell_probe_reads_one_cell_and_its_dye() {
     let d = fields.dye_cell(dye[0], dye[1]);
     assert_eq!(r.ink, [fields.ink[3 * d], fields.ink[3 * d + 1], fields.ink[3 * d + 2]]);
     assert!(r.text().contains("solid") && r.text().contains("m/s") && r.text().contains("Pa"), "{}", r.text());
+    // the readout says which divergence it shows: the solve's input here
+    assert!(!r.divergence_after && r.text().contains("div before the solve"), "{}", r.text());
 }

@@ -186,3 +186,34 @@ fn overlays_report_what_they_cannot_draw() {
     assert_eq!(text_colour_on([0.02, 0.02, 0.05]), [255, 255, 255]);
     assert_eq!(text_colour_on([0.95, 0.35, 0.1]), [0, 0, 0]);
 }
+
+/// Issue 58: grid lines are thin lines, one pixel wide at each cell edge, not the dots or
+/// two-pixel bands they were: on `teaching` at its own 16 × 12 cells (24 px a cell at W), a row
+/// through the middle of a cell row crosses 16 lines, each one pixel wide, a cell apart.
+#[test]
+fn grid_lines_are_one_pixel_wide() {
+    let gpu = common::gpu();
+    let (scene, source) = Scene::load("teaching", &[]).unwrap();
+    let sim = Simulation::new(&gpu, &initial_fields(&scene, &source).unwrap(), Params::from_scene(&scene), scene.solver.clone()).unwrap();
+    let plain = Overlays { ink: false, grid_lines: false, numbers: false, ..Overlays::default() };
+    let background = [0.02, 0.02, 0.03];
+    let without = render_rgba(&sim, &plain, background, W, H);
+    let with = render_rgba(&sim, &Overlays { grid_lines: true, ..plain }, background, W, H);
+    let ppc = W as usize / sim.nx;
+    assert_eq!(ppc * sim.ny, H as usize, "the grid fills the image");
+    // the middle of cell row 5, away from the obstacle (columns 11-12) and the rims
+    let y = H as usize - (5 * ppc + ppc / 2);
+    let line: Vec<usize> = (0..W as usize).filter(|&x| with[4 * (y * W as usize + x)] != without[4 * (y * W as usize + x)]).collect();
+    // (the obstacle's cells and the walls' 2-pixel rim are drawn over the lines)
+    let solid = |x: usize| (11..13).contains(&(x / ppc)) || x < 2 || x + 2 >= W as usize;
+    let line: Vec<usize> = line.into_iter().filter(|&x| !solid(x)).collect();
+    let expected: Vec<usize> = (0..sim.nx).map(|i| i * ppc).filter(|&x| !solid(x)).collect();
+    assert_eq!(line, expected, "grid-line pixels of a row: one at each cell's left edge, none beside it");
+    let _ = image::save_buffer(
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("teaching_grid_lines.png"),
+        &with,
+        W,
+        H,
+        image::ExtendedColorType::Rgba8,
+    );
+}

@@ -449,6 +449,7 @@ fn the_panel_does_not_jump_when_figures_appear() {
         floor_steps: 0,
         solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
         pressure_range: Some((-1.25e-3, 3.5e-2)),
+        divergence_range: Some(2.5e-3),
         passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
         adapter: "llvmpipe".into(),
         // known from the start, never filled in later (checked below)
@@ -562,8 +563,8 @@ fn arrow_controls_and_keep_running_when_hidden() {
     assert!(!h.state().view.overlays.arrow_auto);
     set_slider(&mut h, "arrow scale (px per m/s)", 120.0);
     assert_eq!(h.state().view.overlays.arrow_scale, 120.0);
-    set_slider(&mut h, "arrow spacing (px)", 40.0);
-    assert_eq!(h.state().view.overlays.arrow_pixels, 40.0);
+    set_slider(&mut h, "arrow spacing (px)", 56.0);
+    assert_eq!(h.state().view.overlays.arrow_pixels, 56.0);
     h.get_by_label("colour arrows by speed").click();
     settle(&mut h);
     assert!(h.state().view.overlays.arrow_colour_by_speed);
@@ -576,4 +577,78 @@ fn arrow_controls_and_keep_running_when_hidden() {
     settle(&mut h);
     let why = h.query_all_by_label_contains("one arrow per edge needs").count();
     assert!(why > 0, "no reason given for the greyed edge arrows");
+}
+
+/// The field's width left of the side panel in a 1100-point window, with a recording running or
+/// not (`recording`), after a few frames (the panel sizes itself to its widest row).
+fn central_width(recording: Option<u32>) -> f32 {
+    let (scene, _) = Scene::load("plume", &[]).unwrap();
+    let state = (scene, View::default(), PanelState::default(), LiveStats::default(), 0.0f32);
+    let mut h = Harness::builder().with_size(egui::vec2(1100.0, 800.0)).build_ui_state(
+        move |ui, s: &mut (Scene, View, PanelState, LiveStats, f32)| {
+            ui::fonts::install(ui.ctx());
+            let capture = ui::CaptureStatus { dir: "/tmp/captures".into(), recording, ..Default::default() };
+            let shown = Shown { scene: &s.0, label: "plume", stats: &s.3, paused: false, capture: &capture };
+            ui::side_panel(ui, &shown, &mut s.1, &mut s.2);
+            s.4 = ui.available_rect_before_wrap().width();
+        },
+        state,
+    );
+    for _ in 0..4 {
+        h.run();
+    }
+    h.state().4
+}
+
+/// Issue 58: starting a recording (G) turned "Record GIF" into the wider "Stop recording", which
+/// widened the panel and shrank the field being recorded by 24 px.
+#[test]
+fn recording_moves_neither_the_panel_nor_the_field() {
+    let (idle, recording) = (central_width(None), central_width(Some(12)));
+    assert!(idle > 400.0, "the field has {idle} points");
+    assert_eq!(idle, recording, "the field is {idle} points wide, {recording} while recording");
+}
+
+/// Issue 58: grid lines, numbers and edge arrows are off unless a scene opens with them; the
+/// `teaching` scene opens with what its caption names (edge velocities, key 4, the grid and the
+/// numbers), and no other built-in scene with any of them.
+#[test]
+fn grid_lines_and_numbers_are_off_by_default_and_on_in_teaching() {
+    let o = View::default().overlays;
+    assert!(!o.grid_lines && !o.numbers && !o.arrows_mac, "{o:?}");
+    assert!(o.divergence_auto && o.pressure_auto, "tint ranges follow the field by default");
+    for (name, _) in smokebox::config::BUILTIN {
+        let (scene, _) = Scene::load(name, &[]).unwrap();
+        let mut view = View::default();
+        view.overlays.grid_lines = true;
+        view.open_scene(&scene);
+        let o = &view.overlays;
+        if *name == "teaching" {
+            assert!(o.grid_lines && o.numbers && o.arrows_mac && !o.arrows_centre, "{name}: {o:?}");
+            assert!(scene.display.caption.contains("edge velocities (4)"), "{}", scene.display.caption);
+        } else {
+            assert!(!o.grid_lines && !o.numbers && !o.arrows_mac, "{name} opens with grid lines or numbers: {o:?}");
+        }
+    }
+    // box and paint do not open as the same empty box
+    let (b, p) = (Scene::load("box", &[]).unwrap().0, Scene::load("paint", &[]).unwrap().0);
+    assert_ne!(b.display.background, p.display.background);
+    assert!(b.display.caption.is_empty() && !p.display.caption.is_empty());
+}
+
+/// Issue 58: viscosity off 0 makes each step several times slower; the panel says so under its
+/// slider, with the factor measured from the passes' GPU times when there are any.
+#[test]
+fn viscosity_warns_of_its_cost() {
+    use smokebox::ui::scene_settings::{viscosity_cost, viscosity_warning};
+    let passes = vec![("advect".to_string(), 4.0), ("viscosity".to_string(), 16.0), ("pressure".to_string(), 4.0)];
+    assert_eq!(viscosity_cost(&passes), Some(3.0));
+    assert_eq!(viscosity_cost(&passes[..1]), None);
+    assert!(viscosity_warning(Some(3.0)).contains("3.0× slower"), "{}", viscosity_warning(Some(3.0)));
+    let mut h = harness();
+    let warned = |h: &Harness<'static, State>| h.query_all_by_label_contains("viscosity makes each step").next().is_some();
+    assert!(!warned(&h), "a warning at ν = 0");
+    set_slider(&mut h, "viscosity ν (m²/s)", 0.001);
+    assert!(h.state().scene.fluid.viscosity > 0.0);
+    assert!(warned(&h), "no warning at ν = {}", h.state().scene.fluid.viscosity);
 }

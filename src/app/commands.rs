@@ -359,6 +359,7 @@ impl App {
         self.picks.undo(&mut s);
         let o = &self.view.overlays;
         (s.display.ink, s.display.divergence, s.display.pressure, s.display.velocity) = (o.ink, o.divergence, o.pressure, o.arrows_centre);
+        (s.display.edge_velocity, s.display.grid_lines, s.display.numbers) = (o.arrows_mac, o.grid_lines, o.numbers);
         s
     }
 
@@ -387,6 +388,7 @@ impl App {
     pub(super) fn after_new_state(&mut self) {
         self.stats.forget_state();
         self.pressure_auto = None;
+        self.divergence_auto = None;
         self.stale_stats_until = 0;
         self.pointer.last = None;
         self.field_dirty = true;

@@ -498,11 +498,12 @@ impl Running {
         let o = d.overlays;
         let ppp = ui.full.pixels_per_point;
         let ppc = d.viewport.pixels_per_cell(sim.nx);
-        self.reading_values = (o.pressure && o.pressure_auto) || numbers::wanted(o, ppc, ppp, sim.nx * sim.ny);
+        self.reading_values =
+            (o.pressure && o.pressure_auto) || (o.divergence && o.divergence_auto) || numbers::wanted(o, ppc, ppp, sim.nx * sim.ny);
         if self.reading_values {
             let div = match (&sim.div_after, o.divergence_after) {
-                (Some(a), true) => &a.buffer,
-                _ => &sim.buffers.divergence,
+                (Some(a), true) => (&a.buffer, true),
+                _ => (&sim.buffers.divergence, false),
             };
             self.values.encode(&mut encoder, &sim.buffers.p, div, READBACK_EVERY);
         }
@@ -510,8 +511,8 @@ impl Running {
             let h = sim.params.h;
             let dh = h / sim.dye_scale as f32;
             let div = match (&sim.div_after, o.divergence_after) {
-                (Some(a), true) => &a.buffer,
-                _ => &sim.buffers.divergence,
+                (Some(a), true) => (&a.buffer, true),
+                _ => (&sim.buffers.divergence, false),
             };
             self.probe.encode(&mut encoder, sim, div, [(x / h) as usize, (y / h) as usize], [(x / dh) as usize, (y / dh) as usize]);
         }

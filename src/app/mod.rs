@@ -178,6 +178,10 @@ pub struct App {
     /// Step statistics up to this step describe a state since replaced (clear, reset): ignore.
     stale_stats_until: u64,
     pressure_auto: Option<(f32, f32)>,
+    /// The largest |div| of the last read-back: the automatic divergence range.
+    divergence_auto: Option<f32>,
+    /// The field was fitted with bands for the text above and below it (`field::bands_wanted`).
+    text_bands: bool,
     /// Ctrl (Cmd on macOS) is held.
     ctrl: bool,
     /// A Quit command was applied: leave the event loop.
@@ -275,6 +279,8 @@ impl App {
             field_dirty: true,
             stale_stats_until: 0,
             pressure_auto: None,
+            divergence_auto: None,
+            text_bands: false,
             ctrl: false,
             quit: false,
             settle_frames: SETTLE_FRAMES,
@@ -334,6 +340,7 @@ impl App {
         self.last_frame = Instant::now();
         self.hover_pending = false;
         let pressure_range = self.pressure_range_in_use();
+        let legends = self.overlays_drawn().legends(pressure_range);
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
             return;
@@ -384,9 +391,11 @@ impl App {
                 .then(|| crate::ui::help::hint(crate::platform::touch_screen()).to_string()),
             caption: Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty()),
             notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
-            legends: o.legends(pressure_range),
+            legends,
             arrow_key: arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
+            numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
+            bands: self.text_bands && !self.view.fill_window,
         };
         // the picture alone, when asked; messages still show
         let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
@@ -412,8 +421,14 @@ impl App {
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
         let area = Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp };
-        self.viewport =
-            if self.view.fill_window { Viewport::cover(r.sim.nx, r.sim.ny, area) } else { Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0) };
+        self.viewport = if self.view.fill_window {
+            Viewport::cover(r.sim.nx, r.sim.ny, area)
+        } else {
+            let fit = Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0);
+            // large cells are read one by one: their text goes above and below them
+            self.text_bands = crate::ui::field::bands_wanted(fit.pixels_per_cell(r.sim.nx) / ppp, self.view.field_text);
+            if self.text_bands { Viewport::fit(r.sim.nx, r.sim.ny, crate::ui::field::without_bands(area, ppp), 8.0) } else { fit }
+        };
         self.repaint_at = ui_frame.repaint_after.map(|d| Instant::now() + d);
         if over_field && !self.stepper.has_work() && !self.pointer.left && !self.pointer.right {
             // over a still field egui asks for a frame after every move: those wait their turn too
@@ -439,6 +454,7 @@ impl App {
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
+        let drawn = self.overlays_drawn();
         let Some(r) = self.running.as_mut() else { return };
         for s in splats {
             r.sim.add_splat(s);
@@ -446,7 +462,6 @@ impl App {
         self.stepper.every_step = self.view.every_step;
         let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
         (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
-        let o = &self.view.overlays;
         // the cursor over the field, metres, for the hover readout
         let (nx, ny, h) = (r.sim.nx, r.sim.ny, r.sim.params.h);
         let hover = self
@@ -456,7 +471,7 @@ impl App {
             .filter(|m| (0.0..nx as f32 * h).contains(&m[0]) && (0.0..ny as f32 * h).contains(&m[1]));
         let drawing = Drawing {
             steps: plan.steps,
-            overlays: o,
+            overlays: &drawn,
             background: self.scene.display.background,
             background_alpha: self.view.background_alpha,
             viewport: self.viewport,
@@ -475,6 +490,16 @@ impl App {
         self.collect();
         if let Some(l) = &mut self.frame_log {
             l.end_frame(plan.steps, self.stats.step);
+        }
+    }
+
+    /// The overlays as drawn: the divergence range the last read-back's largest |div| where it
+    /// is automatic.
+    fn overlays_drawn(&self) -> crate::render::Overlays {
+        let o = &self.view.overlays;
+        match (o.divergence_auto, self.divergence_auto) {
+            (true, Some(range)) => crate::render::Overlays { divergence_range: range.max(1e-12), ..o.clone() },
+            _ => o.clone(),
         }
     }
 
@@ -529,9 +554,11 @@ impl App {
         }
         if r.values.collect() {
             self.pressure_auto = r.values.latest.as_ref().and_then(|s| s.pressure_range());
+            self.divergence_auto = r.values.latest.as_ref().and_then(|s| s.divergence_range());
         }
         // the range is shown only while something keeps it fresh
         self.stats.pressure_range = if r.reading_values { self.pressure_auto } else { None };
+        self.stats.divergence_range = if r.reading_values { self.divergence_auto } else { None };
         let now = r.sim.step_index;
         if let Some(s) = r.sim.readback.collect().into_iter().rfind(|s| s.step > self.stale_stats_until && s.step <= now) {
             self.stats.div_before = Some(s.div_max_before);
@@ -579,7 +606,8 @@ impl App {
     fn enable_div_after_if_shown(&mut self) {
         let Some(r) = self.running.as_mut() else { return };
         let o = &self.view.overlays;
-        if o.divergence && o.divergence_after && r.sim.div_after.is_none() {
+        // the numbers and the readout show it too, tint or not
+        if (o.divergence || o.numbers) && o.divergence_after && r.sim.div_after.is_none() {
             match r.sim.enable_div_after() {
                 Ok(()) => r.field.attach(&r.sim),
                 Err(e) => crate::platform::say(&e.to_string()),
@@ -597,8 +625,8 @@ mod tests {
     /// the key, why and what to do; where they can draw, or an overlay that was already on, none.
     #[test]
     fn an_overlay_switched_on_where_it_cannot_draw_leaves_a_note_on_the_field() {
-        // grid lines and numbers are on by default (drawn where cells are big): start from all off
-        let off = Overlays { arrows_mac: false, grid_lines: false, numbers: false, ..Overlays::default() };
+        let off = Overlays::default();
+        assert!(!off.arrows_mac && !off.grid_lines && !off.numbers, "keys 4, 6 and 7 are off by default");
         let on = |f: fn(&mut Overlays)| {
             let mut o = off.clone();
             f(&mut o);

@@ -20,14 +20,26 @@ pub fn cell_numbers(o: &Overlays, snap: Option<&Snapshot>, vp: Viewport, ppp: f3
     let values = if o.pressure { &snap.p } else { &snap.divergence };
     let cell_points = vp.pixels_per_cell(snap.nx) / ppp;
     let size = (cell_points * 0.2).min(13.0);
+    // beside edge arrows, above the u arrows' midline and below the v arrows (`NUMBER_RISE`)
+    let rise = if o.short_edge_arrows(vp.pixels_per_cell(snap.nx)) { crate::render::NUMBER_RISE } else { 0.0 };
     let mut out = Vec::with_capacity(values.len());
     for j in 0..snap.ny {
         for i in 0..snap.nx {
-            let px = vp.from_cells([i as f32 + 0.5, j as f32 + 0.5], snap.nx, snap.ny);
+            let px = vp.from_cells([i as f32 + 0.5, j as f32 + 0.5 + rise], snap.nx, snap.ny);
             out.push((egui::pos2(px[0] / ppp, px[1] / ppp), compact(values[j * snap.nx + i]), size));
         }
     }
     out
+}
+
+/// What the numbers are, for the line beside the legends: a learner must know whether the
+/// divergence printed is the one the solve started from or the one it left.
+pub fn label(pressure: bool, divergence_after: bool) -> String {
+    if pressure {
+        "numbers: pressure, Pa".to_string()
+    } else {
+        format!("numbers: divergence {}, 1/s", crate::render::readback::divergence_when(divergence_after))
+    }
 }
 
 /// A number in at most ~6 characters: 0.00 style for ordinary magnitudes, else 1.2e-5.

@@ -465,6 +465,12 @@ pub struct DisplayConfig {
     pub divergence: bool,
     pub pressure: bool,
     pub velocity: bool,
+    /// Arrows on the MAC edges (key 4).
+    pub edge_velocity: bool,
+    /// Cell outlines (key 6).
+    pub grid_lines: bool,
+    /// The shown field's value printed in each large cell (key 7).
+    pub numbers: bool,
     /// Background colour [r, g, b], 0..1.
     pub background: [f32; 3],
     /// One line on the field naming what to look at ("" for none).
@@ -479,6 +485,9 @@ impl Default for DisplayConfig {
             divergence: false,
             pressure: false,
             velocity: false,
+            edge_velocity: false,
+            grid_lines: false,
+            numbers: false,
             background: [0.02, 0.02, 0.03],
             caption: String::new(),
         }

@@ -19,9 +19,10 @@ pub const SOFTWARE_INTERNAL_MIN: f32 = 256.0;
 pub const FULL_RES_PPC: f32 = 12.0;
 
 /// The internal image size for a viewport of `w`×`h` pixels showing cells `ppc` pixels wide, at
-/// most `longest` pixels along the longer side.
-pub fn internal_size(w: f32, h: f32, ppc: f32, longest: f32) -> [u32; 2] {
-    let scale = if ppc >= FULL_RES_PPC { 1.0 } else { (longest / w.max(h)).min(1.0) };
+/// most `longest` pixels along the longer side; at the screen's resolution where cells are large
+/// or `lines` (grid lines or arrows, one screen pixel wide, which a coarser image blurs).
+pub fn internal_size(w: f32, h: f32, ppc: f32, longest: f32, lines: bool) -> [u32; 2] {
+    let scale = if ppc >= FULL_RES_PPC || lines { 1.0 } else { (longest / w.max(h)).min(1.0) };
     [((w * scale).round() as u32).max(1), ((h * scale).round() as u32).max(1)]
 }
 
@@ -144,7 +145,11 @@ impl CachedField {
             return false;
         }
         let dye_cells = params.nx.max(params.ny) as f32 * params.view[2].max(1.0);
-        let size = internal_size(shown.w, shown.h, params.view[0], longest_side(self.software, dye_cells));
+        // lines one screen pixel wide: grid lines and arrows (which a coarser image, stretched,
+        // blurred into dots and blobs whose direction could not be read)
+        use super::flags::{ARROWS_CENTRE, ARROWS_MAC, GRID_LINES};
+        let lines = params.flags & (GRID_LINES | ARROWS_CENTRE | ARROWS_MAC) != 0;
+        let size = internal_size(shown.w, shown.h, params.view[0], longest_side(self.software, dye_cells), lines);
         if self.target.as_ref().is_none_or(|t| t.size != size) {
             let texture = super::field_image(device, size, wgpu::TextureUsages::TEXTURE_BINDING);
             let view = texture.create_view(&Default::default());
@@ -211,13 +216,15 @@ mod tests {
     #[test]
     fn internal_size_caps_small_cells_and_keeps_large_ones() {
         // 128 cells in 740 px: 5.8 px a cell, capped to 512 on the long side, aspect kept
-        assert_eq!(internal_size(740.0, 370.0, 740.0 / 128.0, INTERNAL_MAX), [512, 256]);
+        assert_eq!(internal_size(740.0, 370.0, 740.0 / 128.0, INTERNAL_MAX, false), [512, 256]);
         // teaching scene: 40 px cells stay at screen resolution
-        assert_eq!(internal_size(640.0, 480.0, 40.0, INTERNAL_MAX), [640, 480]);
+        assert_eq!(internal_size(640.0, 480.0, 40.0, INTERNAL_MAX, false), [640, 480]);
         // a small window is never enlarged
-        assert_eq!(internal_size(300.0, 200.0, 2.0, INTERNAL_MAX), [300, 200]);
+        assert_eq!(internal_size(300.0, 200.0, 2.0, INTERNAL_MAX, false), [300, 200]);
         // a software adapter: the default plume's 256² dye grid, one pixel a dye cell
-        assert_eq!(internal_size(740.0, 740.0, 740.0 / 128.0, longest_side(true, 256.0)), [256, 256]);
+        assert_eq!(internal_size(740.0, 740.0, 740.0 / 128.0, longest_side(true, 256.0), false), [256, 256]);
+        // grid lines: the screen's resolution, so each is one pixel wide
+        assert_eq!(internal_size(740.0, 740.0, 10.0, longest_side(true, 256.0), true), [740, 740]);
     }
 
     #[test]

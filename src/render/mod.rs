@@ -25,6 +25,9 @@ pub fn shader_source() -> String {
         src += &format!("const {name}: u32 = {bit}u;\n");
     }
     src += &format!("// An arrow's longest share of its spacing (src/render/overlays.rs).\nconst ARROW_CAP: f32 = {ARROW_CAP:?};\n");
+    src += &format!(
+        "// An edge arrow's longest share of a cell beside numbers.\nconst EDGE_ARROW_CAP_BESIDE_NUMBERS: f32 = {EDGE_ARROW_CAP_BESIDE_NUMBERS:?};\n"
+    );
     src + SHADER
 }
 
@@ -67,6 +70,7 @@ impl RenderParams {
             (o.grid_lines && why_not_drawable("grid", pixels_per_cell, sim.nx * sim.ny).is_none(), GRID_LINES),
             (o.shading, SHADING),
             (o.arrow_colour_by_speed, ARROW_SPEED_COLOUR),
+            (o.short_edge_arrows(pixels_per_cell), SHORT_EDGE_ARROWS),
         ] {
             if on {
                 flags |= bit;

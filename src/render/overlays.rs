@@ -12,6 +12,10 @@ pub struct Overlays {
     /// Divergence right after the correction (the app keeps it in a spare buffer; without
     /// one, the divergence of the current velocity) instead of what the solver saw.
     pub divergence_after: bool,
+    /// Range from the last divergence read-back (its largest |div|) instead of
+    /// `divergence_range`, as the pressure's: a fixed range left the small divergence a solve
+    /// leaves behind untinted.
+    pub divergence_auto: bool,
     /// |div| (1/s) at full tint.
     pub divergence_range: f32,
     pub pressure: bool,
@@ -48,18 +52,19 @@ impl Default for Overlays {
             ink: true,
             divergence: false,
             divergence_after: false,
+            divergence_auto: true,
             divergence_range: 1.0,
             pressure: false,
             pressure_auto: true,
             pressure_range: 1.0,
             arrows_mac: false,
             arrows_centre: false,
-            arrow_pixels: 24.0,
+            arrow_pixels: 40.0,
             arrow_auto: true,
             arrow_scale: 40.0,
             arrow_colour_by_speed: false,
-            grid_lines: true,
-            numbers: true,
+            grid_lines: false,
+            numbers: false,
             shading: false,
             tint_opacity: 0.6,
         }
@@ -73,6 +78,12 @@ pub const MAC_ARROWS_MIN_PIXELS: f32 = 12.0;
 /// An arrow is at most this share of the spacing long (longer would reach the next one): speeds
 /// beyond it are all drawn this long.
 pub const ARROW_CAP: f32 = 0.9;
+/// Edge arrows' longest share of a cell where numbers are printed in the cells: ±0.15 of a cell
+/// about the edge, clear of the number, which moves up off the u arrows' midline
+/// (`NUMBER_RISE`), and of the v arrows below and above it.
+pub const EDGE_ARROW_CAP_BESIDE_NUMBERS: f32 = 0.3;
+/// How far above the cell's centre a number sits beside edge arrows, in cells.
+pub const NUMBER_RISE: f32 = 0.22;
 /// With the automatic scale, the reference speed's arrow is this share of the spacing.
 pub const ARROW_REFERENCE_SHARE: f32 = 0.75;
 /// Grid lines are drawn only where a cell is at least this many pixels wide.
@@ -121,12 +132,20 @@ pub struct ArrowScale {
 }
 
 impl Overlays {
+    /// Whether the edge arrows are kept short (`EDGE_ARROW_CAP_BESIDE_NUMBERS`), off the numbers
+    /// printed in cells `pixels_per_cell` wide.
+    pub fn short_edge_arrows(&self, pixels_per_cell: f32) -> bool {
+        self.arrows_mac && self.numbers && pixels_per_cell >= NUMBERS_MIN_PIXELS
+    }
+
     /// The arrows' scale for a flow of speed `speed` (m/s, `arrow_speed`), with cells
     /// `pixels_per_cell` wide on screen.
     pub fn arrow_scale_for(&self, speed: f32, pixels_per_cell: f32) -> ArrowScale {
         let spacing_px = arrow_spacing(self.arrow_pixels, pixels_per_cell) * pixels_per_cell;
-        // edge arrows alone: one a cell
-        let spacing_px = if self.arrows_centre { spacing_px } else { pixels_per_cell.max(1e-3) };
+        // edge arrows alone: one a cell, a shorter one beside the numbers
+        let edge_px = pixels_per_cell.max(1e-3)
+            * if self.short_edge_arrows(pixels_per_cell) { EDGE_ARROW_CAP_BESIDE_NUMBERS / ARROW_CAP } else { 1.0 };
+        let spacing_px = if self.arrows_centre { spacing_px } else { edge_px };
         let cap_pixels = ARROW_CAP * spacing_px;
         if self.arrow_auto {
             let key_speed = arrow_reference(speed);
@@ -212,7 +231,7 @@ impl Overlays {
         if self.divergence {
             let r = self.divergence_range;
             let colour = |t: f32| divergence_tint(t * r, r, [0.0; 3], 1.0);
-            let title = if self.divergence_after { "divergence after projection" } else { "divergence" };
+            let title = if self.divergence_after { "divergence after the solve" } else { "divergence before the solve" };
             out.push(Legend { title, unit: "1/s", range: r, stops: stops(r, &colour) });
         }
         out
@@ -260,8 +279,10 @@ pub mod flags {
     /// Not an overlay: the image has one pixel a dye cell, each at its cell's centre
     /// (src/render/cached.rs), so the ink is read there instead of blended from four cells.
     pub const DYE_PIXELS: u32 = 512;
+    /// Edge arrows at most `EDGE_ARROW_CAP_BESIDE_NUMBERS` of a cell long (numbers in the cells).
+    pub const SHORT_EDGE_ARROWS: u32 = 1024;
     /// Every flag by its WGSL name.
-    pub const ALL: [(&str, u32); 10] = [
+    pub const ALL: [(&str, u32); 11] = [
         ("SHOW_INK", SHOW_INK),
         ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
         ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
@@ -272,6 +293,7 @@ pub mod flags {
         ("SHADING", SHADING),
         ("ARROW_SPEED_COLOUR", ARROW_SPEED_COLOUR),
         ("DYE_PIXELS", DYE_PIXELS),
+        ("SHORT_EDGE_ARROWS", SHORT_EDGE_ARROWS),
     ];
 }
 

@@ -15,6 +15,8 @@ pub struct Snapshot {
     pub p: Vec<f32>,
     /// Divergence, 1/s (before or after projection, whichever was asked for).
     pub divergence: Vec<f32>,
+    /// `divergence` is the one left after the solve's correction.
+    pub divergence_after: bool,
 }
 
 impl Snapshot {
@@ -23,6 +25,12 @@ impl Snapshot {
         let lo = self.p.iter().copied().fold(f32::INFINITY, f32::min);
         let hi = self.p.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         (lo <= hi).then_some((lo, hi))
+    }
+
+    /// The largest |divergence| read back (None where every value is 0 or there are none).
+    pub fn divergence_range(&self) -> Option<f32> {
+        let m = self.divergence.iter().fold(0.0f32, |m, d| if d.is_finite() { m.max(d.abs()) } else { m });
+        (m > 0.0).then_some(m)
     }
 }
 
@@ -81,16 +89,19 @@ pub struct FieldReadback {
     nx: usize,
     ny: usize,
     frames: u32,
+    /// The divergence copied by the trip in flight is the one after the solve.
+    after: bool,
     pub latest: Option<Snapshot>,
 }
 
 impl FieldReadback {
     pub fn new(device: &wgpu::Device, nx: usize, ny: usize) -> FieldReadback {
-        FieldReadback { trip: Trip::new(device, "field readback", (2 * nx * ny * 4) as u64), nx, ny, frames: 0, latest: None }
+        FieldReadback { trip: Trip::new(device, "field readback", (2 * nx * ny * 4) as u64), nx, ny, frames: 0, after: false, latest: None }
     }
 
-    /// Records a copy of `p` and `divergence` every `every` frames when none is in flight.
-    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer, divergence: &wgpu::Buffer, every: u32) {
+    /// Records a copy of `p` and `divergence` (and whether it is the one after the solve) every
+    /// `every` frames when none is in flight.
+    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer, (divergence, after): (&wgpu::Buffer, bool), every: u32) {
         self.frames += 1;
         if !self.trip.idle() || self.frames < every {
             return;
@@ -99,6 +110,7 @@ impl FieldReadback {
         let bytes = (self.nx * self.ny * 4) as u64;
         encoder.copy_buffer_to_buffer(p, 0, &self.trip.staging, 0, bytes);
         encoder.copy_buffer_to_buffer(divergence, 0, &self.trip.staging, bytes, bytes);
+        self.after = after;
         self.trip.state = State::Copied;
     }
 
@@ -111,7 +123,13 @@ impl FieldReadback {
     pub fn collect(&mut self) -> bool {
         let Some(data) = self.trip.take() else { return false };
         let cells = self.nx * self.ny;
-        self.latest = Some(Snapshot { nx: self.nx, ny: self.ny, p: data[..cells].to_vec(), divergence: data[cells..].to_vec() });
+        self.latest = Some(Snapshot {
+            nx: self.nx,
+            ny: self.ny,
+            p: data[..cells].to_vec(),
+            divergence: data[cells..].to_vec(),
+            divergence_after: self.after,
+        });
         true
     }
 }
@@ -127,6 +145,9 @@ pub struct CellReadout {
     /// Pressure, Pa; divergence, 1/s (of the buffer the probe was given).
     pub p: f32,
     pub divergence: f32,
+    /// The divergence is the one left after the pressure solve's correction (else the one the
+    /// solve started from).
+    pub divergence_after: bool,
     /// Ink of the dye cell under the cursor.
     pub ink: [f32; 3],
     pub solid: bool,
@@ -142,11 +163,12 @@ impl CellReadout {
     pub fn text(&self) -> String {
         let [u, v] = self.velocity();
         format!(
-            "cell ({}, {}){}  u {u:+.3} m/s  v {v:+.3} m/s  p {:+.4} Pa  div {:+.3e} 1/s  ink ({:.2}, {:.2}, {:.2})",
+            "cell ({}, {}){}  u {u:+.3} m/s  v {v:+.3} m/s  p {:+.4} Pa  div {} {:+.3e} 1/s  ink ({:.2}, {:.2}, {:.2})",
             self.i,
             self.j,
             if self.solid { " solid" } else { "" },
             self.p,
+            divergence_when(self.divergence_after),
             self.divergence,
             self.ink[0],
             self.ink[1],
@@ -155,11 +177,17 @@ impl CellReadout {
     }
 }
 
+/// Which divergence a figure is: the one the pressure solve started from or the one its
+/// correction left (a learner must not read the first as the flow's).
+pub fn divergence_when(after: bool) -> &'static str {
+    if after { "after the solve" } else { "before the solve" }
+}
+
 /// The hover readout's read-back: a few floats of the cell under the cursor, copied when asked
 /// and never waited for (the same trip as `FieldReadback`).
 pub struct CellProbe {
     trip: Trip,
-    asked: Option<(usize, usize)>,
+    asked: Option<(usize, usize, bool)>,
     pub latest: Option<CellReadout>,
 }
 
@@ -172,12 +200,13 @@ impl CellProbe {
     }
 
     /// Records the copy of cell (i, j)'s values (when none is in flight) and the dye cell at
-    /// `dye` (dye grid indices); `divergence` is the buffer the overlay shows.
+    /// `dye` (dye grid indices); `divergence` is the buffer the overlay shows, and whether it is
+    /// the divergence after the solve.
     pub fn encode(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         sim: &crate::sim::Simulation,
-        divergence: &wgpu::Buffer,
+        (divergence, after): (&wgpu::Buffer, bool),
         cell: [usize; 2],
         dye: [usize; 2],
     ) {
@@ -203,7 +232,7 @@ impl CellProbe {
             encoder.copy_buffer_to_buffer(buffer, offset * 4, &self.trip.staging, at * 4, count * 4);
             at += count;
         }
-        self.asked = Some((i, j));
+        self.asked = Some((i, j, after));
         self.trip.state = State::Copied;
     }
 
@@ -214,7 +243,7 @@ impl CellProbe {
 
     /// Takes the values if they have arrived; true when new.
     pub fn collect(&mut self) -> bool {
-        let (Some(x), Some((i, j))) = (self.trip.take(), self.asked) else { return false };
+        let (Some(x), Some((i, j, after))) = (self.trip.take(), self.asked) else { return false };
         self.latest = Some(CellReadout {
             i,
             j,
@@ -222,6 +251,7 @@ impl CellProbe {
             v_faces: [x[2], x[3]],
             p: x[4],
             divergence: x[5],
+            divergence_after: after,
             solid: x[6] > 0.5,
             ink: [x[7], x[8], x[9]],
         });

@@ -142,6 +142,8 @@ pub struct LiveStats {
     /// What the solver's warning says, with what to change (`field::solver_warning`).
     pub solver_warning: Option<String>,
     pub pressure_range: Option<(f32, f32)>,
+    /// The largest |div| of the last read-back (the automatic divergence range).
+    pub divergence_range: Option<f32>,
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,
     pub adapter: String,

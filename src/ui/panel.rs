@@ -57,13 +57,13 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
             scene.grid = state.grid.clone();
         }
     });
-    egui::CollapsingHeader::new("Simulation").default_open(true).show(ui, |ui| sections::physics(ui, &mut scene));
+    egui::CollapsingHeader::new("Simulation").default_open(true).show(ui, |ui| sections::physics(ui, &mut scene, &shown.stats.passes));
     egui::CollapsingHeader::new("Pressure solver").default_open(true).show(ui, |ui| sections::solver(ui, &mut scene));
     egui::CollapsingHeader::new("Advection").default_open(true).show(ui, |ui| sections::advection(ui, &mut scene));
     egui::CollapsingHeader::new("Boundaries").default_open(false).show(ui, |ui| sections::boundaries(ui, &mut scene));
     egui::CollapsingHeader::new("Brush").default_open(true).show(ui, |ui| brush(ui, view, shown.scene));
     egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
-        overlays(ui, view, state.canvas, shown.stats.pressure_range);
+        overlays(ui, view, state.canvas, shown.stats.pressure_range, shown.stats.divergence_range);
         sections::display(ui, &mut scene);
     });
     if scene != *shown.scene {
@@ -84,6 +84,15 @@ fn short_label(label: &str) -> String {
     }
 }
 
+/// A button showing `label`, one of `labels`, as wide as the widest of them: starting a
+/// recording must not widen the panel (and shrink the field being recorded).
+fn toggle_button(ui: &mut egui::Ui, label: &str, labels: [&str; 2]) -> egui::Response {
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let widest =
+        labels.iter().map(|t| ui.painter().layout_no_wrap(t.to_string(), font.clone(), egui::Color32::WHITE).size().x).fold(0.0, f32::max);
+    ui.add(egui::Button::new(label).min_size(egui::vec2(widest + 2.0 * ui.spacing().button_padding.x, 0.0)))
+}
+
 fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut PanelState, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         if ui.button("Screenshot").on_hover_text("Save a PNG of the field at display resolution (P)").clicked() {
@@ -93,7 +102,7 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut Pa
             Some(_) => ("Stop recording", "Finish the animated GIF (G)"),
             None => ("Record GIF", "Record the field as an animated GIF, up to 25 frames a second (G)"),
         };
-        if ui.button(label).on_hover_text(tip).clicked() {
+        if toggle_button(ui, label, ["Stop recording", "Record GIF"]).on_hover_text(tip).clicked() {
             out.push(Command::ToggleRecording);
         }
         if let Some(on) = c.video {
@@ -102,7 +111,7 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut Pa
             } else {
                 ("Record video", "Record the page as a WebM video, by the browser's own encoder (as shown, panel and all)")
             };
-            if ui.button(label).on_hover_text(tip).clicked() {
+            if toggle_button(ui, label, ["Stop video", "Record video"]).on_hover_text(tip).clicked() {
                 out.push(Command::ToggleVideo);
             }
         }
@@ -366,22 +375,25 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
     });
 }
 
-fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pressure: Option<(f32, f32)>) {
+fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pressure: Option<(f32, f32)>, divergence: Option<f32>) {
     let o = &mut view.overlays;
     checkbox(ui, &mut o.ink, "1 ink", "Show the ink (key 1)");
     checkbox(ui, &mut o.shading, "shaded ink", "Light the ink by its gradient, as a thin relief (display only)");
     checkbox(ui, &mut o.divergence, "2 divergence tint", "Tint cells by their divergence: red out, blue in (key 2)");
     ui.horizontal(|ui| {
         ui.add_space(16.0);
-        ui.radio_value(&mut o.divergence_after, false, "before projection").on_hover_text("The divergence the pressure solve started from");
-        ui.radio_value(&mut o.divergence_after, true, "after projection")
-            .on_hover_text("What is left after the correction: the solver's error");
+        ui.radio_value(&mut o.divergence_after, false, "before projection")
+            .on_hover_text("The divergence the pressure solve started from (tint, numbers and hover readout)");
+        ui.radio_value(&mut o.divergence_after, true, "after projection").on_hover_text(
+            "What is left after the correction, the solver's error: the flow's own divergence (tint, numbers and hover readout)",
+        );
     });
-    let r = egui::Slider::new(&mut o.divergence_range, 1e-4..=100.0)
+    checkbox(ui, &mut o.divergence_auto, "auto divergence range", "Scale the tint to the largest |div| last read back");
+    let r = egui::Slider::new(&mut o.divergence_range, 1e-8..=100.0)
         .clamping(egui::SliderClamping::Edits)
         .logarithmic(true)
         .text("divergence range (1/s)");
-    ui.add(r).on_hover_text("|div| at full tint, 1/s");
+    ui.add_enabled(!o.divergence_auto, r).on_hover_text("|div| at full tint, 1/s");
     checkbox(ui, &mut o.pressure, "3 pressure", "Colour cells by pressure (key 3)");
     checkbox(ui, &mut o.pressure_auto, "auto pressure range", "Scale the colours to the largest |p| last read back");
     let r = egui::Slider::new(&mut o.pressure_range, 1e-5..=100.0)
@@ -399,7 +411,11 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
     );
     let auto_p = pressure.map(|(lo, hi)| lo.abs().max(hi.abs()));
     let p_range = if o.pressure_auto { auto_p.unwrap_or(o.pressure_range) } else { o.pressure_range };
-    for legend in o.legends(p_range) {
+    let shown = match (o.divergence_auto, divergence) {
+        (true, Some(range)) => crate::render::Overlays { divergence_range: range, ..o.clone() },
+        _ => o.clone(),
+    };
+    for legend in shown.legends(p_range) {
         legend_bar(ui, &legend);
     }
     checkbox(

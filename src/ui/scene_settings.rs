@@ -55,6 +55,9 @@ pub const SCENE_KEYS: &[(&str, &str)] = &[
     ("display.divergence", "2 divergence tint"),
     ("display.pressure", "3 pressure"),
     ("display.velocity", "5 velocity at cell centres"),
+    ("display.edge_velocity", "4 velocity on MAC edges"),
+    ("display.grid_lines", "6 grid lines"),
+    ("display.numbers", "7 numbers in large cells"),
 ];
 
 /// Scene keys deliberately not in the panel, with the reason.
@@ -162,8 +165,27 @@ fn key_slider(ui: &mut egui::Ui, value: &mut f32, key: &str, log: bool, label: &
     slider(ui, value, keys::slider(key), log, label, keys::help(key))
 }
 
-/// Time, fluid and forces.
-pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
+/// How many times slower a step is with its viscosity solve than without, from the GPU time of
+/// each pass (`passes`: label, ms): all of them over all but the "viscosity" pass. None without
+/// timings or without that pass.
+pub fn viscosity_cost(passes: &[(String, f32)]) -> Option<f32> {
+    let total: f32 = passes.iter().map(|(_, ms)| ms).sum();
+    let viscosity: f32 = passes.iter().filter(|(n, _)| n == "viscosity").map(|(_, ms)| ms).sum();
+    (viscosity > 0.0 && total > viscosity).then(|| total / (total - viscosity))
+}
+
+/// The panel's warning under the viscosity slider while ν > 0: what its solve costs a step,
+/// measured where the adapter times its passes.
+pub fn viscosity_warning(cost: Option<f32>) -> String {
+    match cost {
+        Some(f) => format!("viscosity makes each step {f:.1}× slower here (its implicit solve, measured)"),
+        None => "viscosity makes each step slower: an implicit solve each step (plume on a CPU: 2.6× at 0.001, 9× at 0.05)".to_string(),
+    }
+}
+
+/// Time, fluid and forces; `passes` are the last GPU times of each pass (label, ms), for what
+/// viscosity costs.
+pub fn physics(ui: &mut egui::Ui, s: &mut Scene, passes: &[(String, f32)]) {
     key_slider(ui, &mut s.time.dt, "time.dt", true, "time step Δt (s)");
     key_slider(ui, &mut s.time.max_cfl, "time.max_cfl", false, "max CFL (cells a sub-step)");
     slider(ui, &mut s.time.max_substeps, keys::slider_whole("time.max_substeps"), false, "max sub-steps", keys::help("time.max_substeps"));
@@ -175,7 +197,18 @@ pub fn physics(ui: &mut egui::Ui, s: &mut Scene) {
         .logarithmic(true)
         .smallest_positive(1e-7)
         .custom_formatter(small_number);
-    ui.add(nu.text("viscosity ν (m²/s)")).on_hover_text(keys::help("fluid.viscosity"));
+    let cost = viscosity_cost(passes);
+    let tip = format!(
+        "{} Above 0 every step also solves the diffusion implicitly (up to `fluid.viscosity_iterations` sweeps), which makes a step several times slower{}.",
+        keys::help("fluid.viscosity"),
+        cost.map_or(String::new(), |f| format!(": {f:.1}× here, measured"))
+    );
+    ui.add(nu.text("viscosity ν (m²/s)")).on_hover_text(tip);
+    if s.fluid.viscosity > 0.0 {
+        ui.colored_label(egui::Color32::from_rgb(255, 170, 80), viscosity_warning(cost)).on_hover_text(
+            "The share of the GPU time of a frame's steps that the viscosity pass takes (GPU time per pass, under Statistics); 0 turns it off",
+        );
+    }
     let sweeps = egui::Slider::new(&mut s.fluid.viscosity_iterations, keys::slider_whole("fluid.viscosity_iterations"))
         .clamping(egui::SliderClamping::Edits)
         .text("viscosity sweeps");

@@ -138,6 +138,9 @@ impl View {
         o.divergence = d.divergence;
         o.pressure = d.pressure;
         o.arrows_centre = d.velocity;
+        o.arrows_mac = d.edge_velocity;
+        o.grid_lines = d.grid_lines;
+        o.numbers = d.numbers;
     }
 
     /// The view of a page embedded in another (`?embed`): the field alone, filling its frame,
