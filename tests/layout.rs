@@ -120,7 +120,7 @@ fn level_desc_layout_matches_wgsl() {
 fn render_params_layout_matches_wgsl() {
     let module = validate("render_field", &render::shader_source());
     let (size, members) = struct_in(&module, "RenderParams");
-    let rust = rust_offsets!(RenderParams, nx, ny, flags, walls, background, ranges, view, window);
+    let rust = rust_offsets!(RenderParams, nx, ny, flags, walls, background, ranges, view, window, tints);
     assert_eq!(size as usize, size_of::<RenderParams>(), "RenderParams size differs between Rust and WGSL");
     assert_eq!(members, rust, "RenderParams members or offsets differ between Rust and WGSL");
 }

@@ -172,6 +172,7 @@ fn each_overlay_checkbox_toggles_its_setting() {
         "5 velocity at cell centres",
         "6 grid lines",
         "7 numbers in large cells",
+        "8 curl (vorticity)",
     ];
     for (n, label) in labels.iter().enumerate() {
         let before = h.state().view.overlays.clone();
@@ -449,6 +450,7 @@ fn the_panel_does_not_jump_when_figures_appear() {
         floor_steps: 0,
         solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
         pressure_range: Some((-1.25e-3, 3.5e-2)),
+        curl_range: Some(4.5),
         passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
         adapter: "llvmpipe".into(),
         // known from the start, never filled in later (checked below)

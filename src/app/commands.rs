@@ -387,11 +387,13 @@ impl App {
     pub(super) fn after_new_state(&mut self) {
         self.stats.forget_state();
         self.pressure_auto = None;
+        self.curl_auto = None;
         self.stale_stats_until = 0;
         self.pointer.last = None;
         self.field_dirty = true;
         if let Some(r) = self.running.as_mut() {
             r.values.latest = None;
+            r.values.curl_max = None;
         }
     }
 }

@@ -178,6 +178,8 @@ pub struct App {
     /// Step statistics up to this step describe a state since replaced (clear, reset): ignore.
     stale_stats_until: u64,
     pressure_auto: Option<(f32, f32)>,
+    /// The largest |ω| of the last velocity read back (the curl view's auto range).
+    curl_auto: Option<f32>,
     /// Ctrl (Cmd on macOS) is held.
     ctrl: bool,
     /// A Quit command was applied: leave the event loop.
@@ -275,6 +277,7 @@ impl App {
             field_dirty: true,
             stale_stats_until: 0,
             pressure_auto: None,
+            curl_auto: None,
             ctrl: false,
             quit: false,
             settle_frames: SETTLE_FRAMES,
@@ -333,7 +336,7 @@ impl App {
         let frame_dt = self.clock.tick();
         self.last_frame = Instant::now();
         self.hover_pending = false;
-        let pressure_range = self.pressure_range_in_use();
+        let ranges = self.tint_ranges_in_use();
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
             return;
@@ -384,7 +387,7 @@ impl App {
                 .then(|| crate::ui::help::hint(crate::platform::touch_screen()).to_string()),
             caption: Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty()),
             notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
-            legends: o.legends(pressure_range),
+            legends: o.legends(ranges.pressure, ranges.curl),
             arrow_key: arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
         };
@@ -460,7 +463,7 @@ impl App {
             background: self.scene.display.background,
             background_alpha: self.view.background_alpha,
             viewport: self.viewport,
-            pressure_range,
+            ranges,
             field_dirty: self.field_dirty,
             capture_overlays: self.view.capture_overlays,
             hover,
@@ -478,13 +481,19 @@ impl App {
         }
     }
 
-    /// |p| at full colour: the last read-back's largest with the auto range, else the set one.
-    fn pressure_range_in_use(&self) -> f32 {
+    /// |p| and |ω| at full colour: the last read-back's largest with an auto range, else the set
+    /// one.
+    fn tint_ranges_in_use(&self) -> crate::render::TintRanges {
         let o = &self.view.overlays;
-        match (o.pressure_auto, self.pressure_auto) {
+        let pressure = match (o.pressure_auto, self.pressure_auto) {
             (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
             _ => o.pressure_range,
-        }
+        };
+        let curl = match (o.curl_auto, self.curl_auto) {
+            (true, Some(w)) => w,
+            _ => o.curl_range,
+        };
+        crate::render::TintRanges { pressure, curl }
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -529,9 +538,11 @@ impl App {
         }
         if r.values.collect() {
             self.pressure_auto = r.values.latest.as_ref().and_then(|s| s.pressure_range());
+            self.curl_auto = r.values.curl_max;
         }
         // the range is shown only while something keeps it fresh
         self.stats.pressure_range = if r.reading_values { self.pressure_auto } else { None };
+        self.stats.curl_range = if r.reading_values { self.curl_auto } else { None };
         let now = r.sim.step_index;
         if let Some(s) = r.sim.readback.collect().into_iter().rfind(|s| s.step > self.stale_stats_until && s.step <= now) {
             self.stats.div_before = Some(s.div_max_before);

@@ -386,11 +386,12 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
         }
         Kind::Overlays => {
             let o = &mut app.view.overlays;
-            let flags: [&mut bool; 9] = [
+            let flags: [&mut bool; 10] = [
                 &mut o.ink,
                 &mut o.divergence,
                 &mut o.divergence_after,
                 &mut o.pressure,
+                &mut o.curl,
                 &mut o.arrows_mac,
                 &mut o.arrows_centre,
                 &mut o.grid_lines,

@@ -24,6 +24,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("5", "velocity arrows at cell centres"),
     ("6", "grid lines"),
     ("7", "numbers in cells"),
+    ("8", "curl (vorticity): purple counter-clockwise, green clockwise"),
 ];
 
 /// The hint shown over the field for the first steps.

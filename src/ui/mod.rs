@@ -142,6 +142,8 @@ pub struct LiveStats {
     /// What the solver's warning says, with what to change (`field::solver_warning`).
     pub solver_warning: Option<String>,
     pub pressure_range: Option<(f32, f32)>,
+    /// The largest |ω| last read back (1/s), while the curl's auto range keeps it fresh.
+    pub curl_range: Option<f32>,
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,
     pub adapter: String,
@@ -164,7 +166,7 @@ impl LiveStats {
     }
 }
 
-/// Toggles overlay `n` (the number keys 1-7).
+/// Toggles overlay `n` (the number keys 1-8).
 pub fn toggle_overlay(o: &mut Overlays, n: u32) {
     match n {
         1 => o.ink ^= true,
@@ -174,6 +176,7 @@ pub fn toggle_overlay(o: &mut Overlays, n: u32) {
         5 => o.arrows_centre ^= true,
         6 => o.grid_lines ^= true,
         7 => o.numbers ^= true,
+        8 => o.curl ^= true,
         _ => {}
     }
 }
