@@ -1091,6 +1091,14 @@ fn shared_memory_and_the_surface_both_show_the_field() {
     }
 }
 
+/// An empty folder of this name in the tests' scratch space.
+fn fresh_folder(name: &str) -> PathBuf {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    out
+}
+
 /// Issue 58: key 8 tints the field by the curl. A loaded still box with a counter-clockwise
 /// vortex on the left and a clockwise one on the right (Lamb–Oseen, centred on cells) shows
 /// neither colour before the key and, after it, purple at the left centre and green at the right
@@ -1098,9 +1106,7 @@ fn shared_memory_and_the_surface_both_show_the_field() {
 #[test]
 fn key_8_shows_the_curl_sign_of_two_vortices() {
     let (display, _x) = xvfb();
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_curl");
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).unwrap();
+    let out = fresh_folder("app_xvfb_curl");
     let state = out.join("state");
     let (nx, ny, h) = (32usize, 16usize, 0.0625f32);
     let s = Command::new(env!("CARGO_BIN_EXE_smokebox"))
@@ -1159,4 +1165,36 @@ fn key_8_shows_the_curl_sign_of_two_vortices() {
     println!("curl view: counter-clockwise centre {:?}, clockwise centre {:?}", seen.0, seen.1);
     assert!(purple(&seen.0), "the counter-clockwise vortex's centre is not purple: {:?} (see {})", seen.0, out.display());
     assert!(green(&seen.1), "the clockwise vortex's centre is not green: {:?} (see {})", seen.1, out.display());
+}
+
+/// Issue 58: key 9 opens the panel's plots, and the running plume's last solve draws its
+/// residual line (its own orange, `ui::plots::RESIDUAL_COLOUR`) there: the history came back
+/// from the GPU while the window ran.
+#[test]
+fn key_9_opens_the_convergence_plot() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_plots");
+    let mut app = Kill(smokebox(&out).args(["--scene", "plume"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let [r, g, b] = smokebox::ui::plots::RESIDUAL_COLOUR.to_array()[..3] else { unreachable!() };
+    let line = |img: &image::RgbImage| {
+        let (_, _, x1, _) = domain(img);
+        img.enumerate_pixels()
+            .filter(|(x, _, p)| *x > x1 + 8 && p.0[0].abs_diff(r) < 30 && p.0[1].abs_diff(g) < 30 && p.0[2].abs_diff(b) < 30)
+            .count()
+    };
+    let before = line(&shot(&display, &out.join("before.png")));
+    let mut after = 0;
+    for attempt in 0..3 {
+        focus_and_key(&display, "9");
+        sleep(Duration::from_secs(4));
+        after = line(&shot(&display, &out.join(format!("plots_{attempt}.png"))));
+        if after > 40 {
+            break;
+        }
+    }
+    println!("residual line pixels in the panel: {before} before key 9, {after} after");
+    assert!(before < 5, "the residual's orange in the panel before key 9 ({before} pixels; see {})", out.display());
+    assert!(after > 40, "no residual line after key 9 ({after} pixels; see {})", out.display());
 }

@@ -151,6 +151,8 @@ fn solver_control_words_match_wgsl() {
     assert_eq!(u32_constant(&module, "TAIL") as usize, ctl::TAIL);
     assert_eq!(u32_constant(&module, "POLISH_AT") as usize, ctl::POLISH_AT);
     assert_eq!(u32_constant(&module, "FLOOR") as usize, ctl::FLOOR);
+    assert_eq!(u32_constant(&module, "HISTORY") as usize, ctl::HISTORY);
+    assert_eq!(u32_constant(&module, "HISTORY_LEN") as usize, ctl::HISTORY_LEN);
     assert_eq!(u32_constant(&module, "POLISH_SLOT") as usize, ctl::POLISH_SLOT);
     assert_eq!(u32_constant(&module, "POLISH_MORE_SLOT") as usize, ctl::POLISH_MORE_SLOT);
     // the partial maxima fill the words from PARTIALS up to the argument slots

@@ -544,11 +544,24 @@ impl App {
         self.stats.pressure_range = if r.reading_values { self.pressure_auto } else { None };
         self.stats.curl_range = if r.reading_values { self.curl_auto } else { None };
         let now = r.sim.step_index;
-        if let Some(s) = r.sim.readback.collect().into_iter().rfind(|s| s.step > self.stale_stats_until && s.step <= now) {
+        let fresh: Vec<_> = r.sim.readback.collect().into_iter().filter(|s| s.step > self.stale_stats_until && s.step <= now).collect();
+        for s in &fresh {
+            self.stats.series.push(crate::ui::plots::Sample {
+                time: s.time,
+                kinetic_energy: s.kinetic_energy,
+                div_before: s.div_max_before,
+                div_after: s.div_max_after,
+                ink: s.ink_total,
+            });
+        }
+        if let Some(s) = fresh.last() {
             self.stats.div_before = Some(s.div_max_before);
             self.stats.div_after = Some(s.div_max_after);
             self.stats.ink_total = Some(s.ink_total);
         }
+        // every unit checked, and the histories read back, only while the plots are open
+        r.sim.stages.solvers.set_trace(self.view.plots);
+        self.stats.residual_history = if self.view.plots { r.sim.stages.solvers.residual_history() } else { None };
         self.stats.step = now;
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
         self.stats.floor_steps = r.sim.stages.solvers.floor_steps();

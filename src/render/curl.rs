@@ -51,7 +51,7 @@ mod tests {
         let (nx, ny, h, omega) = (8usize, 6usize, 0.5f32, 1.5f32);
         let (xc, yc) = (nx as f32 * h / 2.0, ny as f32 * h / 2.0);
         let u: Vec<f32> = (0..ny).flat_map(|j| (0..=nx).map(move |_| -omega * ((j as f32 + 0.5) * h - yc))).collect();
-        let v: Vec<f32> = (0..=ny).flat_map(|j| (0..nx).map(move |i| omega * ((i as f32 + 0.5) * h - xc) + 0.0 * j as f32)).collect();
+        let v: Vec<f32> = (0..=ny).flat_map(|_| (0..nx).map(move |i| omega * ((i as f32 + 0.5) * h - xc))).collect();
         let w = cell_curl(&u, &v, nx, ny, h);
         for j in 1..ny - 1 {
             for i in 1..nx - 1 {

@@ -7,6 +7,7 @@ pub mod field;
 pub mod fonts;
 pub mod help;
 pub mod panel;
+pub mod plots;
 pub mod region;
 pub mod scene_settings;
 pub mod view;
@@ -144,6 +145,10 @@ pub struct LiveStats {
     pub pressure_range: Option<(f32, f32)>,
     /// The largest |ω| last read back (1/s), while the curl's auto range keeps it fresh.
     pub curl_range: Option<f32>,
+    /// The last solve's residual history, while the plots are open.
+    pub residual_history: Option<crate::sim::residual_history::ResidualHistory>,
+    /// The statistics over time, for the plots.
+    pub series: plots::Series,
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,
     pub adapter: String,

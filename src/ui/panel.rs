@@ -43,6 +43,15 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Statistics")
         .default_open(true)
         .show(ui, |ui| statistics(ui, shown.stats, shown.paused, &mut view.every_step));
+    checkbox(
+        ui,
+        &mut view.plots,
+        PLOTS_LABEL,
+        "The last pressure solve's relative residual against its sweeps or V-cycles (log axis; every unit is checked while open), and kinetic energy, max |div| before and after, and total ink over time (key 9)",
+    );
+    if view.plots {
+        super::plots::plots(ui, shown.stats.residual_history.as_ref(), &shown.stats.series);
+    }
     egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, state, &mut out));
 
     // the copy of the scene config that the sections edit
@@ -365,6 +374,9 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
         }
     });
 }
+
+/// The plots' switch in the panel.
+pub const PLOTS_LABEL: &str = "9 plots: convergence and statistics over time";
 
 fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pressure: Option<(f32, f32)>, curl: Option<f32>) {
     let o = &mut view.overlays;
