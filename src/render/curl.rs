@@ -23,13 +23,16 @@ pub fn corner_curl(u: &[f32], v: &[f32], nx: usize, ny: usize, h: f32, i: i64, j
     (dv - du) / h
 }
 
-/// ω of every cell (the mean of its corners), row by row from the bottom: what the view tints.
+/// ω of every cell, row by row from the bottom: what the view tints. The mean of its four
+/// corners, with the faces the corners share cancelled (render_field.wgsl `curl_at`).
 pub fn cell_curl(u: &[f32], v: &[f32], nx: usize, ny: usize, h: f32) -> Vec<f32> {
+    let (uf, vf) = (|i, j| u_at(u, nx, ny, i, j), |i, j| v_at(v, nx, ny, i, j));
     let mut out = Vec::with_capacity(nx * ny);
     for j in 0..ny as i64 {
         for i in 0..nx as i64 {
-            let c = |a: i64, b: i64| corner_curl(u, v, nx, ny, h, a, b);
-            out.push(0.25 * (c(i, j) + c(i + 1, j) + c(i, j + 1) + c(i + 1, j + 1)));
+            let dv = vf(i + 1, j) + vf(i + 1, j + 1) - vf(i - 1, j) - vf(i - 1, j + 1);
+            let du = uf(i, j + 1) + uf(i + 1, j + 1) - uf(i, j - 1) - uf(i + 1, j - 1);
+            out.push((dv - du) / (4.0 * h));
         }
     }
     out
@@ -43,6 +46,23 @@ pub fn max_abs_curl(u: &[f32], v: &[f32], nx: usize, ny: usize, h: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cell's curl is the mean of its corners' on any field, the rim's clamped faces included.
+    #[test]
+    fn a_cell_is_the_mean_of_its_corners() {
+        let (nx, ny, h) = (7usize, 5usize, 0.3f32);
+        let wave = |n: usize, a: f32| (0..n).map(|k| ((k as f32 * a).sin() * 3.0 + (k as f32 * 0.37).cos())).collect::<Vec<f32>>();
+        let (u, v) = (wave((nx + 1) * ny, 1.3), wave(nx * (ny + 1), 0.7));
+        let w = cell_curl(&u, &v, nx, ny, h);
+        for j in 0..ny as i64 {
+            for i in 0..nx as i64 {
+                let c = |a: i64, b: i64| corner_curl(&u, &v, nx, ny, h, a, b);
+                let mean = 0.25 * (c(i, j) + c(i + 1, j) + c(i, j + 1) + c(i + 1, j + 1));
+                let got = w[j as usize * nx + i as usize];
+                assert!((got - mean).abs() <= 1e-5 * mean.abs().max(1.0), "cell ({i}, {j}): {got} against {mean}");
+            }
+        }
+    }
 
     /// Solid-body rotation u = −Ω (y − yc), v = Ω (x − xc) has ω = 2Ω everywhere, exactly on
     /// the MAC grid away from the rim.
