@@ -51,7 +51,7 @@ mod tests {
     #[test]
     fn a_cell_is_the_mean_of_its_corners() {
         let (nx, ny, h) = (7usize, 5usize, 0.3f32);
-        let wave = |n: usize, a: f32| (0..n).map(|k| ((k as f32 * a).sin() * 3.0 + (k as f32 * 0.37).cos())).collect::<Vec<f32>>();
+        let wave = |n: usize, a: f32| (0..n).map(|k| (k as f32 * a).sin() * 3.0 + (k as f32 * 0.37).cos()).collect::<Vec<f32>>();
         let (u, v) = (wave((nx + 1) * ny, 1.3), wave(nx * (ny + 1), 0.7));
         let w = cell_curl(&u, &v, nx, ny, h);
         for j in 0..ny as i64 {
