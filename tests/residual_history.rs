@@ -2,7 +2,7 @@
 //! `record`): with every unit checked (`Solvers::set_trace`), a solve to a tolerance of a white
 //! noise velocity in a closed box records the relative residual after each unit. Weighted Jacobi's
 //! falls monotonically and matches the CPU twin's sweeps unit by unit; multigrid's matches the
-//! CPU twin's V-cycles within tolerance.
+//! CPU twin's V-cycles within tolerance; SOR's and MGPCG's have a point after each unit too.
 
 mod common;
 use common::*;
@@ -99,5 +99,18 @@ fn multigrid_history_matches_the_cpu_twin() {
         let twin = cpu::solver_check::reduce_mg(&mg) / rhs;
         // float32 round-off in another order: a few per cent of a ratio that falls 1e4-fold
         assert!((ratio - twin).abs() <= 0.05 * twin + 1e-7, "after {cycles} V-cycles: GPU {ratio:e}, CPU twin {twin:e}");
+    }
+}
+
+/// SOR and MGPCG record their histories the same way: from the whole right-hand side before any
+/// unit, a check after each unit (4 SOR sweeps or one MGPCG iteration), down to the tolerance.
+#[test]
+fn sor_and_mgpcg_record_a_check_after_every_unit() {
+    for (kind, unit) in [("sor", 4), ("mgpcg", 1)] {
+        let (_, h, _) = traced_solve(kind);
+        println!("{kind}: {} checks, last {:?}", h.points.len(), h.points.last());
+        assert!(h.points.len() >= 2 && h.points[0] == (0, 1.0), "{kind}: {:?}", h.points);
+        assert!(h.points.windows(2).all(|w| w[1].0 - w[0].0 == unit), "{kind}: {:?}", h.points);
+        assert!(h.points.last().unwrap().1 <= 1e-4, "{kind} ended above its tolerance: {:?}", h.points.last());
     }
 }
