@@ -24,10 +24,12 @@ struct RenderParams {
     // the part of the grid the field image shows, in uv (0..1, y up): origin xy, size zw (all of
     // it unless the field reaches past the window: src/render `Viewport::clipped`)
     window: vec4<f32>,
+    // x: curl range (|ω| at full tint, 1/s); yzw unused
+    tints: vec4<f32>,
 }
 
 // The overlay flag bits (SHOW_INK, SHOW_DIVERGENCE, DIVERGENCE_AFTER, SHOW_PRESSURE, ARROWS_MAC,
-// ARROWS_CENTRE, GRID_LINES, SHADING, ARROW_SPEED_COLOUR), DYE_PIXELS (an image of one pixel a dye
+// ARROWS_CENTRE, GRID_LINES, SHADING, ARROW_SPEED_COLOUR, SHOW_CURL), DYE_PIXELS (an image of one pixel a dye
 // cell) and ARROW_CAP are put in front of this file at load from src/render/mod.rs `flags`.
 
 // The overlays shown, compiled in: one pipeline per combination (src/render/mod.rs `Renderer`).
@@ -88,6 +90,16 @@ fn ink_bilinear(g: vec2<f32>) -> vec3<f32> {
 
 fn divergence_now(i: i32, j: i32) -> f32 {
     return (u_at(i + 1, j) - u_at(i, j) + v_at(i, j + 1) - v_at(i, j)) / rp.view.y;
+}
+
+// ω = ∂v/∂x − ∂u/∂y of cell (i, j): the mean of the curls at its four corners, where the MAC
+// edges give it compactly (src/render/curl.rs `corner_curl`; faces beyond the domain clamp to the
+// nearest). The faces the corners share cancel in the sum: eight reads, not sixteen (a CPU
+// adapter's cost is its storage reads; CPU twin: `cell_curl`).
+fn curl_at(i: i32, j: i32) -> f32 {
+    let dv = v_at(i + 1, j) + v_at(i + 1, j + 1) - v_at(i - 1, j) - v_at(i - 1, j + 1);
+    let du = u_at(i, j + 1) + u_at(i + 1, j + 1) - u_at(i, j - 1) - u_at(i + 1, j - 1);
+    return (dv - du) / (4.0 * rp.view.y);
 }
 
 // Distance from point q to segment a-b.
@@ -242,6 +254,14 @@ fn shade(uv: vec2<f32>) -> vec4<f32> {
         let t = tint_weight(d / max(rp.ranges.x, 1e-20));
         var tint = vec3<f32>(0.95, 0.35, 0.1);
         if d < 0.0 { tint = vec3<f32>(0.1, 0.55, 0.95); }
+        col = mix(col, tint, t * opacity);
+    }
+    if shown(SHOW_CURL) {
+        // counter-clockwise (ω > 0) purple, clockwise green (src/render/overlays.rs `curl_tint`)
+        let w = curl_at(i, j);
+        let t = tint_weight(w / max(rp.tints.x, 1e-20));
+        var tint = vec3<f32>(0.62, 0.2, 0.85);
+        if w < 0.0 { tint = vec3<f32>(0.15, 0.75, 0.3); }
         col = mix(col, tint, t * opacity);
     }
     let solid_here = solid[cell(i, j)] > 0.5;

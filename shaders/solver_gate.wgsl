@@ -18,6 +18,10 @@ const POLISH_MORE_SLOT: u32 = 36u;
 // The floor's words (src/sim/solver_check.rs `ctl::FLOOR`; solver_gate_check.wgsl `stalled`):
 // the fall factor, the window in units, the reference ratio.
 const FLOOR: u32 = 1151u;
+// The residual history (src/sim/solver_check.rs `ctl::HISTORY`; solver_gate_check.wgsl
+// `record`): its length, then (units run, ratio) pairs, at most HISTORY_LEN.
+const HISTORY: u32 = 1154u;
+const HISTORY_LEN: u32 = 256u;
 
 // A solve's words at its start, from its right-hand side's scale b (one invocation): nothing run,
 // no floor reference yet, and a zero right-hand side already solved. Returns whether it is.
@@ -29,6 +33,7 @@ fn open_words(b: f32) -> u32 {
     mg_control[4] = 0u;
     mg_control[7] = 0u;
     mg_control[FLOOR + 2u] = bitcast<u32>(0.0);
+    mg_control[HISTORY] = 0u;
     return done;
 }
 

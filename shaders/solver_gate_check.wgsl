@@ -55,6 +55,7 @@ fn decide(lid: u32, r: f32) {
             let rhs = bitcast<f32>(mg_control[1]);
             let ratio = r / rhs;
             mg_control[3] = bitcast<u32>(ratio);
+            record(mg_control[4], ratio);
             // a non-finite state never counts as solved
             if finite(r) && finite(rhs) && ratio <= bitcast<f32>(mg_control[0]) {
                 done = 1u;
@@ -91,6 +92,16 @@ fn decide(lid: u32, r: f32) {
         if last || done != 0u { verdict(); }
     }
     write_args(lid);
+}
+
+// Appends a check's units run and ratio to the solve's residual history (the convergence plot,
+// read back with the solve's feedback: src/sim/solver.rs `ResidualHistory`).
+fn record(run: u32, ratio: f32) {
+    let n = mg_control[HISTORY];
+    if n >= HISTORY_LEN { return; }
+    mg_control[HISTORY + 1u + 2u * n] = run;
+    mg_control[HISTORY + 2u + 2u * n] = bitcast<u32>(ratio);
+    mg_control[HISTORY] = n + 1u;
 }
 
 // Whether a solve has reached float32's floor (src/sim/solve_plan.rs `floor_window`): its

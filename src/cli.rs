@@ -69,7 +69,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "WxH")]
     pub frame_size: Option<String>,
     /// With --frames: what to draw, comma-separated from ink, divergence, divergence-after,
-    /// pressure, arrows, mac-arrows, grid, shading (default ink).
+    /// pressure, curl, arrows, mac-arrows, grid, shading (default ink).
     #[arg(long, value_name = "LIST")]
     pub overlays: Option<String>,
     /// Print one JSON object of statistics per step.
@@ -239,12 +239,17 @@ fn parse_size(text: &str) -> Result<(u32, u32)> {
 }
 
 /// Writes `sim` drawn with `overlays` as a PNG of `size` pixels, by the app's own renderer
-/// (src/render), headless. An automatic pressure range is the frame's largest |p|.
+/// (src/render), headless. An automatic pressure (curl) range is the frame's largest |p| (|ω|).
 pub fn write_frame(path: &Path, sim: &Simulation, overlays: &render::Overlays, background: [f32; 3], size: (u32, u32)) -> Result<()> {
     let mut overlays = overlays.clone();
     if overlays.pressure && overlays.pressure_auto {
         let p = crate::sim::buffers::read_buffers(&sim.device, &sim.queue, &[&sim.buffers.p]).remove(0);
         overlays.pressure_range = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
+    }
+    if overlays.curl && overlays.curl_auto {
+        let mut uv = crate::sim::buffers::read_buffers(&sim.device, &sim.queue, &[&sim.buffers.u, &sim.buffers.v]);
+        let (v, u) = (uv.remove(1), uv.remove(0));
+        overlays.curl_range = render::curl::max_abs_curl(&u, &v, sim.nx, sim.ny, sim.params.h);
     }
     let (w, h) = size;
     let rgba = render::render_rgba(sim, &overlays, background, w, h);

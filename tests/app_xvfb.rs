@@ -1091,3 +1091,111 @@ fn shared_memory_and_the_surface_both_show_the_field() {
         drop(app);
     }
 }
+
+/// An empty folder of this name in the tests' scratch space.
+fn fresh_folder(name: &str) -> PathBuf {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    out
+}
+
+/// Issue 58: key 8 tints the field by the curl. A loaded still box with a counter-clockwise
+/// vortex on the left and a clockwise one on the right (Lamb–Oseen, centred on cells) shows
+/// neither colour before the key and, after it, purple at the left centre and green at the right
+/// (the legend's convention: purple counter-clockwise).
+#[test]
+fn key_8_shows_the_curl_sign_of_two_vortices() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_curl");
+    let state = out.join("state");
+    let (nx, ny, h) = (32usize, 16usize, 0.0625f32);
+    let s = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--scene", "box", "--set", "grid.nx=32", "--set", "grid.ny=16", "--set", "grid.cell_size=0.0625"])
+        .args(["--set", "display.ink=false", "--steps", "1", "--dump"])
+        .arg(&state)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(s.success(), "smokebox run --dump failed");
+    let centres = [([8.5f32, 8.5f32], 1.0f32), ([24.5, 8.5], -1.0)];
+    let vel = |x: f32, y: f32| {
+        let (mut u, mut v) = (0.0, 0.0);
+        for ([cx, cy], turn) in centres {
+            let (dx, dy) = (x - cx, y - cy);
+            let r2 = (dx * dx + dy * dy).max(1e-9);
+            // 2 cells core radius; speeds in m/s, positive circulation counter-clockwise
+            let s = turn * 0.5 / r2 * (1.0 - (-r2 / 4.0).exp()) * 2.0;
+            u += -dy * s;
+            v += dx * s;
+        }
+        (u * h, v * h)
+    };
+    let u: Vec<f32> = (0..ny).flat_map(|j| (0..=nx).map(move |i| (i, j))).map(|(i, j)| vel(i as f32, j as f32 + 0.5).0).collect();
+    let v: Vec<f32> = (0..=ny).flat_map(|j| (0..nx).map(move |i| (i, j))).map(|(i, j)| vel(i as f32 + 0.5, j as f32).1).collect();
+    write_npy(&state.join("u.npy"), (ny, nx + 1), &u);
+    write_npy(&state.join("v.npy"), (ny + 1, nx), &v);
+    let view = "[overlays]\ngrid_lines = false\nnumbers = false\ntint_opacity = 1.0\n";
+    let mut command = smokebox(&out);
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    std::fs::write(out.join("config").join("view.toml"), view).unwrap();
+    let mut app = Kill(command.arg("--load").arg(&state).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    // the cursor off the field: no readout over the centres
+    xdo(&display, &["mousemove", "1275", "795"]);
+    sleep(Duration::from_secs(3));
+    let purple = |p: &image::Rgb<u8>| p.0[2] as i32 > p.0[1] as i32 + 40 && p.0[0] as i32 > p.0[1] as i32 + 20;
+    let green = |p: &image::Rgb<u8>| p.0[1] as i32 > p.0[0] as i32 + 40 && p.0[1] as i32 > p.0[2] as i32 + 40;
+    let at = |field: &image::RgbImage, [cx, cy]: [f32; 2]| {
+        let (w, hgt) = field.dimensions();
+        *field.get_pixel((cx / nx as f32 * w as f32) as u32, ((1.0 - cy / ny as f32) * hgt as f32) as u32)
+    };
+    let before = field_of(&shot(&display, &out.join("before.png")));
+    let (l, r) = (at(&before, centres[0].0), at(&before, centres[1].0));
+    assert!(!purple(&l) && !green(&r), "curl colours before key 8: {l:?} {r:?} (see {})", out.display());
+    let mut seen = (l, r);
+    for attempt in 0..3 {
+        focus_and_key(&display, "8");
+        sleep(Duration::from_secs(3));
+        let field = field_of(&shot(&display, &out.join(format!("curl_{attempt}.png"))));
+        seen = (at(&field, centres[0].0), at(&field, centres[1].0));
+        if purple(&seen.0) || green(&seen.1) {
+            break;
+        }
+    }
+    println!("curl view: counter-clockwise centre {:?}, clockwise centre {:?}", seen.0, seen.1);
+    assert!(purple(&seen.0), "the counter-clockwise vortex's centre is not purple: {:?} (see {})", seen.0, out.display());
+    assert!(green(&seen.1), "the clockwise vortex's centre is not green: {:?} (see {})", seen.1, out.display());
+}
+
+/// Issue 58: key 9 opens the panel's plots, and the running plume's last solve draws its
+/// residual line (its own orange, `ui::plots::RESIDUAL_COLOUR`) there: the history came back
+/// from the GPU while the window ran.
+#[test]
+fn key_9_opens_the_convergence_plot() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_plots");
+    let mut app = Kill(smokebox(&out).args(["--scene", "plume"]).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let [r, g, b] = smokebox::ui::plots::RESIDUAL_COLOUR.to_array()[..3] else { unreachable!() };
+    let line = |img: &image::RgbImage| {
+        let (_, _, x1, _) = domain(img);
+        img.enumerate_pixels()
+            .filter(|(x, _, p)| *x > x1 + 8 && p.0[0].abs_diff(r) < 30 && p.0[1].abs_diff(g) < 30 && p.0[2].abs_diff(b) < 30)
+            .count()
+    };
+    let before = line(&shot(&display, &out.join("before.png")));
+    let mut after = 0;
+    for attempt in 0..3 {
+        focus_and_key(&display, "9");
+        sleep(Duration::from_secs(4));
+        after = line(&shot(&display, &out.join(format!("plots_{attempt}.png"))));
+        if after > 40 {
+            break;
+        }
+    }
+    println!("residual line pixels in the panel: {before} before key 9, {after} after");
+    assert!(before < 5, "the residual's orange in the panel before key 9 ({before} pixels; see {})", out.display());
+    assert!(after > 40, "no residual line after key 9 ({after} pixels; see {})", out.display());
+}

@@ -462,3 +462,32 @@ fn frames_take_a_size_and_overlays() {
     assert_bad(&["run", "--scene", "box", "--steps", "1", "--frames", frames.to_str().unwrap(), "--overlays", "ink,sparkles"], "sparkles");
     assert_bad(&["run", "--scene", "box", "--steps", "1", "--overlays", "ink"], "--frames");
 }
+
+/// `--overlays curl` draws the curl tint with its automatic range (the frame's largest |ω|): the
+/// plume's counter-clockwise swirl blob shows purple, the ring around it green.
+#[test]
+fn frames_draw_the_curl() {
+    let dir = tmp("frames-curl");
+    let frames = dir.join("frames");
+    let out = smokebox(&[
+        "run",
+        "--scene",
+        "plume",
+        "--steps",
+        "2",
+        "--frames",
+        frames.to_str().unwrap(),
+        "--frame-every",
+        "2",
+        "--overlays",
+        "curl",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let img = image::open(frames.join("frame_000002.png")).unwrap().to_rgb8();
+    let purple = img.pixels().filter(|p| p.0[2] as i32 > p.0[1] as i32 + 40 && p.0[0] as i32 > p.0[1] as i32 + 20).count();
+    let green = img.pixels().filter(|p| p.0[1] as i32 > p.0[0] as i32 + 40 && p.0[1] as i32 > p.0[2] as i32 + 40).count();
+    assert!(purple > 50 && green > 10, "curl frame: {purple} purple and {green} green pixels");
+    // the swirl's centre (0.56 m, 0.3 m of the 1 m box, 128 cells) turns counter-clockwise
+    let centre = img.get_pixel(72, 127 - 38).0;
+    assert!(centre[2] as i32 > centre[1] as i32 + 40, "the swirl's centre is not purple: {centre:?}");
+}

@@ -1,9 +1,10 @@
 //! The app's non-blocking field read-back returns exactly the pressure and divergence on the
-//! GPU, only after the map has arrived, and gives the pressure's min/max.
+//! GPU, only after the map has arrived, and gives the pressure's min/max; with the edge
+//! velocities asked for, the largest |curl| of the CPU twin (the curl view's auto range).
 
 mod common;
 
-use smokebox::render::readback::FieldReadback;
+use smokebox::render::readback::{EdgeVelocity, FieldReadback};
 use smokebox::sim::Simulation;
 
 #[test]
@@ -15,10 +16,10 @@ fn readback_returns_the_fields_once_mapped() {
     let mut rb = FieldReadback::new(&sim.device, nx, ny);
     let mut enc = sim.device.create_command_encoder(&Default::default());
     // the first frames wait for `every`
-    rb.encode(&mut enc, &sim.buffers.p, (&sim.buffers.divergence, true), 2);
+    rb.encode(&mut enc, &sim.buffers.p, (&sim.buffers.divergence, true), None, 2);
     rb.request_map();
     assert!(!rb.collect(), "nothing was copied yet");
-    rb.encode(&mut enc, &sim.buffers.p, (&sim.buffers.divergence, true), 2);
+    rb.encode(&mut enc, &sim.buffers.p, (&sim.buffers.divergence, true), None, 2);
     sim.queue.submit([enc.finish()]);
     rb.request_map();
     sim.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
@@ -34,6 +35,23 @@ fn readback_returns_the_fields_once_mapped() {
     assert_eq!(snap.divergence_range(), Some(most));
     assert!(snap.divergence_after);
     assert!(!rb.collect(), "one copy is taken once");
+    assert_eq!(rb.curl_max, None, "no velocity was asked for");
+
+    // the curl's auto range: the velocity comes along when asked
+    let mut enc = sim.device.create_command_encoder(&Default::default());
+    rb.encode(
+        &mut enc,
+        &sim.buffers.p,
+        (&sim.buffers.divergence, false),
+        Some(EdgeVelocity { u: &sim.buffers.u, v: &sim.buffers.v, h: 0.1 }),
+        1,
+    );
+    sim.queue.submit([enc.finish()]);
+    rb.request_map();
+    sim.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    assert!(rb.collect(), "the maps arrived");
+    let want = smokebox::render::curl::max_abs_curl(&fields.u, &fields.v, nx, ny, 0.1);
+    assert_eq!(rb.curl_max, Some(want));
 }
 
 /// The hover probe reads exactly the cell's faces, pressure, divergence, solid and the dye cell's

@@ -120,7 +120,7 @@ fn level_desc_layout_matches_wgsl() {
 fn render_params_layout_matches_wgsl() {
     let module = validate("render_field", &render::shader_source());
     let (size, members) = struct_in(&module, "RenderParams");
-    let rust = rust_offsets!(RenderParams, nx, ny, flags, walls, background, ranges, view, window);
+    let rust = rust_offsets!(RenderParams, nx, ny, flags, walls, background, ranges, view, window, tints);
     assert_eq!(size as usize, size_of::<RenderParams>(), "RenderParams size differs between Rust and WGSL");
     assert_eq!(members, rust, "RenderParams members or offsets differ between Rust and WGSL");
 }
@@ -151,6 +151,8 @@ fn solver_control_words_match_wgsl() {
     assert_eq!(u32_constant(&module, "TAIL") as usize, ctl::TAIL);
     assert_eq!(u32_constant(&module, "POLISH_AT") as usize, ctl::POLISH_AT);
     assert_eq!(u32_constant(&module, "FLOOR") as usize, ctl::FLOOR);
+    assert_eq!(u32_constant(&module, "HISTORY") as usize, ctl::HISTORY);
+    assert_eq!(u32_constant(&module, "HISTORY_LEN") as usize, ctl::HISTORY_LEN);
     assert_eq!(u32_constant(&module, "POLISH_SLOT") as usize, ctl::POLISH_SLOT);
     assert_eq!(u32_constant(&module, "POLISH_MORE_SLOT") as usize, ctl::POLISH_MORE_SLOT);
     // the partial maxima fill the words from PARTIALS up to the argument slots

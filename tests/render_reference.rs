@@ -27,7 +27,14 @@ fn teaching_state(nx: usize) -> Simulation {
     sim
 }
 
-fn cases(max_p: f32) -> Vec<(&'static str, Overlays)> {
+/// The largest |p| and |ω| of a state: the tints' ranges.
+fn ranges(sim: &Simulation) -> (f32, f32) {
+    let f = sim.download();
+    let max_p = f.p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
+    (max_p, smokebox::render::curl::max_abs_curl(&f.u, &f.v, f.nx, f.ny, sim.params.h))
+}
+
+fn cases((max_p, max_w): (f32, f32)) -> Vec<(&'static str, Overlays)> {
     let none = Overlays { ink: false, grid_lines: false, numbers: false, ..Overlays::default() };
     let ink = Overlays { ink: true, ..none.clone() };
     vec![
@@ -38,6 +45,7 @@ fn cases(max_p: f32) -> Vec<(&'static str, Overlays)> {
         ("divergence_before", Overlays { divergence: true, divergence_range: 2.0, ..ink.clone() }),
         ("divergence_after", Overlays { divergence: true, divergence_after: true, divergence_range: 2.0, ..ink.clone() }),
         ("pressure", Overlays { pressure: true, pressure_auto: false, pressure_range: max_p, ..ink.clone() }),
+        ("curl", Overlays { curl: true, curl_auto: false, curl_range: max_w, ..ink.clone() }),
         ("arrows_mac", Overlays { arrows_mac: true, ..none.clone() }),
         ("arrows_centre", Overlays { arrows_centre: true, arrow_pixels: 16.0, ..ink }),
     ]
@@ -64,10 +72,8 @@ fn overlays_match_reference_images() {
     let mut failures = Vec::new();
     for n in SIZES {
         let sim = teaching_state(n);
-        let p = sim.download().p;
-        let max_p = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
         let mut images = Vec::new();
-        for (case, overlays) in cases(max_p) {
+        for (case, overlays) in cases(ranges(&sim)) {
             let name = format!("{case}_{n}");
             let rgba = render_rgba(&sim, &overlays, [0.02, 0.02, 0.03], W, H);
             let path = dir.join(format!("{name}.png"));
@@ -118,16 +124,14 @@ fn overlays_match_reference_images() {
 /// fragment pass) shows, overlay by overlay, where each pixel of the draw covers one of the image.
 #[test]
 fn the_window_field_image_is_the_draw() {
-    use smokebox::render::{RenderParams, image_rgba};
+    use smokebox::render::{RenderParams, TintRanges, image_rgba};
     let sim = teaching_state(32);
-    let p = sim.download().p;
-    let max_p = p.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
     let s = 8;
     let size = [sim.nx as u32 * s, sim.ny as u32 * s];
     let background = [0.02, 0.02, 0.03];
-    for (case, overlays) in cases(max_p) {
+    for (case, overlays) in cases(ranges(&sim)) {
         let drawn = render_rgba(&sim, &overlays, background, size[0], size[1]);
-        let params = RenderParams::new(&sim, &overlays, background, s as f32, overlays.pressure_range);
+        let params = RenderParams::new(&sim, &overlays, background, s as f32, TintRanges::set(&overlays));
         let image = image_rgba(&sim, &params, size);
         // (an arrow's or a line's edge may fall on a pixel's centre, where the two round apart)
         let (mean, bad) = compare(&image, &drawn);
@@ -141,7 +145,7 @@ fn the_window_field_image_is_the_draw() {
 #[test]
 fn one_pixel_a_dye_cell_reads_that_cell() {
     use smokebox::render::cached::one_pixel_a_dye_cell;
-    use smokebox::render::{RenderParams, flags::DYE_PIXELS, image_rgba};
+    use smokebox::render::{RenderParams, TintRanges, flags::DYE_PIXELS, image_rgba};
     use smokebox::sim::fields::Fields;
     let gpu = common::gpu();
     let (nx, ny, k) = (20, 13, 3);
@@ -151,7 +155,7 @@ fn one_pixel_a_dye_cell_reads_that_cell() {
     let sim = Simulation::new(&gpu, &fields, common::box_params(nx, ny, 0.1, 0.01), Default::default()).unwrap();
     let size = [(nx * k) as u32, (ny * k) as u32];
     for overlays in [Overlays::default(), Overlays { shading: true, ..Overlays::default() }] {
-        let params = RenderParams::new(&sim, &overlays, [0.02, 0.02, 0.03], 6.0, 1.0);
+        let params = RenderParams::new(&sim, &overlays, [0.02, 0.02, 0.03], 6.0, TintRanges::set(&overlays));
         assert!(one_pixel_a_dye_cell(size, &params));
         let blended = image_rgba(&sim, &params, size);
         let read = image_rgba(&sim, &RenderParams { flags: params.flags | DYE_PIXELS, ..params }, size);

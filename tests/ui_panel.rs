@@ -172,6 +172,7 @@ fn each_overlay_checkbox_toggles_its_setting() {
         "5 velocity at cell centres",
         "6 grid lines",
         "7 numbers in large cells",
+        "8 curl (vorticity)",
     ];
     for (n, label) in labels.iter().enumerate() {
         let before = h.state().view.overlays.clone();
@@ -450,6 +451,9 @@ fn the_panel_does_not_jump_when_figures_appear() {
         solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
         pressure_range: Some((-1.25e-3, 3.5e-2)),
         divergence_range: Some(2.5e-3),
+        curl_range: Some(4.5),
+        residual_history: None,
+        series: Default::default(),
         passes: vec![("advect".into(), 1.0), ("pressure".into(), 2.0)],
         adapter: "llvmpipe".into(),
         // known from the start, never filled in later (checked below)
@@ -651,4 +655,31 @@ fn viscosity_warns_of_its_cost() {
     set_slider(&mut h, "viscosity ν (m²/s)", 0.001);
     assert!(h.state().scene.fluid.viscosity > 0.0);
     assert!(warned(&h), "no warning at ν = {}", h.state().scene.fluid.viscosity);
+}
+
+/// The plots' switch (key 9's) opens them: the residual plot once a history is known, a word
+/// where none is yet, and the plots over time; closed, none of it.
+#[test]
+fn the_plots_switch_opens_the_convergence_plot() {
+    use smokebox::sim::residual_history::ResidualHistory;
+    let mut h = harness();
+    let title = "last solve: relative residual";
+    assert!(h.query_all_by_label_contains(title).next().is_none(), "plots shown before they were asked for");
+    h.get_by_label(ui::panel::PLOTS_LABEL).click();
+    settle(&mut h);
+    assert!(h.state().view.plots, "the switch did not open the plots");
+    assert!(h.query_all_by_label_contains(title).next().is_some(), "no residual plot");
+    assert!(h.query_all_by_label_contains("no solve to a tolerance").next().is_some(), "nothing says no history came yet");
+    h.state_mut().stats.residual_history =
+        Some(ResidualHistory { kind: Some(SolverKind::Multigrid), points: vec![(0, 1.0), (1, 5e-3), (2, 1e-4)] });
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains("no solve to a tolerance").next().is_none(), "a known history is not plotted");
+    for label in ["kinetic energy (J/m)", "max |div| (1/s)", "total ink (m²)"] {
+        assert!(h.query_all_by_label_contains(label).next().is_some(), "no plot of {label}");
+    }
+    // the same switch as key 9
+    let mut view = View { plots: true, ..View::default() };
+    let mut panel = PanelState::default();
+    smokebox::app::input::key(&winit::keyboard::Key::Character("9".into()), false, false, &mut view, &mut panel);
+    assert!(!view.plots, "key 9 did not close the plots");
 }

@@ -560,3 +560,20 @@ fn equal_work_race() {
         assert!(ms > 0.0, "step {n2} came no later than step {n1}: {t1:.2} s, {t2:.2} s");
     }
 }
+
+/// Issue 58: the curl view switched on by the URL (`view.overlays.curl=true`) shows the sign of
+/// the plume's counter-clockwise swirl (0.56 m, 0.3 m of its 1 m box) at its centre in purple,
+/// and the ring of opposite curl around it in green, as the command line draws them.
+#[test]
+fn the_url_switches_the_curl_view_on() {
+    let query = "scene=plume&grid.dye_scale=1&view.show_panel=false&view.field_text=false&view.overlays.ink=false&view.overlays.grid_lines=false&view.overlays.numbers=false&view.overlays.curl=true&canvas=256x256&steps=2";
+    let (done, page, path) = page_canvas(&format!("index.html?{query}"), "256,256", "curl");
+    assert_eq!(done["step"], 2, "{}", done["faults"]);
+    let v = viewport_of(&done);
+    let centre = page.get_pixel((v[0] + 0.56 * v[2]) as u32, (v[1] + 0.7 * v[3]) as u32).0;
+    let purple = |p: [u8; 4]| p[2] as i32 > p[1] as i32 + 40 && p[0] as i32 > p[1] as i32 + 20;
+    let green = page.pixels().filter(|p| p.0[1] as i32 > p.0[0] as i32 + 40 && p.0[1] as i32 > p.0[2] as i32 + 40).count();
+    println!("curl on the page: the swirl's centre {centre:?}, {green} green pixels; picture {}", path.display());
+    assert!(purple(centre), "the counter-clockwise swirl's centre is not purple: {centre:?} (see {})", path.display());
+    assert!(green > 20, "no clockwise ring in green ({green} pixels; see {})", path.display());
+}

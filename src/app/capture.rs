@@ -241,7 +241,7 @@ impl Capture {
         overlays: &Overlays,
         with_overlays: bool,
         background: [f32; 3],
-        pressure_range: f32,
+        ranges: crate::render::TintRanges,
         viewport: Viewport,
     ) {
         if viewport.w < 1.0 || viewport.h < 1.0 {
@@ -266,6 +266,7 @@ impl Capture {
             ink: true,
             divergence: false,
             pressure: false,
+            curl: false,
             arrows_mac: false,
             arrows_centre: false,
             grid_lines: false,
@@ -273,7 +274,7 @@ impl Capture {
             ..overlays.clone()
         };
         let o = if with_overlays { overlays } else { &ink_only };
-        let params = RenderParams::new(sim, o, background, size[0] as f32 / sim.nx as f32, pressure_range);
+        let params = RenderParams::new(sim, o, background, size[0] as f32 / sim.nx as f32, ranges);
         self.renderer.prepare(queue, &params);
         let image =
             Offscreen::draw(device, encoder, &self.renderer, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 }, size);

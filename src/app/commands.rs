@@ -389,11 +389,13 @@ impl App {
         self.stats.forget_state();
         self.pressure_auto = None;
         self.divergence_auto = None;
+        self.curl_auto = None;
         self.stale_stats_until = 0;
         self.pointer.last = None;
         self.field_dirty = true;
         if let Some(r) = self.running.as_mut() {
             r.values.latest = None;
+            r.values.curl_max = None;
         }
     }
 }

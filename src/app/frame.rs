@@ -16,7 +16,7 @@ use super::profile::{FrameLog, lap};
 use crate::error::{Error, Result};
 use crate::gpu::{Fault, Gpu, NO_ADAPTER_HELP, OnFault, instance_descriptor};
 use crate::platform::{Duration, Instant};
-use crate::render::readback::{CellProbe, FieldReadback};
+use crate::render::readback::{CellProbe, EdgeVelocity, FieldReadback};
 use crate::render::{self, CachedField, RenderParams, Viewport};
 use crate::sim::{Figures, Simulation};
 use crate::ui::{self, Command, PanelState, Shown, View};
@@ -422,8 +422,8 @@ pub struct Drawing<'a> {
     /// The background's opacity: below 1 the picture is see-through there (`set_see_through`).
     pub background_alpha: f32,
     pub viewport: Viewport,
-    /// Pressure |p| at full colour (manual or auto range).
-    pub pressure_range: f32,
+    /// |p| and |ω| at full colour (manual or auto ranges).
+    pub ranges: render::TintRanges,
     /// Redraw the field image even without a step (the state changed otherwise).
     pub field_dirty: bool,
     /// Captures show the overlays (else ink only).
@@ -498,14 +498,18 @@ impl Running {
         let o = d.overlays;
         let ppp = ui.full.pixels_per_point;
         let ppc = d.viewport.pixels_per_cell(sim.nx);
-        self.reading_values =
-            (o.pressure && o.pressure_auto) || (o.divergence && o.divergence_auto) || numbers::wanted(o, ppc, ppp, sim.nx * sim.ny);
+        let curl_auto = o.curl && o.curl_auto;
+        self.reading_values = (o.pressure && o.pressure_auto)
+            || (o.divergence && o.divergence_auto)
+            || curl_auto
+            || numbers::wanted(o, ppc, ppp, sim.nx * sim.ny);
         if self.reading_values {
             let div = match (&sim.div_after, o.divergence_after) {
                 (Some(a), true) => (&a.buffer, true),
                 _ => (&sim.buffers.divergence, false),
             };
-            self.values.encode(&mut encoder, &sim.buffers.p, div, READBACK_EVERY);
+            let velocity = curl_auto.then_some(EdgeVelocity { u: &sim.buffers.u, v: &sim.buffers.v, h: sim.params.h });
+            self.values.encode(&mut encoder, &sim.buffers.p, div, velocity, READBACK_EVERY);
         }
         if let Some([x, y]) = d.hover {
             let h = sim.params.h;
@@ -517,11 +521,11 @@ impl Running {
             self.probe.encode(&mut encoder, sim, div, [(x / h) as usize, (y / h) as usize], [(x / dh) as usize, (y / dh) as usize]);
         }
         let alpha = if self.see_through { d.background_alpha } else { 1.0 };
-        let params = RenderParams::new(sim, o, d.background, ppc, d.pressure_range).with_background_alpha(alpha);
+        let params = RenderParams::new(sim, o, d.background, ppc, d.ranges).with_background_alpha(alpha);
         let window = [texture.width() as f32, texture.height() as f32];
         let field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, window, d.steps > 0 || d.field_dirty);
         let c = &mut self.capture;
-        c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.pressure_range, d.viewport);
+        c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.ranges, d.viewport);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: ppp };
         for (id, deltas) in &ui.full.textures_delta.set {
             for delta in deltas {

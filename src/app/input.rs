@@ -62,6 +62,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "p" | "P" => return Some(Command::Screenshot),
             "g" | "G" => return Some(Command::ToggleRecording),
             "?" => panel.show_help ^= true,
+            "9" => view.plots ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);

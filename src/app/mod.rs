@@ -182,6 +182,8 @@ pub struct App {
     divergence_auto: Option<f32>,
     /// The field was fitted with bands for the text above and below it (`field::bands_wanted`).
     text_bands: bool,
+    /// The largest |ω| of the last velocity read back (the curl view's auto range).
+    curl_auto: Option<f32>,
     /// Ctrl (Cmd on macOS) is held.
     ctrl: bool,
     /// A Quit command was applied: leave the event loop.
@@ -281,6 +283,7 @@ impl App {
             pressure_auto: None,
             divergence_auto: None,
             text_bands: false,
+            curl_auto: None,
             ctrl: false,
             quit: false,
             settle_frames: SETTLE_FRAMES,
@@ -339,8 +342,8 @@ impl App {
         let frame_dt = self.clock.tick();
         self.last_frame = Instant::now();
         self.hover_pending = false;
-        let pressure_range = self.pressure_range_in_use();
-        let legends = self.overlays_drawn().legends(pressure_range);
+        let ranges = self.tint_ranges_in_use();
+        let legends = self.overlays_drawn().legends(ranges.pressure, ranges.curl);
         let Some(r) = self.running.as_mut() else { return };
         if r.config.width == 0 || r.config.height == 0 {
             return;
@@ -475,7 +478,7 @@ impl App {
             background: self.scene.display.background,
             background_alpha: self.view.background_alpha,
             viewport: self.viewport,
-            pressure_range,
+            ranges,
             field_dirty: self.field_dirty,
             capture_overlays: self.view.capture_overlays,
             hover,
@@ -503,13 +506,19 @@ impl App {
         }
     }
 
-    /// |p| at full colour: the last read-back's largest with the auto range, else the set one.
-    fn pressure_range_in_use(&self) -> f32 {
+    /// |p| and |ω| at full colour: the last read-back's largest with an auto range, else the set
+    /// one.
+    fn tint_ranges_in_use(&self) -> crate::render::TintRanges {
         let o = &self.view.overlays;
-        match (o.pressure_auto, self.pressure_auto) {
+        let pressure = match (o.pressure_auto, self.pressure_auto) {
             (true, Some((lo, hi))) => lo.abs().max(hi.abs()).max(1e-9),
             _ => o.pressure_range,
-        }
+        };
+        let curl = match (o.curl_auto, self.curl_auto) {
+            (true, Some(w)) => w,
+            _ => o.curl_range,
+        };
+        crate::render::TintRanges { pressure, curl }
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -555,16 +564,31 @@ impl App {
         if r.values.collect() {
             self.pressure_auto = r.values.latest.as_ref().and_then(|s| s.pressure_range());
             self.divergence_auto = r.values.latest.as_ref().and_then(|s| s.divergence_range());
+            self.curl_auto = r.values.curl_max;
         }
         // the range is shown only while something keeps it fresh
         self.stats.pressure_range = if r.reading_values { self.pressure_auto } else { None };
         self.stats.divergence_range = if r.reading_values { self.divergence_auto } else { None };
+        self.stats.curl_range = if r.reading_values { self.curl_auto } else { None };
         let now = r.sim.step_index;
-        if let Some(s) = r.sim.readback.collect().into_iter().rfind(|s| s.step > self.stale_stats_until && s.step <= now) {
+        let fresh: Vec<_> = r.sim.readback.collect().into_iter().filter(|s| s.step > self.stale_stats_until && s.step <= now).collect();
+        for s in &fresh {
+            self.stats.series.push(crate::ui::plots::Sample {
+                time: s.time,
+                kinetic_energy: s.kinetic_energy,
+                div_before: s.div_max_before,
+                div_after: s.div_max_after,
+                ink: s.ink_total,
+            });
+        }
+        if let Some(s) = fresh.last() {
             self.stats.div_before = Some(s.div_max_before);
             self.stats.div_after = Some(s.div_max_after);
             self.stats.ink_total = Some(s.ink_total);
         }
+        // every unit checked, and the histories read back, only while the plots are open
+        r.sim.stages.solvers.set_trace(self.view.plots);
+        self.stats.residual_history = if self.view.plots { r.sim.stages.solvers.residual_history() } else { None };
         self.stats.step = now;
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
         self.stats.floor_steps = r.sim.stages.solvers.floor_steps();

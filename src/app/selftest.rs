@@ -1,7 +1,7 @@
 //! The page's self-test (`?selftest`): every scene for 30 frames at its default solver and
 //! scheme (grids capped at 128 cells a side), each solver and each advection scheme on plume at
 //! 128², strokes by a mouse and by one finger (real pointer events on the canvas) that must
-//! paint ink where they went, every overlay on in turn, screenshot and GIF downloads, a saved
+//! paint ink where they went, every overlay on in turn (with the plots open), screenshot and GIF downloads, a saved
 //! state reopened three ways (the zip read directly, the zip dropped on the page, its loose
 //! files chosen in the file picker), and view settings kept in localStorage across a reload
 //! (`?selftest=reload`, which also checks that the URL wins). Any GPU fault or console error in
@@ -386,11 +386,12 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
         }
         Kind::Overlays => {
             let o = &mut app.view.overlays;
-            let flags: [&mut bool; 9] = [
+            let flags: [&mut bool; 10] = [
                 &mut o.ink,
                 &mut o.divergence,
                 &mut o.divergence_after,
                 &mut o.pressure,
+                &mut o.curl,
                 &mut o.arrows_mac,
                 &mut o.arrows_centre,
                 &mut o.grid_lines,
@@ -402,6 +403,8 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
             for (i, f) in flags.into_iter().enumerate() {
                 *f = i == on || (i == 0 && frame >= 3 * n);
             }
+            // the plots with them: every unit of the solves checked, the histories read back
+            app.view.plots = frame < 3 * n;
             if frame >= 3 * n + 3 {
                 c.done = true;
             }

@@ -8,6 +8,7 @@ use crate::sim::params::BC_WALL;
 use bytemuck::{Pod, Zeroable};
 
 pub mod cached;
+pub mod curl;
 pub use cached::CachedField;
 pub mod offscreen;
 pub mod palette;
@@ -53,18 +54,21 @@ pub struct RenderParams {
     /// The part of the grid shown, in uv (origin, size; y up): all of it, unless the field
     /// reaches past the window (`Viewport::clipped`).
     pub window: [f32; 4],
+    /// x: the curl range in use (|ω| at full tint, 1/s); the rest unused.
+    pub tints: [f32; 4],
 }
 
 impl RenderParams {
-    /// Constants for drawing `sim` with `overlays` at `pixels_per_cell`; `pressure_range` is the
-    /// range in use (manual or auto).
-    pub fn new(sim: &Simulation, o: &Overlays, background: [f32; 3], pixels_per_cell: f32, pressure_range: f32) -> RenderParams {
+    /// Constants for drawing `sim` with `overlays` at `pixels_per_cell`; `ranges` are the tints'
+    /// ranges in use (manual or auto).
+    pub fn new(sim: &Simulation, o: &Overlays, background: [f32; 3], pixels_per_cell: f32, ranges: TintRanges) -> RenderParams {
         let mut flags = 0;
         for (on, bit) in [
             (o.ink, SHOW_INK),
             (o.divergence, SHOW_DIVERGENCE),
             (o.divergence_after, DIVERGENCE_AFTER),
             (o.pressure, SHOW_PRESSURE),
+            (o.curl, SHOW_CURL),
             (o.arrows_mac && why_not_drawable("mac-arrows", pixels_per_cell, 0).is_none(), ARROWS_MAC),
             (o.arrows_centre, ARROWS_CENTRE),
             (o.grid_lines && why_not_drawable("grid", pixels_per_cell, sim.nx * sim.ny).is_none(), GRID_LINES),
@@ -86,13 +90,29 @@ impl RenderParams {
             background: [background[0], background[1], background[2], 1.0],
             ranges: [
                 o.divergence_range,
-                pressure_range,
+                ranges.pressure,
                 arrow_spacing(o.arrow_pixels, pixels_per_cell),
                 arrows.pixels_per_mps / pixels_per_cell.max(1e-6),
             ],
             view: [pixels_per_cell, sim.params.h, sim.dye_scale as f32, o.tint_opacity],
             window: WHOLE_GRID,
+            tints: [ranges.curl, 0.0, 0.0, 0.0],
         }
+    }
+}
+
+/// The ranges in use of the tints that can scale themselves: |p| (Pa) and |ω| (1/s) at full
+/// colour, each the set one or the last read-back's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TintRanges {
+    pub pressure: f32,
+    pub curl: f32,
+}
+
+impl TintRanges {
+    /// The ranges `o` sets (the automatic ones where nothing was read back).
+    pub fn set(o: &Overlays) -> TintRanges {
+        TintRanges { pressure: o.pressure_range, curl: o.curl_range }
     }
 }
 
@@ -380,8 +400,7 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
     renderer.attach(sim);
     let area = Viewport { x: 0.0, y: 0.0, w: width as f32, h: height as f32 };
     let vp = Viewport::fit(sim.nx, sim.ny, area, 0.0);
-    let pressure_range = overlays.pressure_range;
-    renderer.prepare(&sim.queue, &RenderParams::new(sim, overlays, background, vp.pixels_per_cell(sim.nx), pressure_range));
+    renderer.prepare(&sim.queue, &RenderParams::new(sim, overlays, background, vp.pixels_per_cell(sim.nx), TintRanges::set(overlays)));
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless render") });
     let image = Offscreen::draw(device, &mut encoder, &renderer, vp, [width, height]);
     sim.queue.submit([encoder.finish()]);

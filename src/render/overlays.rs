@@ -23,6 +23,13 @@ pub struct Overlays {
     pub pressure_auto: bool,
     /// |p| (Pa) at full colour.
     pub pressure_range: f32,
+    /// The curl (vorticity) ω = ∂v/∂x − ∂u/∂y of each cell, from the MAC edges (src/render/curl.rs):
+    /// counter-clockwise (ω > 0) purple, clockwise green.
+    pub curl: bool,
+    /// Range from the last velocity read-back's largest |ω| instead of `curl_range`.
+    pub curl_auto: bool,
+    /// |ω| (1/s) at full tint.
+    pub curl_range: f32,
     /// u on vertical edges, v on horizontal edges.
     pub arrows_mac: bool,
     /// Velocity interpolated at cell centres (one a cell where cells are large), about
@@ -57,6 +64,9 @@ impl Default for Overlays {
             pressure: false,
             pressure_auto: true,
             pressure_range: 1.0,
+            curl: false,
+            curl_auto: true,
+            curl_range: 1.0,
             arrows_mac: false,
             arrows_centre: false,
             arrow_pixels: 40.0,
@@ -207,6 +217,20 @@ pub fn diverging(t: f32) -> [f32; 3] {
     [0, 1, 2].map(|c| white[c] * (1.0 - a) + to[c] * a)
 }
 
+/// The two colours of the curl tint (render_field.wgsl, the SHOW_CURL branch): counter-clockwise
+/// (ω > 0) purple, clockwise green, apart from the divergence's orange and blue and the
+/// pressure's red and blue.
+pub const CURL_COUNTER_CLOCKWISE: [f32; 3] = [0.62, 0.2, 0.85];
+pub const CURL_CLOCKWISE: [f32; 3] = [0.15, 0.75, 0.3];
+
+/// Linear RGB the curl tint gives a value `w` (1/s) at full `range` over `under` with the opacity
+/// `opacity`.
+pub fn curl_tint(w: f32, range: f32, under: [f32; 3], opacity: f32) -> [f32; 3] {
+    let t = tint_weight(w / range.max(1e-20)) * opacity.clamp(0.0, 1.0);
+    let tint = if w < 0.0 { CURL_CLOCKWISE } else { CURL_COUNTER_CLOCKWISE };
+    [0, 1, 2].map(|c| under[c] * (1.0 - t) + tint[c] * t)
+}
+
 /// A colour legend of a tint: a title with its unit and colour stops from `-range` to `range`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Legend {
@@ -219,7 +243,8 @@ pub struct Legend {
 
 impl Overlays {
     /// The legends of the tints shown, pressure first: what the panel draws beside the canvas.
-    pub fn legends(&self, pressure_range: f32) -> Vec<Legend> {
+    /// `pressure_range` and `curl_range` are the ranges in use (set or automatic).
+    pub fn legends(&self, pressure_range: f32, curl_range: f32) -> Vec<Legend> {
         let mut out = Vec::new();
         let stops =
             |range: f32, colour: &dyn Fn(f32) -> [f32; 3]| (0..=8).map(|n| n as f32 / 4.0 - 1.0).map(|t| (t * range, colour(t))).collect();
@@ -234,13 +259,22 @@ impl Overlays {
             let title = if self.divergence_after { "divergence after the solve" } else { "divergence before the solve" };
             out.push(Legend { title, unit: "1/s", range: r, stops: stops(r, &colour) });
         }
+        if self.curl {
+            let r = curl_range;
+            let colour = |t: f32| curl_tint(t * r, r, [0.0; 3], 1.0);
+            out.push(Legend { title: CURL_TITLE, unit: "1/s", range: r, stops: stops(r, &colour) });
+        }
         out
     }
 }
 
+/// The curl legend's title, which states the colour convention.
+pub const CURL_TITLE: &str = "curl: + purple counter-clockwise, − green clockwise";
+
 impl Overlays {
     /// The names `--overlays` takes, each with what it switches on.
-    pub const NAMES: [&'static str; 8] = ["ink", "divergence", "divergence-after", "pressure", "arrows", "mac-arrows", "grid", "shading"];
+    pub const NAMES: [&'static str; 9] =
+        ["ink", "divergence", "divergence-after", "pressure", "curl", "arrows", "mac-arrows", "grid", "shading"];
 
     /// Overlays from a comma-separated list of `NAMES` (only those drawn; no numbers, which the
     /// window prints).
@@ -252,6 +286,7 @@ impl Overlays {
                 "divergence" => o.divergence = true,
                 "divergence-after" => (o.divergence, o.divergence_after) = (true, true),
                 "pressure" => o.pressure = true,
+                "curl" => o.curl = true,
                 "arrows" => o.arrows_centre = true,
                 "mac-arrows" => o.arrows_mac = true,
                 "grid" => o.grid_lines = true,
@@ -281,8 +316,9 @@ pub mod flags {
     pub const DYE_PIXELS: u32 = 512;
     /// Edge arrows at most `EDGE_ARROW_CAP_BESIDE_NUMBERS` of a cell long (numbers in the cells).
     pub const SHORT_EDGE_ARROWS: u32 = 1024;
+    pub const SHOW_CURL: u32 = 2048;
     /// Every flag by its WGSL name.
-    pub const ALL: [(&str, u32); 11] = [
+    pub const ALL: [(&str, u32); 12] = [
         ("SHOW_INK", SHOW_INK),
         ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
         ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
@@ -294,6 +330,7 @@ pub mod flags {
         ("ARROW_SPEED_COLOUR", ARROW_SPEED_COLOUR),
         ("DYE_PIXELS", DYE_PIXELS),
         ("SHORT_EDGE_ARROWS", SHORT_EDGE_ARROWS),
+        ("SHOW_CURL", SHOW_CURL),
     ];
 }
 

@@ -1,7 +1,8 @@
 //! A small, never-blocking read-back of the pressure and a divergence field for the panel's
-//! pressure auto range, its min/max readout and the numbers printed in large cells. Every few
-//! frames (when idle) both fields are copied into one MAP_READ staging buffer; the map request
-//! is polled without waiting and the copy is used when it has arrived.
+//! pressure auto range, its min/max readout and the numbers printed in large cells, and of the
+//! edge velocities for the curl view's auto range (only while that is asked for). Every few
+//! frames (when idle) the fields are copied into MAP_READ staging buffers; the map request is
+//! polled without waiting and the copy is used when it has arrived.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,24 +87,56 @@ impl Trip {
 
 pub struct FieldReadback {
     trip: Trip,
+    /// u then v, made the first time the curl's range is asked for (it doubles the staging).
+    velocity: Option<Trip>,
+    device: wgpu::Device,
     nx: usize,
     ny: usize,
+    /// The cell size of the velocity in flight, metres.
+    h: f32,
     frames: u32,
     /// The divergence copied by the trip in flight is the one after the solve.
     after: bool,
     pub latest: Option<Snapshot>,
+    /// The largest |ω| (1/s) of the last velocity read back (src/render/curl.rs).
+    pub curl_max: Option<f32>,
+}
+
+/// The edge velocities to read back with the fields: u, v and the cell size (metres).
+pub struct EdgeVelocity<'a> {
+    pub u: &'a wgpu::Buffer,
+    pub v: &'a wgpu::Buffer,
+    pub h: f32,
 }
 
 impl FieldReadback {
     pub fn new(device: &wgpu::Device, nx: usize, ny: usize) -> FieldReadback {
-        FieldReadback { trip: Trip::new(device, "field readback", (2 * nx * ny * 4) as u64), nx, ny, frames: 0, after: false, latest: None }
+        FieldReadback {
+            trip: Trip::new(device, "field readback", (2 * nx * ny * 4) as u64),
+            velocity: None,
+            device: device.clone(),
+            nx,
+            ny,
+            h: 1.0,
+            frames: 0,
+            after: false,
+            latest: None,
+            curl_max: None,
+        }
     }
 
-    /// Records a copy of `p` and `divergence` (and whether it is the one after the solve) every
-    /// `every` frames when none is in flight.
-    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer, (divergence, after): (&wgpu::Buffer, bool), every: u32) {
+    /// Records a copy of `p` and `divergence` (and whether it is the one after the solve; and of
+    /// the velocity, when given) every `every` frames when none is in flight.
+    pub fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        p: &wgpu::Buffer,
+        (divergence, after): (&wgpu::Buffer, bool),
+        velocity: Option<EdgeVelocity>,
+        every: u32,
+    ) {
         self.frames += 1;
-        if !self.trip.idle() || self.frames < every {
+        if !self.trip.idle() || self.velocity.as_ref().is_some_and(|t| !t.idle()) || self.frames < every {
             return;
         }
         self.frames = 0;
@@ -112,24 +145,38 @@ impl FieldReadback {
         encoder.copy_buffer_to_buffer(divergence, 0, &self.trip.staging, bytes, bytes);
         self.after = after;
         self.trip.state = State::Copied;
+        if let Some(vel) = velocity {
+            let (u_bytes, v_bytes) = (((self.nx + 1) * self.ny * 4) as u64, (self.nx * (self.ny + 1) * 4) as u64);
+            let trip = self.velocity.get_or_insert_with(|| Trip::new(&self.device, "velocity readback", u_bytes + v_bytes));
+            encoder.copy_buffer_to_buffer(vel.u, 0, &trip.staging, 0, u_bytes);
+            encoder.copy_buffer_to_buffer(vel.v, 0, &trip.staging, u_bytes, v_bytes);
+            trip.state = State::Copied;
+            self.h = vel.h;
+        }
     }
 
     /// After the submit that holds the copy: asks for the map (answered by a later poll).
     pub fn request_map(&mut self) {
         self.trip.request_map();
+        if let Some(t) = &mut self.velocity {
+            t.request_map();
+        }
     }
 
-    /// Takes the copy if its map has arrived (after a non-blocking `device.poll`); true when new.
+    /// Takes the copies whose maps have arrived (after a non-blocking `device.poll`); true when
+    /// anything is new.
     pub fn collect(&mut self) -> bool {
-        let Some(data) = self.trip.take() else { return false };
-        let cells = self.nx * self.ny;
-        self.latest = Some(Snapshot {
-            nx: self.nx,
-            ny: self.ny,
-            p: data[..cells].to_vec(),
-            divergence: data[cells..].to_vec(),
-            divergence_after: self.after,
-        });
+        let (nx, ny) = (self.nx, self.ny);
+        let mut new = false;
+        if let Some(data) = self.velocity.as_mut().and_then(Trip::take) {
+            let (u, v) = data.split_at((nx + 1) * ny);
+            self.curl_max = Some(super::curl::max_abs_curl(u, v, nx, ny, self.h));
+            new = true;
+        }
+        let Some(data) = self.trip.take() else { return new };
+        let cells = nx * ny;
+        self.latest =
+            Some(Snapshot { nx, ny, p: data[..cells].to_vec(), divergence: data[cells..].to_vec(), divergence_after: self.after });
         true
     }
 }

@@ -19,6 +19,7 @@ pub mod params;
 pub mod pressure;
 pub mod pressure_sor;
 pub mod project;
+pub mod residual_history;
 pub mod solve_plan;
 pub mod solver;
 pub mod solver_check;

@@ -32,6 +32,7 @@ use super::mgpcg::Mgpcg;
 use super::multigrid::Multigrid;
 use super::pressure::Jacobi;
 use super::pressure_sor;
+use super::residual_history::{ResidualHistory, every_unit_checked};
 pub use super::solve_plan::{
     EXTRA_UNITS, FLOOR_FALL, FLOOR_UNITS, GATE_MARGIN, MAX_COUNT, Plan, SolveSpec, Start, floor_window, scratch_units, unit_sweeps,
 };
@@ -68,6 +69,8 @@ struct FeedbackSlot {
     stale: bool,
     /// Which gated solve copied it (`Solvers::gated_solves`).
     solve: u64,
+    /// The residual history was copied after the verdict (`Solvers::set_trace`).
+    traced: bool,
 }
 
 /// What the solver remembers between steps.
@@ -134,6 +137,10 @@ pub struct Solvers {
     /// The newest feedback taken in: its solve's number, the step's verdict and the solve's
     /// report (in units).
     newest: Cell<Option<(u64, Verdict, SolveReport)>>,
+    /// Every unit checked and each solve's residual history read back (the convergence plot).
+    trace: Cell<bool>,
+    /// The newest residual history read back, with its solve's number.
+    history: RefCell<Option<(u64, ResidualHistory)>>,
 }
 
 impl Solvers {
@@ -162,7 +169,7 @@ impl Solvers {
             .map(|_| FeedbackSlot {
                 buffer: d.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("solver feedback"),
-                    size: ((ctl::FEEDBACK_WORDS + ctl::VERDICT_WORDS) * 4) as u64,
+                    size: ((ctl::FEEDBACK_WORDS + ctl::VERDICT_WORDS + ctl::HISTORY_WORDS) * 4) as u64,
                     usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 }),
@@ -172,6 +179,7 @@ impl Solvers {
                 spec: None,
                 stale: false,
                 solve: 0,
+                traced: false,
             })
             .collect();
         Ok(Solvers {
@@ -187,6 +195,8 @@ impl Solvers {
             gated_solves: Cell::new(0),
             newest: Cell::new(None),
             memory: Cell::new(Memory::default()),
+            trace: Cell::new(false),
+            history: RefCell::new(None),
         })
     }
 
@@ -252,6 +262,27 @@ impl Solvers {
         }
         report.iterations *= unit_sweeps(kind);
         Some((verdict, report))
+    }
+
+    /// Checks every unit of a solve to a tolerance and reads each solve's residual history back
+    /// (`residual_history`), while `on`: the convergence plot is open. Off, the solves check
+    /// only where their plan does (fewer dispatches).
+    pub fn set_trace(&self, on: bool) {
+        self.trace.set(on);
+    }
+
+    /// The newest residual history read back (non-blocking; needs `set_trace`).
+    pub fn residual_history(&self) -> Option<ResidualHistory> {
+        self.collect_feedback();
+        self.history.borrow().as_ref().map(|(_, h)| h.clone())
+    }
+
+    /// The residual history of the last solve submitted, read now (blocking; tests, after the
+    /// step's submission was waited for).
+    pub fn history_now(&self, device: &wgpu::Device, queue: &wgpu::Queue, kind: SolverKind) -> ResidualHistory {
+        let words = &super::buffers::read_buffers(device, queue, &[&self.control])[0];
+        let words: Vec<u32> = words.iter().map(|w| w.to_bits()).collect();
+        ResidualHistory::from_words(&words[ctl::HISTORY..ctl::HISTORY + ctl::HISTORY_WORDS], kind)
     }
 
     /// Steps that stopped above the tolerance, as far as the read-backs have told (non-blocking).
@@ -350,6 +381,14 @@ impl Solvers {
             }
             let report = SolveReport::from_words(&words);
             let verdict = Verdict::from_words(&words[ctl::FEEDBACK_WORDS..]);
+            if let (true, Some(spec)) = (s.traced, s.spec) {
+                let at = ctl::FEEDBACK_WORDS + ctl::VERDICT_WORDS;
+                let bits: Vec<u32> = words[at..].iter().map(|w| w.to_bits()).collect();
+                let mut h = self.history.borrow_mut();
+                if h.as_ref().is_none_or(|(solve, _)| *solve < s.solve) {
+                    *h = Some((s.solve, ResidualHistory::from_words(&bits, spec.kind)));
+                }
+            }
             if verdict.failed_steps >= m.failed_steps {
                 m.failed_steps = verdict.failed_steps;
                 m.floor_steps = verdict.floor_steps;
@@ -452,6 +491,9 @@ impl Solvers {
             // each unit checked: the floor's test stops the solve at its window's end, not at the
             // end of a doubled block
             plan.fine = plan.gated;
+        }
+        if self.trace.get() && spec.gated() {
+            plan = every_unit_checked(plan);
         }
         m.last_plan = plan;
         let kind = spec.kind;
@@ -581,6 +623,11 @@ impl Solvers {
             encoder.copy_buffer_to_buffer(&self.control, 0, &s.buffer, 0, (ctl::FEEDBACK_WORDS * 4) as u64);
             let (verdict, at) = ((ctl::VERDICT * 4) as u64, (ctl::FEEDBACK_WORDS * 4) as u64);
             encoder.copy_buffer_to_buffer(&self.control, verdict, &s.buffer, at, (ctl::VERDICT_WORDS * 4) as u64);
+            s.traced = self.trace.get();
+            if s.traced {
+                let (history, at) = ((ctl::HISTORY * 4) as u64, ((ctl::FEEDBACK_WORDS + ctl::VERDICT_WORDS) * 4) as u64);
+                encoder.copy_buffer_to_buffer(&self.control, history, &s.buffer, at, (ctl::HISTORY_WORDS * 4) as u64);
+            }
             s.state = SlotState::Copied;
             s.plan = plan;
             s.spec = Some(spec);

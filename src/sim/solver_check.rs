@@ -50,7 +50,13 @@ pub mod ctl {
     /// (f32) and the window in units (0: no test), written each step (`Solvers::prepare`), then
     /// the ratio of the check that last saw the residual fall that much (its reference).
     pub const FLOOR: usize = POLISH_AT + 1;
-    pub const WORDS: usize = FLOOR + 3;
+    /// The residual history of the solve (the convergence plot): the checks recorded, then
+    /// (units run, relative residual as f32) for each check, up to `HISTORY_LEN`
+    /// (shaders/solver_gate_check.wgsl `record`). Cleared when a solve opens.
+    pub const HISTORY: usize = FLOOR + 3;
+    pub const HISTORY_LEN: usize = 256;
+    pub const HISTORY_WORDS: usize = 1 + 2 * HISTORY_LEN;
+    pub const WORDS: usize = HISTORY + HISTORY_WORDS;
     /// Words the feedback read-back copies (0..8), then the verdict's words after them.
     pub const FEEDBACK_WORDS: usize = 8;
     /// The longest block of gated units between two checks.

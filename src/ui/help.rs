@@ -24,6 +24,8 @@ pub const HELP: &[(&str, &str)] = &[
     ("5", "velocity arrows at cell centres"),
     ("6", "grid lines"),
     ("7", "numbers in cells"),
+    ("8", "curl (vorticity): purple counter-clockwise, green clockwise"),
+    ("9", "plots: the last solve's residual, and energy, divergence and ink over time"),
 ];
 
 /// The hint shown over the field for the first steps.

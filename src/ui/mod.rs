@@ -7,6 +7,7 @@ pub mod field;
 pub mod fonts;
 pub mod help;
 pub mod panel;
+pub mod plots;
 pub mod region;
 pub mod scene_settings;
 pub mod view;
@@ -144,6 +145,12 @@ pub struct LiveStats {
     pub pressure_range: Option<(f32, f32)>,
     /// The largest |div| of the last read-back (the automatic divergence range).
     pub divergence_range: Option<f32>,
+    /// The largest |ω| last read back (1/s), while the curl's auto range keeps it fresh.
+    pub curl_range: Option<f32>,
+    /// The last solve's residual history, while the plots are open.
+    pub residual_history: Option<crate::sim::residual_history::ResidualHistory>,
+    /// The statistics over time, for the plots.
+    pub series: plots::Series,
     /// (pass label, milliseconds on the GPU), when timestamps are available.
     pub passes: Vec<(String, f32)>,
     pub adapter: String,
@@ -166,7 +173,7 @@ impl LiveStats {
     }
 }
 
-/// Toggles overlay `n` (the number keys 1-7).
+/// Toggles overlay `n` (the number keys 1-8).
 pub fn toggle_overlay(o: &mut Overlays, n: u32) {
     match n {
         1 => o.ink ^= true,
@@ -176,6 +183,7 @@ pub fn toggle_overlay(o: &mut Overlays, n: u32) {
         5 => o.arrows_centre ^= true,
         6 => o.grid_lines ^= true,
         7 => o.numbers ^= true,
+        8 => o.curl ^= true,
         _ => {}
     }
 }

@@ -43,6 +43,15 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Statistics")
         .default_open(true)
         .show(ui, |ui| statistics(ui, shown.stats, shown.paused, &mut view.every_step));
+    checkbox(
+        ui,
+        &mut view.plots,
+        PLOTS_LABEL,
+        "The last pressure solve's relative residual against its sweeps or V-cycles (log axis; every unit is checked while open), and kinetic energy, max |div| before and after, and total ink over time (key 9)",
+    );
+    if view.plots {
+        super::plots::plots(ui, shown.stats.residual_history.as_ref(), &shown.stats.series);
+    }
     egui::CollapsingHeader::new("Capture and files").default_open(true).show(ui, |ui| capture(ui, shown.capture, view, state, &mut out));
 
     // the copy of the scene config that the sections edit
@@ -63,7 +72,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Boundaries").default_open(false).show(ui, |ui| sections::boundaries(ui, &mut scene));
     egui::CollapsingHeader::new("Brush").default_open(true).show(ui, |ui| brush(ui, view, shown.scene));
     egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
-        overlays(ui, view, state.canvas, shown.stats.pressure_range, shown.stats.divergence_range);
+        overlays(ui, view, state.canvas, shown.stats.pressure_range, shown.stats.divergence_range, shown.stats.curl_range);
         sections::display(ui, &mut scene);
     });
     if scene != *shown.scene {
@@ -375,7 +384,17 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
     });
 }
 
-fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pressure: Option<(f32, f32)>, divergence: Option<f32>) {
+/// The plots' switch in the panel.
+pub const PLOTS_LABEL: &str = "9 plots: convergence and statistics over time";
+
+fn overlays(
+    ui: &mut egui::Ui,
+    view: &mut View,
+    canvas: Option<(f32, usize)>,
+    pressure: Option<(f32, f32)>,
+    divergence: Option<f32>,
+    curl: Option<f32>,
+) {
     let o = &mut view.overlays;
     checkbox(ui, &mut o.ink, "1 ink", "Show the ink (key 1)");
     checkbox(ui, &mut o.shading, "shaded ink", "Light the ink by its gradient, as a thin relief (display only)");
@@ -389,25 +408,25 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
         );
     });
     checkbox(ui, &mut o.divergence_auto, "auto divergence range", "Scale the tint to the largest |div| last read back");
-    let r = egui::Slider::new(&mut o.divergence_range, 1e-8..=100.0)
-        .clamping(egui::SliderClamping::Edits)
-        .logarithmic(true)
-        .text("divergence range (1/s)");
-    ui.add_enabled(!o.divergence_auto, r).on_hover_text("|div| at full tint, 1/s");
+    tint_range(ui, &mut o.divergence_range, 1e-8..=100.0, !o.divergence_auto, "divergence range (1/s)", "|div| at full tint, 1/s");
     checkbox(ui, &mut o.pressure, "3 pressure", "Colour cells by pressure (key 3)");
     checkbox(ui, &mut o.pressure_auto, "auto pressure range", "Scale the colours to the largest |p| last read back");
-    let r = egui::Slider::new(&mut o.pressure_range, 1e-5..=100.0)
-        .clamping(egui::SliderClamping::Edits)
-        .logarithmic(true)
-        .text("pressure range (Pa)");
-    ui.add_enabled(!o.pressure_auto, r).on_hover_text("|p| at full colour, Pa");
+    tint_range(ui, &mut o.pressure_range, 1e-5..=100.0, !o.pressure_auto, "pressure range (Pa)", "|p| at full colour, Pa");
+    checkbox(
+        ui,
+        &mut o.curl,
+        "8 curl (vorticity)",
+        "Tint cells by the curl ω = ∂v/∂x − ∂u/∂y of the edge velocities: purple where the flow turns counter-clockwise, green clockwise (key 8)",
+    );
+    checkbox(ui, &mut o.curl_auto, "auto curl range", "Scale the tint to the largest |ω| last read back");
+    tint_range(ui, &mut o.curl_range, 1e-4..=1000.0, !o.curl_auto, "curl range (1/s)", "|ω| at full tint, 1/s");
     slider(
         ui,
         &mut o.tint_opacity,
         0.0..=1.0,
         false,
         "tint opacity",
-        "How strongly the divergence and pressure tints cover the ink (0: not at all)",
+        "How strongly the divergence, pressure and curl tints cover the ink (0: not at all)",
     );
     let auto_p = pressure.map(|(lo, hi)| lo.abs().max(hi.abs()));
     let p_range = if o.pressure_auto { auto_p.unwrap_or(o.pressure_range) } else { o.pressure_range };
@@ -415,7 +434,8 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
         (true, Some(range)) => crate::render::Overlays { divergence_range: range, ..o.clone() },
         _ => o.clone(),
     };
-    for legend in shown.legends(p_range) {
+    let w_range = if o.curl_auto { curl.unwrap_or(o.curl_range) } else { o.curl_range };
+    for legend in shown.legends(p_range, w_range) {
         legend_bar(ui, &legend);
     }
     checkbox(
@@ -475,6 +495,13 @@ fn overlays(ui: &mut egui::Ui, view: &mut View, canvas: Option<(f32, usize)>, pr
             ui.small(format!("   {w}"));
         }
     }
+}
+
+/// A tint's range on a logarithmic slider (typed values beyond its ends kept), greyed out where
+/// the range is automatic.
+fn tint_range(ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, enabled: bool, text: &str, tip: &str) {
+    let r = egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits).logarithmic(true).text(text);
+    ui.add_enabled(enabled, r).on_hover_text(tip);
 }
 
 /// A colour bar from -range to +range with its title and unit.

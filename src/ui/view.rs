@@ -106,6 +106,9 @@ pub struct View {
     /// Opacity of the field's background, 0 to 1: below 1 what lies under the window shows
     /// through where there is no ink (the web page's canvas; a desktop window stays opaque).
     pub background_alpha: f32,
+    /// The panel's plots (key 9): the last solve's residual against its iterations, and the
+    /// statistics over time. While they are open every unit of a solve is checked.
+    pub plots: bool,
 }
 
 impl Default for View {
@@ -122,6 +125,7 @@ impl Default for View {
             hover_paint: false,
             idle_splats: 0.0,
             background_alpha: 1.0,
+            plots: false,
         }
     }
 }

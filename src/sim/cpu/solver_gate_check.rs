@@ -62,6 +62,17 @@ pub fn verdict(words: &mut [u32]) {
     }
 }
 
+/// Twin of `record`: a check's units run and ratio appended to the residual history.
+pub fn record(words: &mut [u32], run: u32, ratio: f32) {
+    let n = words[ctl::HISTORY] as usize;
+    if n >= ctl::HISTORY_LEN {
+        return;
+    }
+    words[ctl::HISTORY + 1 + 2 * n] = run;
+    words[ctl::HISTORY + 2 + 2 * n] = ratio.to_bits();
+    words[ctl::HISTORY] = n as u32 + 1;
+}
+
 /// `decide` after a check whose residual's maximum is `r`: updates `words`, and returns the
 /// gated dispatches' arguments (`ctl::ARG_SLOTS` x 3 words, `put_args`) and the next gate's
 /// own first argument.
@@ -73,6 +84,7 @@ pub fn decide(words: &mut [u32], r: f32, polish: Polish) -> (Vec<u32>, u32) {
         let rhs = f(words, ctl::RHS_MAX);
         let ratio = r / rhs;
         words[ctl::RATIO] = ratio.to_bits();
+        record(words, words[ctl::RUN], ratio);
         if finite(r) && finite(rhs) && ratio <= f(words, ctl::TOLERANCE) {
             done = 1;
         } else if stalled(words, ratio) {
