@@ -537,6 +537,8 @@ impl App {
             self.stats.div_before = Some(s.div_max_before);
             self.stats.div_after = Some(s.div_max_after);
             self.stats.ink_total = Some(s.ink_total);
+            let bodies = &r.sim.stages.body_loads.bodies;
+            self.stats.bodies = self.stats.lifts.report(bodies, &r.sim.params, s.time, &s.bodies);
         }
         self.stats.step = now;
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();

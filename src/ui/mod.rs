@@ -134,6 +134,11 @@ pub struct LiveStats {
     pub div_before: Option<f32>,
     pub div_after: Option<f32>,
     pub ink_total: Option<f32>,
+    /// Drag, lift, their coefficients and the Strouhal number of each body, from the last full
+    /// figures (src/sim/body_loads.rs).
+    pub bodies: Vec<crate::sim::body_loads::BodyReport>,
+    /// The bodies' lift over recent figures, which the Strouhal number is read from.
+    pub lifts: crate::sim::body_loads::LiftHistory,
     /// Steps whose pressure solve stopped above `solver.tolerance` since the state was opened or
     /// reset (the GPU's count, read back).
     pub unconverged_steps: u32,
