@@ -69,11 +69,14 @@ fn a_cylinder_in_a_channel_has_the_drag_of_schafer_turek_2d1() {
     assert!((late.length.unwrap() - 0.1).abs() < 0.5 * h, "reference length {:?}", late.length);
     assert!((late.speed.unwrap() - 0.2).abs() < 1e-6, "reference speed {:?}", late.speed);
     assert!((cd - early.cd.unwrap()).abs() < 0.01 * cd, "not steady: C_D {} then {cd}", early.cd.unwrap());
-    // The band: the cylinder is a staircase of cells, its faces a half cell from the velocities
-    // they feel, and the wall shear a one-sided difference over that half cell: errors of order
-    // h/D = 5 % at 20 cells a diameter (Schäfer & Turek's own coarsest grids, with curved
-    // boundaries, were 1–5 % off). So C_D within 10 % of 5.58.
-    assert!((5.02..=6.14).contains(&cd), "C_D {cd}: Schäfer–Turek 2D-1 gives 5.57–5.59");
+    // The band: the cylinder is a staircase of cells, a first-order boundary whose corners add
+    // wall drag (each closed face beside a free one is a wall half a cell away), so C_D comes
+    // out high by an error of order h/D. Measured with this set-up (a 1.1 m channel, Courant 0.6):
+    // 6.18, 6.03 and 5.91 at 10, 20 and 40 cells a diameter (pressure part 4.12, 3.85, 3.73),
+    // falling toward the reference as h shrinks; 11 %, 8 % and 6 % above it. So at 20 cells:
+    // within 10 % above 5.58 and 5 % below it (the side it approaches from). The wall shear of
+    // the faces alone, without the viscosity's corner terms, gave 5.32, 5.09, 4.94: moving away.
+    assert!((5.30..=6.14).contains(&cd), "C_D {cd}: Schäfer–Turek 2D-1 gives 5.57–5.59");
     // the lift is small and, with the cylinder 5 mm below the centre line, upward (0.0104–0.0110)
     assert!(cl.abs() < 0.1, "C_L {cl}");
 }
@@ -96,7 +99,13 @@ fn the_wind_tunnel_lift_sheds_at_a_strouhal_number_near_one_fifth() {
     // from the lift instead of a velocity probe (docs/validation.md, "The Strouhal band").
     let mut sim = start(
         builtin("wind-tunnel"),
-        &["grid.nx=64", "grid.ny=32", "grid.cell_size=0.03125", "time.dt=0.02", "obstacles=[{shape='circle',center=[0.5,0.51],radius=0.125}]"],
+        &[
+            "grid.nx=64",
+            "grid.ny=32",
+            "grid.cell_size=0.03125",
+            "time.dt=0.02",
+            "obstacles=[{shape='circle',center=[0.5,0.51],radius=0.125}]",
+        ],
     );
     sim.run_blocking(300, false); // 6 s: the street forms
     let mut lifts = LiftHistory::default();
@@ -109,6 +118,32 @@ fn the_wind_tunnel_lift_sheds_at_a_strouhal_number_near_one_fifth() {
     println!("wind tunnel 64x32: St from lift {st:.3}, L = {:?} m, U = {:?} m/s, C_D {:?}", r.length, r.speed, r.cd);
     assert!((r.length.unwrap() - 0.25).abs() <= 0.03125, "reference length {:?}", r.length);
     assert!((0.12..=0.28).contains(&st), "Strouhal number {st}");
+}
+
+#[test]
+fn plane_couette_flow_drags_a_floor_slab_by_the_wall_shear() {
+    // The cavity's lid at U = 1 m/s over a slab of solid cells 0.25 m thick across the whole
+    // width, periodic in x: the steady flow in the gap g = 0.75 m is u = U (y − 0.25)/g and the
+    // slab feels the wall shear μ U / g over its 1 m, 0.05 N/m at ν = 0.05, ρ = 1. The pressure
+    // is uniform: no net force along x.
+    let mut sim = start(
+        builtin("cavity"),
+        &[
+            "grid.nx=16",
+            "grid.ny=16",
+            "time.dt=0.05",
+            "fluid.viscosity=0.05",
+            "boundary.left.kind=periodic",
+            "boundary.right.kind=periodic",
+            "layers=[]",
+            "obstacles=[{shape='rect',min=[0.0,0.0],max=[1.0,0.25]}]",
+        ],
+    );
+    let s = *sim.run_blocking(400, true).last().unwrap();
+    let [fx, _] = s.bodies[0];
+    assert_eq!(sim.stages.body_loads.bodies.bodies.len(), 1, "the slab is one body across the periodic seam");
+    println!("Couette over a slab: drag {fx:.6} N/m, μU/g = {:.6}", 0.05 / 0.75);
+    assert!((fx - 0.05 / 0.75).abs() < 1e-3 * 0.05 / 0.75, "drag {fx}");
 }
 
 #[test]

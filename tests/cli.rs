@@ -489,7 +489,8 @@ fn probe_lines(stdout: &str) -> Vec<(u64, Vec<[f32; 5]>)> {
 fn a_probe_reads_what_the_dump_of_its_step_holds() {
     let dir = tmp("dump");
     let csv = dir.join("probes.csv");
-    let points = ["0.31,0.52", "0.125,0.875", "0.9,0.05"];
+    // in the heavy drop, at the edge of the light one, and in clear air near a corner
+    let points = ["0.41,0.79", "0.66,0.25", "0.9,0.05"];
     let mut args = vec!["run", "--scene", "drops", "--steps", "6", "--set", "grid.nx=32", "--set", "grid.ny=32", "--stats"];
     for p in &points {
         args.extend(["--probe", p]);
@@ -519,14 +520,19 @@ fn a_probe_reads_what_the_dump_of_its_step_holds() {
             let scale = f.u.iter().chain(&f.v).fold(1e-6f32, |m, x| m.max(x.abs()));
             for k in 0..5 {
                 let tolerance = 1e-5 * [scale, scale, 1.0 + f.p.iter().fold(0f32, |m, x| m.max(x.abs())), scale * 32.0, 3.0][k];
-                assert!((values[k] - want[k]).abs() <= tolerance, "step {step} probe {point} figure {k}: {} against the dump's {}", values[k], want[k]);
+                assert!(
+                    (values[k] - want[k]).abs() <= tolerance,
+                    "step {step} probe {point} figure {k}: {} against the dump's {}",
+                    values[k],
+                    want[k]
+                );
             }
             compared += 1;
         }
     }
     assert_eq!(compared, 9, "steps 2, 4 and 6, three probes each");
     // something moves at the probes, or the comparison says little
-    assert!(lines.iter().flat_map(|(_, p)| p).any(|v| v[0].abs() > 1e-3 || v[4] > 1e-3), "{lines:?}");
+    assert!(lines.iter().flat_map(|(_, p)| p).any(|v| v[1].abs() > 1e-3) && lines[0].1[0][4] > 0.1, "{lines:?}");
 }
 
 /// A dumped state and the parameters of its scene (the CPU twin reads them).
@@ -548,9 +554,30 @@ fn a_probe_in_plane_couette_flow_reads_the_linear_profile() {
     // u = U y / H, v = 0, p uniform. ν = 0.05 m²/s: the slowest mode decays as
     // exp(−π² ν t / H²), to 3e-6 in 25 s (500 steps of 0.05 s).
     let out = ok(&[
-        "run", "--scene", "cavity", "--steps", "500", "--stats", "--probe", "0.3,0.2", "--probe", "0.71,0.85",
-        "--set", "grid.nx=16", "--set", "grid.ny=16", "--set", "time.dt=0.05", "--set", "fluid.viscosity=0.05",
-        "--set", "boundary.left.kind=periodic", "--set", "boundary.right.kind=periodic", "--set", "layers=[]",
+        "run",
+        "--scene",
+        "cavity",
+        "--steps",
+        "500",
+        "--stats",
+        "--probe",
+        "0.3,0.2",
+        "--probe",
+        "0.71,0.85",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=16",
+        "--set",
+        "time.dt=0.05",
+        "--set",
+        "fluid.viscosity=0.05",
+        "--set",
+        "boundary.left.kind=periodic",
+        "--set",
+        "boundary.right.kind=periodic",
+        "--set",
+        "layers=[]",
     ]);
     let (_, probes) = probe_lines(&out).pop().unwrap();
     for ([u, v, _, div, _], y) in probes.iter().zip([0.2f32, 0.85]) {

@@ -568,13 +568,12 @@ fn body_loads_match_cpu() {
     for (label, f, mut p) in inputs() {
         p.viscosity = 0.01;
         let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
-        sim.params.viscosity = 0.01;
         let got = stats_after(&mut sim, "body_loads");
         let bodies = sim.stages.body_loads.bodies.clone();
         let want = cpu::body_loads::body_loads(&f, &sim.params, &bodies);
-        // the sums' scale: every face's pressure and shear at the fields' largest values
-        let faces: usize = bodies.bodies.iter().map(|b| b.faces).sum();
-        let scale = faces as f32 * (max_abs(&f.p) * p.h + 2.0 * p.viscosity * max_abs(&f.u).max(max_abs(&f.v)));
+        // the sums' scale: every contact's pressure or shear at the fields' largest values
+        let contacts: usize = smokebox::sim::body_loads::contacts(&f, &sim.params, &bodies).iter().map(Vec::len).sum();
+        let scale = contacts as f32 * (max_abs(&f.p) * p.h + 2.0 * p.viscosity * max_abs(&f.u).max(max_abs(&f.v)));
         for b in 0..bodies.bodies.len().min(MAX_BODIES) {
             for k in 0..2 {
                 let (g, w) = (got[STATS_BODIES_AT + 2 * b + k], want[b][k] as f32);
@@ -596,15 +595,34 @@ fn probes_match_cpu() {
         let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
         let (w, h) = (f.nx as f32 * p.h, f.ny as f32 * p.h);
         // the corners, points near the sides, cell centres and faces, and points in between
-        let points = [[0.0, 0.0], [w, h], [0.3 * p.h, h - 0.2 * p.h], [0.5 * w, 0.5 * h], [7.5 * p.h, 3.5 * p.h], [10.0 * p.h, 6.25 * p.h], [0.37 * w, 0.81 * h], [w - 0.01 * p.h, 0.1 * h]];
+        let points = [
+            [0.0, 0.0],
+            [w, h],
+            [0.3 * p.h, h - 0.2 * p.h],
+            [0.5 * w, 0.5 * h],
+            [7.5 * p.h, 3.5 * p.h],
+            [10.0 * p.h, 6.25 * p.h],
+            [0.37 * w, 0.81 * h],
+            [w - 0.01 * p.h, 0.1 * h],
+        ];
         sim.set_probes(&points).unwrap();
         let got = stats_after(&mut sim, "probes");
-        let scale = [max_abs(&f.u).max(max_abs(&f.v)), max_abs(&f.u).max(max_abs(&f.v)), max_abs(&f.p), 4.0 * max_abs(&f.u).max(max_abs(&f.v)) / p.h, 3.0 * max_abs(&f.ink)];
+        let scale = [
+            max_abs(&f.u).max(max_abs(&f.v)),
+            max_abs(&f.u).max(max_abs(&f.v)),
+            max_abs(&f.p),
+            4.0 * max_abs(&f.u).max(max_abs(&f.v)) / p.h,
+            3.0 * max_abs(&f.ink),
+        ];
         for (n, &[x, y]) in points.iter().enumerate() {
             let want = cpu::probes::probe(&f, &sim.params, x, y);
             for k in 0..PROBE_FIGURES {
                 let g = got[STATS_PROBES_AT + PROBE_FIGURES * n + k];
-                assert!((g - want[k]).abs() <= REL * scale[k].max(1e-6), "probes [{label}] at {x},{y} figure {k}: GPU {g}, CPU {}", want[k]);
+                assert!(
+                    (g - want[k]).abs() <= REL * scale[k].max(1e-6),
+                    "probes [{label}] at {x},{y} figure {k}: GPU {g}, CPU {}",
+                    want[k]
+                );
             }
         }
     }

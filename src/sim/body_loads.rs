@@ -5,6 +5,7 @@
 //! with the obstacle brush belong to no body until the next load or Reset).
 
 use super::buffers::{MAX_BODIES, STATS_BODIES_AT};
+use super::cpu::grid::{Grid, wrap};
 use super::fields::Fields;
 use super::kernel::Kernel;
 use super::params::{BC_INFLOW, Params};
@@ -100,29 +101,94 @@ pub fn neighbours(i: usize, j: usize, nx: usize, ny: usize, p: &Params) -> impl 
     .filter_map(|(side, n)| n.map(|n| (side, n)))
 }
 
-/// The words of shaders/body_loads.wgsl's `body_faces`: each body's [start, end), then per face
-/// its fluid cell and side, body by body.
-pub fn face_list(f: &Fields, p: &Params, bodies: &Bodies) -> Vec<u32> {
-    let mut per_body: Vec<Vec<u32>> = vec![Vec::new(); MAX_BODIES];
+/// What a contact between a body and the fluid carries (shaders/body_loads.wgsl `contact_force`):
+/// 0-3, the pressure of the fluid cell on that side (`FLUID_*`); then the viscous drag of a free
+/// face on the body's face beside it (`SHEAR_*`), as the implicit viscosity couples them
+/// (shaders/viscosity.wgsl): a face closed by a solid cell tangentially beside the free face is a
+/// still no-slip wall half a cell away (twice ν u / h² over the face's cell), one in line with it a
+/// prescribed zero a cell away (once).
+pub const SHEAR_U_IN_LINE: u32 = 4;
+pub const SHEAR_U_BESIDE: u32 = 5;
+pub const SHEAR_V_IN_LINE: u32 = 6;
+pub const SHEAR_V_BESIDE: u32 = 7;
+
+/// Each body's contacts with the fluid: (index, kind), the index a fluid cell for pressure
+/// (`FLUID_*`), a u or v face for shear (`SHEAR_*`), body by body.
+pub fn contacts(f: &Fields, p: &Params, bodies: &Bodies) -> Vec<Vec<[u32; 2]>> {
+    let g = Grid::new(f, p);
+    let (nx, ny) = (g.nx(), g.ny());
+    let mut out: Vec<Vec<[u32; 2]>> = vec![Vec::new(); bodies.bodies.len()];
+    let body = |i: i32, j: i32| {
+        let (px, py) = (g.px(), g.py());
+        let inside = (px || (0..nx).contains(&i)) && (py || (0..ny).contains(&j));
+        if inside { bodies.label[g.cell(wrap(i, nx), wrap(j, ny))] } else { 0 }
+    };
     for c in 0..f.nx * f.ny {
-        let b = bodies.label[c];
-        if b == 0 {
-            continue;
-        }
-        for (side, n) in neighbours(c % f.nx, c / f.nx, f.nx, f.ny, p) {
-            if f.solid[n] <= 0.5 {
-                per_body[b as usize - 1].extend([n as u32, side]);
+        if bodies.label[c] > 0 {
+            for (side, n) in neighbours(c % f.nx, c / f.nx, f.nx, f.ny, p) {
+                if f.solid[n] <= 0.5 {
+                    out[bodies.label[c] as usize - 1].push([n as u32, side]);
+                }
             }
         }
     }
+    // the free faces of each axis (a periodic axis's last face is its first) and the solid cells
+    // that close their neighbours: (kind, the face, the body behind the neighbour)
+    let mut shear = |kind: u32, index: usize, b: u32| {
+        if b > 0 {
+            out[b as usize - 1].push([index as u32, kind]);
+        }
+    };
+    for j in 0..ny {
+        for i in 0..nx + if g.px() { 0 } else { 1 } {
+            if g.u_face(i, j).fixed {
+                continue;
+            }
+            for d in [-1, 1] {
+                // in line: the face a cell on is the body's when the cell beyond this one is solid
+                let beyond = if d > 0 { i } else { i - 1 };
+                if (g.px() || (0..=nx).contains(&(i + d))) && g.u_face(i + d, j).fixed {
+                    shear(SHEAR_U_IN_LINE, g.ui(i, j), body(beyond + d, j));
+                }
+                let w = j + d;
+                if (g.py() || (0..ny).contains(&w)) && g.u_face(wrap(i, nx + 1), wrap(w, ny)).fixed {
+                    shear(SHEAR_U_BESIDE, g.ui(i, j), body(i - 1, w).max(body(i, w)));
+                }
+            }
+        }
+    }
+    for j in 0..ny + if g.py() { 0 } else { 1 } {
+        for i in 0..nx {
+            if g.v_face(i, j).fixed {
+                continue;
+            }
+            for d in [-1, 1] {
+                let beyond = if d > 0 { j } else { j - 1 };
+                if (g.py() || (0..=ny).contains(&(j + d))) && g.v_face(i, j + d).fixed {
+                    shear(SHEAR_V_IN_LINE, g.vi(i, j), body(i, beyond + d));
+                }
+                let w = i + d;
+                if (g.px() || (0..nx).contains(&w)) && g.v_face(wrap(w, nx), wrap(j, ny + 1)).fixed {
+                    shear(SHEAR_V_BESIDE, g.vi(i, j), body(w, j - 1).max(body(w, j)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The words of shaders/body_loads.wgsl's `body_faces`: each body's [start, end), then its
+/// contacts (`contacts`), body by body.
+pub fn face_list(f: &Fields, p: &Params, bodies: &Bodies) -> Vec<u32> {
+    let per_body = contacts(f, p, bodies);
     let mut words = Vec::new();
     let mut at = 0u32;
-    for faces in &per_body {
-        let n = faces.len() as u32 / 2;
+    for b in 0..MAX_BODIES {
+        let n = per_body.get(b).map_or(0, |c| c.len() as u32);
         words.extend([at, at + n]);
         at += n;
     }
-    words.extend(per_body.concat());
+    words.extend(per_body.iter().flatten().flatten());
     words
 }
 

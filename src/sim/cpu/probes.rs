@@ -13,11 +13,7 @@ pub fn probe(f: &Fields, p: &Params, x: f32, y: f32) -> [f32; PROBE_FIGURES] {
     let pressure: f32 = g.cell_stencil(x, y).iter().map(|&(i, j, w)| w * f.p[g.cell(i, j)]).sum();
     let i = ((x / p.h).floor() as i32).clamp(0, g.nx() - 1);
     let j = ((y / p.h).floor() as i32).clamp(0, g.ny() - 1);
-    let div = if g.is_solid(i, j) {
-        0.0
-    } else {
-        (g.u_value(i + 1, j) - g.u_value(i, j) + g.v_value(i, j + 1) - g.v_value(i, j)) / p.h
-    };
+    let div = if g.is_solid(i, j) { 0.0 } else { (g.u_value(i + 1, j) - g.u_value(i, j) + g.v_value(i, j + 1) - g.v_value(i, j)) / p.h };
     let ink: f32 = g
         .dye_stencil(x, y)
         .iter()
