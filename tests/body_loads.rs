@@ -97,16 +97,7 @@ fn a_symmetric_body_in_a_symmetric_flow_has_no_lift() {
 fn the_wind_tunnel_lift_sheds_at_a_strouhal_number_near_one_fifth() {
     // tests/boundaries.rs's coarse wind tunnel (64 x 32, D = 0.25 m, U = 1 m/s), its band read
     // from the lift instead of a velocity probe (docs/validation.md, "The Strouhal band").
-    let mut sim = start(
-        builtin("wind-tunnel"),
-        &[
-            "grid.nx=64",
-            "grid.ny=32",
-            "grid.cell_size=0.03125",
-            "time.dt=0.02",
-            "obstacles=[{shape='circle',center=[0.5,0.51],radius=0.125}]",
-        ],
-    );
+    let mut sim = start(builtin("wind-tunnel"), &COARSE_WIND_TUNNEL);
     sim.run_blocking(300, false); // 6 s: the street forms
     let mut lifts = LiftHistory::default();
     let mut last = None;
@@ -149,25 +140,9 @@ fn plane_couette_flow_drags_a_floor_slab_by_the_wall_shear() {
 #[test]
 fn each_connected_group_of_solid_cells_is_one_body() {
     // two circles and a rectangle touching the bottom wall, on a periodic-free grid
-    let text = r#"
-        [grid]
-        nx = 32
-        ny = 16
-        cell_size = 0.0625
-        [[obstacles]]
-        shape = "circle"
-        center = [0.5, 0.5]
-        radius = 0.2
-        [[obstacles]]
-        shape = "circle"
-        center = [1.5, 0.5]
-        radius = 0.2
-        [[obstacles]]
-        shape = "rect"
-        min = [0.9, 0.0]
-        max = [1.1, 0.25]
-    "#;
-    let sim = start(text, &[]);
+    let shapes = "obstacles=[{shape='circle',center=[0.5,0.5],radius=0.2},{shape='circle',center=[1.5,0.5],radius=0.2},\
+                  {shape='rect',min=[0.9,0.0],max=[1.1,0.25]}]";
+    let sim = start(builtin("cavity"), &["grid.nx=32", "grid.ny=16", "grid.cell_size=0.0625", "layers=[]", shapes]);
     let f = sim.download();
     let bodies = label_bodies(&f, &sim.params);
     assert_eq!(bodies.bodies.len(), 3, "{:?}", bodies.bodies);

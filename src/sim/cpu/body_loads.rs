@@ -1,7 +1,9 @@
 //! CPU reference of shaders/body_loads.wgsl, in f64: each body's contacts with the fluid
 //! (src/sim/body_loads.rs `contacts`), pressure on its faces and the viscosity's wall drag.
 
-use crate::sim::body_loads::{Bodies, FLUID_ABOVE, FLUID_LEFT, FLUID_RIGHT, SHEAR_U_BESIDE, SHEAR_U_IN_LINE, SHEAR_V_BESIDE, contacts};
+use crate::sim::body_loads::{
+    Bodies, FLUID_ABOVE, FLUID_BELOW, FLUID_LEFT, FLUID_RIGHT, SHEAR_U_BESIDE, SHEAR_U_IN_LINE, SHEAR_V_BESIDE, contacts,
+};
 use crate::sim::buffers::MAX_BODIES;
 use crate::sim::fields::Fields;
 use crate::sim::params::Params;
@@ -17,7 +19,8 @@ pub fn body_loads(f: &Fields, p: &Params, bodies: &Bodies) -> [[f64; 2]; MAX_BOD
             let force = match kind {
                 FLUID_RIGHT => [-push, 0.0],
                 FLUID_LEFT => [push, 0.0],
-                0..SHEAR_U_IN_LINE => [0.0, if kind == FLUID_ABOVE { -push } else { push }],
+                FLUID_ABOVE => [0.0, -push],
+                FLUID_BELOW => [0.0, push],
                 SHEAR_U_IN_LINE => [mu * f.u[n] as f64, 0.0],
                 SHEAR_U_BESIDE => [2.0 * mu * f.u[n] as f64, 0.0],
                 SHEAR_V_BESIDE => [0.0, 2.0 * mu * f.v[n] as f64],
