@@ -145,7 +145,7 @@ fn every_scene_setting_has_a_control() {
                 // a side shows the controls of its kind
                 let kind = match key.rsplit('.').next().unwrap() {
                     "slip" | "speed" => BoundaryKind::Wall,
-                    "velocity" | "ink" | "density" => BoundaryKind::Inflow,
+                    "velocity" | "profile" | "ink" | "density" => BoundaryKind::Inflow,
                     _ => BoundaryKind::Outflow,
                 };
                 let s = h.state_mut();
@@ -445,6 +445,10 @@ fn the_panel_does_not_jump_when_figures_appear() {
         div_before: Some(1.5e-3),
         div_after: Some(2.5e-7),
         ink_total: Some(1234.5678),
+        // a scene's bodies are counted at its load, so their lines are there from the start
+        body_count: 0,
+        bodies: Vec::new(),
+        lifts: Default::default(),
         unconverged_steps: 3,
         floor_steps: 0,
         solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
@@ -576,4 +580,28 @@ fn arrow_controls_and_keep_running_when_hidden() {
     settle(&mut h);
     let why = h.query_all_by_label_contains("one arrow per edge needs").count();
     assert!(why > 0, "no reason given for the greyed edge arrows");
+}
+
+#[test]
+fn a_body_shows_its_drag_lift_coefficients_and_strouhal_number() {
+    let mut h = harness();
+    h.state_mut().stats.body_count = 1;
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains("body 1 drag, lift").next().is_some(), "no line for the body before its figures");
+    let report = smokebox::sim::body_loads::BodyReport {
+        body: 1,
+        force: [0.1234, 0.01],
+        drag: 0.1234,
+        lift: 0.01,
+        length: Some(0.16),
+        speed: Some(1.0),
+        cd: Some(1.5425),
+        cl: Some(0.125),
+        strouhal: Some(0.201),
+    };
+    h.state_mut().stats.bodies = vec![report];
+    settle(&mut h);
+    for text in ["0.1234, 0.0100 N/m", "1.543, 0.125", "0.201 (literature ≈ 0.2)"] {
+        assert!(h.query_all_by_label_contains(text).next().is_some(), "the panel does not show {text}");
+    }
 }

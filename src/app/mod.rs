@@ -541,6 +541,7 @@ impl App {
             self.stats.bodies = self.stats.lifts.report(bodies, &r.sim.params, s.time, &s.bodies);
         }
         self.stats.step = now;
+        self.stats.body_count = r.sim.stages.body_loads.bodies.bodies.len();
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
         self.stats.floor_steps = r.sim.stages.solvers.floor_steps();
         self.stats.solver_warning = crate::ui::field::solver_warning(self.stats.unconverged_steps, self.stats.floor_steps, &r.sim.solver);

@@ -134,6 +134,9 @@ pub struct LiveStats {
     pub div_before: Option<f32>,
     pub div_after: Option<f32>,
     pub ink_total: Option<f32>,
+    /// The bodies the state holds: each has its lines in the panel from the start ("–" until
+    /// known), so the panel does not jump when the figures arrive.
+    pub body_count: usize,
     /// Drag, lift, their coefficients and the Strouhal number of each body, from the last full
     /// figures (src/sim/body_loads.rs).
     pub bodies: Vec<crate::sim::body_loads::BodyReport>,

@@ -222,27 +222,31 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, run_hidden: &mut bool, out: &mu
     );
 }
 
-/// Each body's drag and lift, and against the inflow its coefficients and Strouhal number.
-fn body_rows(ui: &mut egui::Ui, bodies: &[crate::sim::body_loads::BodyReport]) {
-    for b in bodies {
-        ui.label(format!("body {} drag, lift", b.body)).on_hover_text(
+/// Each body's drag and lift, and against the inflow its coefficients and Strouhal number ("–"
+/// until known, or without an inflow).
+fn body_rows(ui: &mut egui::Ui, count: usize, bodies: &[crate::sim::body_loads::BodyReport]) {
+    for n in 0..count {
+        let b = bodies.get(n);
+        ui.label(format!("body {} drag, lift", n + 1)).on_hover_text(
             "Force on the body from the pressure and viscous stress on its faces, N per metre of depth: \
              drag along the inflow, lift a quarter turn anticlockwise from it (x and y without an inflow)",
         );
-        ui.monospace(format!("{:.4}, {:.4} N/m", b.drag, b.lift));
+        ui.monospace(b.map_or("–".to_string(), |b| format!("{:.4}, {:.4} N/m", b.drag, b.lift)));
         ui.end_row();
-        let (Some(l), Some(u), Some(cd), Some(cl)) = (b.length, b.speed, b.cd, b.cl) else { continue };
-        ui.label("  C_D, C_L").on_hover_text(format!(
-            "2F / (ρ U² L) with L = {l:.3} m (the body's extent across the flow) and U = {u:.3} m/s (the inflow's mean speed)"
-        ));
-        ui.monospace(format!("{cd:.3}, {cl:.3}"));
+        let reference = b.and_then(|b| b.length.zip(b.speed));
+        let tip = reference.map_or("2F / (ρ U² L) against the inflow (none here)".to_string(), |(l, u)| {
+            format!("2F / (ρ U² L) with L = {l:.3} m (the body's extent across the flow) and U = {u:.3} m/s (the inflow's mean speed)")
+        });
+        ui.label("  C_D, C_L").on_hover_text(tip);
+        let coefficients = b.and_then(|b| b.cd.zip(b.cl));
+        ui.monospace(coefficients.map_or("–".to_string(), |(cd, cl)| format!("{cd:.3}, {cl:.3}")));
         ui.end_row();
         ui.label("  Strouhal f·L/U").on_hover_text(
             "From the lift's upward crossings of its mean over the recent figures (the panel's, a few a second: \
              shown once two periods are in, at least 8 figures a period). A cylinder's wake sheds at about 0.2 \
              (0.12 near the onset at Re 50, 0.21 at most up to Re 1000; docs/validation.md)",
         );
-        ui.monospace(b.strouhal.map_or("–".to_string(), |st| format!("{st:.3} (literature ≈ 0.2)")));
+        ui.monospace(b.and_then(|b| b.strouhal).map_or("–".to_string(), |st| format!("{st:.3} (literature ≈ 0.2)")));
         ui.end_row();
     }
 }
@@ -285,7 +289,7 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
             _ => None,
         };
         row(ui, "residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
-        body_rows(ui, &s.bodies);
+        body_rows(ui, s.body_count, &s.bodies);
         let tip = "Steps whose pressure solve stopped above solver.tolerance (relative residual) since the state was opened \
                    or reset; `run --stats` marks each with converged: false and how it stopped: \"cap\" (it ran all its \
                    iterations: raise the solver's own, solver.multigrid_iterations, solver.jacobi_iterations or \
