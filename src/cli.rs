@@ -153,6 +153,9 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if args.probe_csv.is_some() && probes.is_empty() {
         crate::fail!("--probe-csv needs at least one --probe X,Y");
     }
+    if !probes.is_empty() && !args.stats && args.probe_csv.is_none() {
+        crate::fail!("--probe needs --stats or --probe-csv FILE to write its values");
+    }
     let overlays = match &args.overlays {
         Some(list) => render::Overlays::from_names(list)?,
         None => render::Overlays { grid_lines: false, numbers: false, ..Default::default() },

@@ -604,4 +604,6 @@ fn bad_probes_get_one_line_and_exit_2() {
         assert!(smokebox(&all).stdout.is_empty(), "{all:?}: no partial output");
         assert!(!csv.exists(), "no partial CSV");
     }
+    // a probe whose values go nowhere
+    assert_bad(&["run", "--scene", "drops", "--steps", "2", "--probe", "0.5,0.5"], "--stats or --probe-csv");
 }
