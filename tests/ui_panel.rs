@@ -449,6 +449,7 @@ fn the_panel_does_not_jump_when_figures_appear() {
         body_count: 0,
         bodies: Vec::new(),
         lifts: Default::default(),
+        probes: Vec::new(),
         unconverged_steps: 3,
         floor_steps: 0,
         solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
@@ -602,6 +603,20 @@ fn a_body_shows_its_drag_lift_coefficients_and_strouhal_number() {
     h.state_mut().stats.bodies = vec![report];
     settle(&mut h);
     for text in ["0.1234, 0.0100 N/m", "1.543, 0.125", "0.201 (literature ≈ 0.2)"] {
+        assert!(h.query_all_by_label_contains(text).next().is_some(), "the panel does not show {text}");
+    }
+}
+
+#[test]
+fn a_pinned_probe_shows_its_last_figures() {
+    let mut h = harness();
+    let mut probe = smokebox::ui::ProbeSeries { at: [0.5, 0.25], values: Default::default() };
+    for k in 0..30 {
+        probe.push([0.01 * k as f32, -0.2, 1.5, 0.0, 0.75]);
+    }
+    h.state_mut().stats.probes = vec![probe];
+    settle(&mut h);
+    for text in ["probe 1 (0.5, 0.25) m", "u 0.29 v -0.2 m/s", "p 1.5 Pa div 0 1/s", "ink 0.75"] {
         assert!(h.query_all_by_label_contains(text).next().is_some(), "the panel does not show {text}");
     }
 }

@@ -346,7 +346,13 @@ impl App {
         let ppp = r.egui_state.egui_ctx().pixels_per_point();
         // the brush disk under the cursor, in points (from last frame's viewport)
         let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
-        let outline = self.pointer.pos.map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
+        // (the probe tool pins points, and has no disk)
+        let probing = self.view.brush.mode == crate::ui::view::BrushMode::Probe;
+        let outline = self
+            .pointer
+            .pos
+            .filter(|_| !probing)
+            .map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
         let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let label = self.source.label();
         let capture = crate::ui::CaptureStatus { video: crate::platform::video_recording(), ..r.capture.status.clone() };
@@ -387,6 +393,11 @@ impl App {
             legends: o.legends(pressure_range),
             arrow_key: arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
+            pins: {
+                let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
+                let at = |[x, y]: [f32; 2]| egui::pos2(field.left() + x / w * field.width(), field.bottom() - y / h * field.height());
+                self.stats.probes.iter().map(|p| at(p.at)).collect()
+            },
         };
         // the picture alone, when asked; messages still show
         let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
@@ -437,6 +448,9 @@ impl App {
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
+        if self.view.brush.mode == crate::ui::view::BrushMode::Probe {
+            splats.clear(); // the probe tool pins probes (`pin_probe`) and paints nothing
+        }
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let Some(r) = self.running.as_mut() else { return };
@@ -539,9 +553,17 @@ impl App {
             self.stats.ink_total = Some(s.ink_total);
             let bodies = &r.sim.stages.body_loads.bodies;
             self.stats.bodies = self.stats.lifts.report(bodies, &r.sim.params, s.time, &s.bodies);
+            for (series, values) in self.stats.probes.iter_mut().zip(&s.probes) {
+                series.push(*values);
+            }
         }
         self.stats.step = now;
         self.stats.body_count = r.sim.stages.body_loads.bodies.bodies.len();
+        // the simulation samples the probes the panel lists (pinned, cleared, a new state)
+        let pinned: Vec<[f32; 2]> = self.stats.probes.iter().map(|p| p.at).collect();
+        if r.sim.stages.probes.points != pinned && r.sim.set_probes(&pinned).is_err() {
+            self.stats.probes.clear();
+        }
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
         self.stats.floor_steps = r.sim.stages.solvers.floor_steps();
         self.stats.solver_warning = crate::ui::field::solver_warning(self.stats.unconverged_steps, self.stats.floor_steps, &r.sim.solver);

@@ -46,6 +46,8 @@ pub struct FieldText {
     pub arrow_key: Option<(f32, f32, egui::Color32)>,
     /// The hover readout's line.
     pub readout: Option<String>,
+    /// The pinned probes, where they lie in points.
+    pub pins: Vec<egui::Pos2>,
 }
 
 /// The badges' texts for a state: paused (or the speed when running), recording, an
@@ -111,6 +113,23 @@ pub fn paint(painter: &egui::Painter, field: egui::Rect, clip: egui::Rect, t: &F
         return;
     }
     let painter = painter.with_clip_rect(field);
+    for (n, &at) in t.pins.iter().enumerate() {
+        // a ringed cross and its number, dark under light so it reads on any ink
+        for (width, colour) in [(3.0, egui::Color32::from_black_alpha(200)), (1.3, egui::Color32::from_rgb(255, 235, 90))] {
+            let stroke = egui::Stroke::new(width, colour);
+            painter.circle_stroke(at, 6.0, stroke);
+            painter.line_segment([at - egui::vec2(9.0, 0.0), at + egui::vec2(9.0, 0.0)], stroke);
+            painter.line_segment([at - egui::vec2(0.0, 9.0), at + egui::vec2(0.0, 9.0)], stroke);
+        }
+        let label = egui::FontId::proportional(12.0);
+        painter.text(
+            at + egui::vec2(8.0, -8.0),
+            egui::Align2::LEFT_BOTTOM,
+            (n + 1).to_string(),
+            label,
+            egui::Color32::from_rgb(255, 235, 90),
+        );
+    }
     let inner = field.shrink(INSET);
     let small = egui::FontId::proportional(13.0);
     // badges, right to left along the top
