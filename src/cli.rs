@@ -75,6 +75,13 @@ pub struct RunArgs {
     /// Print one JSON object of statistics per step.
     #[arg(long)]
     pub stats: bool,
+    /// Sample u, v, p, div and ink at X,Y every step (metres, DESIGN.md §1: x from the left side,
+    /// y up from the bottom); repeatable, at most 8. The values go in the --stats lines (`probes`).
+    #[arg(long = "probe", value_name = "X,Y")]
+    pub probe: Vec<String>,
+    /// With --probe: write the probes' values here as CSV, one row a step.
+    #[arg(long, value_name = "FILE")]
+    pub probe_csv: Option<PathBuf>,
 }
 
 pub fn main(cli: Cli) -> Result<()> {
@@ -157,6 +164,13 @@ pub fn run(args: &RunArgs) -> Result<()> {
         crate::fail!("--frame-size, --overlays and --frame-every need --frames DIR");
     }
     let frame_size = args.frame_size.as_deref().map(parse_size).transpose()?;
+    let probes = args.probe.iter().map(|p| parse_point(p)).collect::<Result<Vec<_>>>()?;
+    if args.probe_csv.is_some() && probes.is_empty() {
+        crate::fail!("--probe-csv needs at least one --probe X,Y");
+    }
+    if !probes.is_empty() && !args.stats && args.probe_csv.is_none() {
+        crate::fail!("--probe needs --stats or --probe-csv FILE to write its values");
+    }
     let overlays = match &args.overlays {
         Some(list) => render::Overlays::from_names(list)?,
         None => render::Overlays { grid_lines: false, numbers: false, ..Default::default() },
@@ -165,6 +179,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let (scene, source, fields, meta) = prepare(args, &gpu.device.limits())?;
     let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone())?;
     sim.configure(&scene)?;
+    sim.set_probes(&probes)?;
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;
@@ -194,16 +209,31 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(dir) = &args.frames {
         std::fs::create_dir_all(dir).map_err(|e| crate::error!("cannot create {}: {e}", dir.display()))?;
     }
+    let mut csv = match &args.probe_csv {
+        Some(path) => Some(ProbeCsv::create(path, probes.len())?),
+        None => None,
+    };
+    let mut lifts = crate::sim::body_loads::LiftHistory::default();
     for _ in 0..args.steps {
         let t0 = Instant::now();
-        let stats = sim.run_blocking(1, stats_open);
+        let stats = sim.run_blocking(1, stats_open || csv.is_some());
         if let Some(w) = sim.take_warning() {
             eprintln!("smokebox: warning: {w}");
         }
         let ms = t0.elapsed().as_secs_f64() * 1e3;
-        if let Some(s) = stats.last() {
+        if let (Some(s), Some(csv)) = (stats.last(), &mut csv) {
+            csv.row(s)?;
+        }
+        if let Some(s) = stats.last().filter(|_| stats_open) {
             let mut line = serde_json::to_value(s).expect("stats serialise");
             line["ms"] = serde_json::json!(ms);
+            let bodies = &sim.stages.body_loads.bodies;
+            if !bodies.bodies.is_empty() {
+                line["bodies"] = serde_json::json!(lifts.report(bodies, &sim.params, s.time, &s.bodies));
+            }
+            if !probes.is_empty() {
+                line["probes"] = probe_values(&probes, s);
+            }
             if crate::output::line(&line.to_string()).is_err() {
                 if !other_outputs {
                     return Ok(());
@@ -227,6 +257,62 @@ pub fn run(args: &RunArgs) -> Result<()> {
         state_io::dump(dir, &sim.download(), &meta_now(&sim))?;
     }
     Ok(())
+}
+
+/// A probe's `X,Y` in metres.
+fn parse_point(text: &str) -> Result<[f32; 2]> {
+    let parsed = text.split_once(',').and_then(|(x, y)| Some([x.trim().parse::<f32>().ok()?, y.trim().parse::<f32>().ok()?]));
+    match parsed {
+        Some(p) if p.iter().all(|c| c.is_finite()) => Ok(p),
+        _ => crate::fail!("--probe {text}: expected X,Y in metres, e.g. --probe 0.5,0.25"),
+    }
+}
+
+/// The probes' figures of a step, a JSON object each.
+fn probe_values(points: &[[f32; 2]], s: &crate::sim::stats::StepStats) -> serde_json::Value {
+    let values: Vec<serde_json::Value> = points
+        .iter()
+        .zip(&s.probes)
+        .map(|(&[x, y], &[u, v, p, div, ink])| serde_json::json!({"x": x, "y": y, "u": u, "v": v, "p": p, "div": div, "ink": ink}))
+        .collect();
+    serde_json::Value::Array(values)
+}
+
+/// `--probe-csv`: a header, then a row a step of every probe's u, v, p, div, ink.
+struct ProbeCsv {
+    out: std::io::BufWriter<std::fs::File>,
+    path: PathBuf,
+    probes: usize,
+}
+
+impl ProbeCsv {
+    fn create(path: &Path, probes: usize) -> Result<ProbeCsv> {
+        let file = std::fs::File::create(path).map_err(|e| crate::error!("cannot create {}: {e}", path.display()))?;
+        let mut csv = ProbeCsv { out: std::io::BufWriter::new(file), path: path.to_path_buf(), probes };
+        let mut header = String::from("step,time");
+        for n in 1..=probes {
+            for name in ["u", "v", "p", "div", "ink"] {
+                header.push_str(&format!(",probe{n}_{name}"));
+            }
+        }
+        csv.write(&header)?;
+        Ok(csv)
+    }
+
+    fn row(&mut self, s: &crate::sim::stats::StepStats) -> Result<()> {
+        let mut row = format!("{},{}", s.step, s.time);
+        for values in &s.probes[..self.probes] {
+            for x in values {
+                row.push_str(&format!(",{x}"));
+            }
+        }
+        self.write(&row)
+    }
+
+    fn write(&mut self, line: &str) -> Result<()> {
+        use std::io::Write;
+        writeln!(self.out, "{line}").map_err(|e| crate::error!("cannot write {}: {e}", self.path.display()))
+    }
 }
 
 /// `WxH` in pixels, each from 1 to 8192.

@@ -177,16 +177,7 @@ fn solids_let_no_velocity_or_ink_through_after_a_thousand_steps_of_stirring() {
 #[test]
 fn the_vortex_street_sheds_at_a_strouhal_number_near_one_fifth() {
     // The wind tunnel on a coarse grid: 2 x 1 m, 64 x 32 cells, cylinder D = 0.25 m (8 cells).
-    let (mut sim, _) = start(
-        builtin("wind-tunnel"),
-        &[
-            "grid.nx=64",
-            "grid.ny=32",
-            "grid.cell_size=0.03125",
-            "time.dt=0.02",
-            "obstacles=[{shape='circle',center=[0.5,0.51],radius=0.125}]",
-        ],
-    );
+    let (mut sim, _) = start(builtin("wind-tunnel"), &COARSE_WIND_TUNNEL);
     let (d, u_in, dt) = (0.25f32, 1.0f32, 0.02f32);
     sim.run_blocking(300, false); // 6 s: the street forms
     let probe = |f: &Fields| f.v[f.vi(32, 16)]; // x = 1.0 m (2 D behind the centre), y = 0.5 m

@@ -491,3 +491,150 @@ fn frames_draw_the_curl() {
     let centre = img.get_pixel(72, 127 - 38).0;
     assert!(centre[2] as i32 > centre[1] as i32 + 40, "the swirl's centre is not purple: {centre:?}");
 }
+
+/// Runs smokebox, which must succeed; its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = smokebox(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The probes of each --stats line: [u, v, p, div, ink] per probe.
+fn probe_lines(stdout: &str) -> Vec<(u64, Vec<[f32; 5]>)> {
+    stdout
+        .lines()
+        .map(|l| {
+            let j: serde_json::Value = serde_json::from_str(l).unwrap();
+            let probes = j["probes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| ["u", "v", "p", "div", "ink"].map(|k| p[k].as_f64().unwrap() as f32))
+                .collect();
+            (j["step"].as_u64().unwrap(), probes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_probe_reads_what_the_dump_of_its_step_holds() {
+    let dir = tmp("dump");
+    let csv = dir.join("probes.csv");
+    // in the heavy drop, at the edge of the light one, and in clear air near a corner
+    let points = ["0.41,0.79", "0.66,0.25", "0.9,0.05"];
+    let mut args = vec!["run", "--scene", "drops", "--steps", "6", "--set", "grid.nx=32", "--set", "grid.ny=32", "--stats"];
+    for p in &points {
+        args.extend(["--probe", p]);
+    }
+    let (dump, csv_arg) = (dir.join("state"), csv.to_str().unwrap().to_string());
+    args.extend(["--dump", dump.to_str().unwrap(), "--dump-every", "2", "--probe-csv", &csv_arg]);
+    let lines = probe_lines(&ok(&args));
+    assert_eq!(lines.len(), 6);
+    let rows: Vec<Vec<f32>> =
+        std::fs::read_to_string(&csv).unwrap().lines().skip(1).map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 6, "one CSV row a step");
+    let mut compared = 0;
+    for (step, probes) in &lines {
+        let row = &rows[*step as usize - 1];
+        assert_eq!(row[0] as u64, *step);
+        for (n, values) in probes.iter().enumerate() {
+            assert_eq!(&row[2 + 5 * n..7 + 5 * n], values, "the CSV holds the --stats values");
+        }
+        let state = dump.join(format!("step_{step:06}"));
+        if !state.exists() {
+            continue;
+        }
+        let (f, p) = load(&state);
+        for (point, values) in points.iter().zip(probes) {
+            let (x, y) = point.split_once(',').unwrap();
+            let want = smokebox::sim::cpu::probes::probe(&f, &p, x.parse().unwrap(), y.parse().unwrap());
+            let scale = f.u.iter().chain(&f.v).fold(1e-6f32, |m, x| m.max(x.abs()));
+            for k in 0..5 {
+                let tolerance = 1e-5 * [scale, scale, 1.0 + f.p.iter().fold(0f32, |m, x| m.max(x.abs())), scale * 32.0, 3.0][k];
+                assert!(
+                    (values[k] - want[k]).abs() <= tolerance,
+                    "step {step} probe {point} figure {k}: {} against the dump's {}",
+                    values[k],
+                    want[k]
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 9, "steps 2, 4 and 6, three probes each");
+    // something moves at the probes, or the comparison says little
+    assert!(lines.iter().flat_map(|(_, p)| p).any(|v| v[1].abs() > 1e-3) && lines[0].1[0][4] > 0.1, "{lines:?}");
+}
+
+/// A dumped state and the parameters of its scene (the CPU twin reads them).
+fn load(dir: &Path) -> (smokebox::sim::fields::Fields, smokebox::sim::params::Params) {
+    let meta = smokebox::state_io::load_meta(dir).unwrap();
+    let fields = smokebox::state_io::load_fields(dir, &meta).unwrap();
+    let (mut scene, _) = smokebox::config::Scene::load(&meta.scene, &meta.overrides).unwrap();
+    scene.grid.dye_scale = smokebox::config::DyeScale::Scale(meta.dye_scale as i64);
+    let mut p = smokebox::sim::params::Params::from_scene(&scene);
+    p.nx = meta.nx as u32;
+    p.ny = meta.ny as u32;
+    (fields, p)
+}
+
+#[test]
+fn a_probe_in_plane_couette_flow_reads_the_linear_profile() {
+    // The cavity's lid at U = 1 m/s over a still floor, 1 m apart, made periodic in x: the steady
+    // flow is
+    // u = U y / H, v = 0, p uniform. ν = 0.05 m²/s: the slowest mode decays as
+    // exp(−π² ν t / H²), to 3e-6 in 25 s (500 steps of 0.05 s).
+    let out = ok(&[
+        "run",
+        "--scene",
+        "cavity",
+        "--steps",
+        "500",
+        "--stats",
+        "--probe",
+        "0.3,0.2",
+        "--probe",
+        "0.71,0.85",
+        "--set",
+        "grid.nx=16",
+        "--set",
+        "grid.ny=16",
+        "--set",
+        "time.dt=0.05",
+        "--set",
+        "fluid.viscosity=0.05",
+        "--set",
+        "boundary.left.kind=periodic",
+        "--set",
+        "boundary.right.kind=periodic",
+        "--set",
+        "layers=[]",
+    ]);
+    let (_, probes) = probe_lines(&out).pop().unwrap();
+    for ([u, v, _, div, _], y) in probes.iter().zip([0.2f32, 0.85]) {
+        println!("Couette at y = {y}: u {u:.6}, v {v:.2e}, div {div:.2e}");
+        assert!((u - y).abs() < 2e-3, "u {u} at y = {y}: expected U y / H = {y}");
+        assert!(v.abs() < 1e-4 && div.abs() < 1e-3, "v {v}, div {div}");
+    }
+}
+
+#[test]
+fn bad_probes_get_one_line_and_exit_2() {
+    let dir = tmp("bad-probes");
+    let csv = dir.join("p.csv");
+    let run = ["run", "--scene", "drops", "--steps", "2", "--set", "grid.nx=16", "--set", "grid.ny=16", "--stats"];
+    for (args, needle) in [
+        (vec!["--probe", "3"], "--probe 3"),
+        (vec!["--probe", "x,1"], "X,Y"),
+        (vec!["--probe", "5,0.5"], "outside the domain"),
+        (vec!["--probe", "0.5,-0.1"], "outside the domain"),
+        (vec!["--probe-csv", csv.to_str().unwrap()], "--probe"),
+    ] {
+        let all: Vec<&str> = run.iter().copied().chain(args).collect();
+        assert_bad(&all, needle);
+        assert!(smokebox(&all).stdout.is_empty(), "{all:?}: no partial output");
+        assert!(!csv.exists(), "no partial CSV");
+    }
+    // a probe whose values go nowhere
+    assert_bad(&["run", "--scene", "drops", "--steps", "2", "--probe", "0.5,0.5"], "--stats or --probe-csv");
+}

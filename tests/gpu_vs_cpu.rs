@@ -553,3 +553,91 @@ fn dye_grid_matches_cpu() {
         }
     }
 }
+
+/// The stats buffer after one pass.
+fn stats_after(sim: &mut Simulation, pass: &str) -> Vec<f32> {
+    sim.run_pass(pass);
+    smokebox::sim::buffers::read_buffers(&sim.device, &sim.queue, &[&sim.buffers.stats]).remove(0)
+}
+
+#[test]
+fn body_loads_match_cpu() {
+    use smokebox::sim::buffers::{MAX_BODIES, STATS_BODIES_AT};
+    let gpu = gpu();
+    let mut measured = 0;
+    for (label, f, mut p) in inputs() {
+        p.viscosity = 0.01;
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
+        let got = stats_after(&mut sim, "body_loads");
+        let bodies = sim.stages.body_loads.bodies.clone();
+        let want = cpu::body_loads::body_loads(&f, &sim.params, &bodies);
+        // the sums' scale: every contact's pressure or shear at the fields' largest values
+        let contacts: usize = smokebox::sim::body_loads::contacts(&f, &sim.params, &bodies).iter().map(Vec::len).sum();
+        let scale = contacts as f32 * (max_abs(&f.p) * p.h + 2.0 * p.viscosity * max_abs(&f.u).max(max_abs(&f.v)));
+        for b in 0..bodies.bodies.len().min(MAX_BODIES) {
+            for k in 0..2 {
+                let (g, w) = (got[STATS_BODIES_AT + 2 * b + k], want[b][k] as f32);
+                assert!((g - w).abs() <= 1e-5 * scale.max(1e-6), "body_loads [{label}] body {} component {k}: GPU {g}, CPU {w}", b + 1);
+            }
+        }
+        measured += bodies.bodies.len();
+    }
+    assert!(measured > 8, "the inputs hold bodies: {measured}");
+}
+
+#[test]
+fn probes_match_cpu() {
+    use smokebox::sim::buffers::{PROBE_FIGURES, STATS_PROBES_AT};
+    let gpu = gpu();
+    let mut inputs = inputs();
+    inputs.extend(dye_inputs(2));
+    for (label, f, p) in inputs {
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
+        let (w, h) = (f.nx as f32 * p.h, f.ny as f32 * p.h);
+        // the corners, points near the sides, cell centres and faces, and points in between
+        let points = [
+            [0.0, 0.0],
+            [w, h],
+            [0.3 * p.h, h - 0.2 * p.h],
+            [0.5 * w, 0.5 * h],
+            [7.5 * p.h, 3.5 * p.h],
+            [10.0 * p.h, 6.25 * p.h],
+            [0.37 * w, 0.81 * h],
+            [w - 0.01 * p.h, 0.1 * h],
+        ];
+        sim.set_probes(&points).unwrap();
+        let got = stats_after(&mut sim, "probes");
+        let scale = [
+            max_abs(&f.u).max(max_abs(&f.v)),
+            max_abs(&f.u).max(max_abs(&f.v)),
+            max_abs(&f.p),
+            4.0 * max_abs(&f.u).max(max_abs(&f.v)) / p.h,
+            3.0 * max_abs(&f.ink),
+        ];
+        for (n, &[x, y]) in points.iter().enumerate() {
+            let want = cpu::probes::probe(&f, &sim.params, x, y);
+            for k in 0..PROBE_FIGURES {
+                let g = got[STATS_PROBES_AT + PROBE_FIGURES * n + k];
+                assert!(
+                    (g - want[k]).abs() <= REL * scale[k].max(1e-6),
+                    "probes [{label}] at {x},{y} figure {k}: GPU {g}, CPU {}",
+                    want[k]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn parabolic_inflow_matches_cpu() {
+    // the inflow's profile reaches the faces through the projection and the advection
+    let gpu = gpu();
+    for (label, f, mut p) in inputs().into_iter().filter(|(l, ..)| l.starts_with("channel")) {
+        p.inflow_parabolic = 1;
+        let mut f = f.clone();
+        enforce_faces(&mut f, &p);
+        assert!((f.u[0] - 0.7 * p.inflow_profile(0, 0, p.ny as i32)).abs() < 1e-7, "the profile reaches the faces");
+        compare(&gpu, &format!("{label}, parabolic"), &f, p, &[], "project", cpu::project);
+        compare(&gpu, &format!("{label}, parabolic"), &f, p, &[], "advect", |f, p| cpu::advect(f, p, false));
+    }
+}

@@ -91,7 +91,7 @@ fn params_layout_matches_wgsl() {
         dye_scale,
         reach_w,
         reach_h,
-        _pad2
+        inflow_parabolic
     );
     assert_eq!(size as usize, size_of::<Params>(), "Params size differs between Rust and WGSL");
     assert_eq!(members, rust, "Params members or offsets differ between Rust and WGSL");

@@ -145,7 +145,7 @@ fn every_scene_setting_has_a_control() {
                 // a side shows the controls of its kind
                 let kind = match key.rsplit('.').next().unwrap() {
                     "slip" | "speed" => BoundaryKind::Wall,
-                    "velocity" | "ink" | "density" => BoundaryKind::Inflow,
+                    "velocity" | "profile" | "ink" | "density" => BoundaryKind::Inflow,
                     _ => BoundaryKind::Outflow,
                 };
                 let s = h.state_mut();
@@ -446,6 +446,11 @@ fn the_panel_does_not_jump_when_figures_appear() {
         div_before: Some(1.5e-3),
         div_after: Some(2.5e-7),
         ink_total: Some(1234.5678),
+        // a scene's bodies are counted at its load, so their lines are there from the start
+        body_count: 0,
+        bodies: Vec::new(),
+        lifts: Default::default(),
+        probes: Vec::new(),
         unconverged_steps: 3,
         floor_steps: 0,
         solver_warning: Some("3 steps above tolerance: raise solver.multigrid_iterations, now 20".into()),
@@ -682,4 +687,42 @@ fn the_plots_switch_opens_the_convergence_plot() {
     let mut panel = PanelState::default();
     smokebox::app::input::key(&winit::keyboard::Key::Character("9".into()), false, false, &mut view, &mut panel);
     assert!(!view.plots, "key 9 did not close the plots");
+}
+
+#[test]
+fn a_body_shows_its_drag_lift_coefficients_and_strouhal_number() {
+    let mut h = harness();
+    h.state_mut().stats.body_count = 1;
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains("body 1 drag, lift").next().is_some(), "no line for the body before its figures");
+    let report = smokebox::sim::body_loads::BodyReport {
+        body: 1,
+        force: [0.1234, 0.01],
+        drag: 0.1234,
+        lift: 0.01,
+        length: Some(0.16),
+        speed: Some(1.0),
+        cd: Some(1.5425),
+        cl: Some(0.125),
+        strouhal: Some(0.201),
+    };
+    h.state_mut().stats.bodies = vec![report];
+    settle(&mut h);
+    for text in ["0.1234, 0.0100 N/m", "1.543, 0.125", "0.201 (literature ≈ 0.2)"] {
+        assert!(h.query_all_by_label_contains(text).next().is_some(), "the panel does not show {text}");
+    }
+}
+
+#[test]
+fn a_pinned_probe_shows_its_last_figures() {
+    let mut h = harness();
+    let mut probe = smokebox::ui::ProbeSeries { at: [0.5, 0.25], values: Default::default() };
+    for k in 0..30 {
+        probe.push([0.01 * k as f32, -0.2, 1.5, 0.0, 0.75]);
+    }
+    h.state_mut().stats.probes = vec![probe];
+    settle(&mut h);
+    for text in ["probe 1 (0.5, 0.25) m", "u 0.29 v -0.2 m/s", "p 1.5 Pa div 0 1/s", "ink 0.75"] {
+        assert!(h.query_all_by_label_contains(text).next().is_some(), "the panel does not show {text}");
+    }
 }

@@ -41,7 +41,8 @@ struct Params {
     // (src/sim/sources.rs `reach`; shaders/shared/splats.wgsl `in_reach`).
     reach_w: u32,
     reach_h: u32,
-    _pad2: u32,
+    // Bit s set: side s's inflow has a parabolic profile (`inflow_profile`).
+    inflow_parabolic: u32,
 }
 
 // A disk that adds (brush) or blends toward (emitter) velocity, ink and density.
@@ -115,6 +116,15 @@ override PERIODIC_X: bool = true;
 override PERIODIC_Y: bool = true;
 fn periodic_x() -> bool { return PERIODIC_X && params.bc_kind.x == BC_PERIODIC; }
 fn periodic_y() -> bool { return PERIODIC_Y && params.bc_kind.z == BC_PERIODIC; }
+
+// The share of an inflow's normal velocity at cell k of the n along side `side`: 1, or
+// 4 s (1 − s) at s = (k + ½) / n where its profile is parabolic (boundary.SIDE.profile; the
+// velocity is then the centre's, the mean two thirds of it). CPU twin: `Params::inflow_profile`.
+fn inflow_profile(side: u32, k: i32, n: i32) -> f32 {
+    if (params.inflow_parabolic & (1u << side)) == 0u { return 1.0; }
+    let s = (f32(k) + 0.5) / f32(n);
+    return 4.0 * s * (1.0 - s);
+}
 
 fn cell_idx(i: i32, j: i32) -> u32 { return u32(j * nx() + i); }
 fn u_idx(i: i32, j: i32) -> u32 { return u32(j * (nx() + 1) + i); }

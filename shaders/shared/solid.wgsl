@@ -22,7 +22,7 @@ fn u_face(i: i32, j: i32) -> Face {
     if side < 4u && !periodic_x() {
         let kind = params.bc_kind[side];
         if kind == BC_WALL { return Face(true, 0.0); }
-        if kind == BC_INFLOW { return Face(true, params.inflow_u[side]); }
+        if kind == BC_INFLOW { return Face(true, params.inflow_u[side] * inflow_profile(side, j, ny())); }
         // outflow: free, but only the interior cell can be solid
         let c = select(nx() - 1, 0, side == SIDE_LEFT);
         if is_solid(c, j) { return Face(true, 0.0); }
@@ -41,7 +41,7 @@ fn v_face(i: i32, j: i32) -> Face {
     if side < 4u && !periodic_y() {
         let kind = params.bc_kind[side];
         if kind == BC_WALL { return Face(true, 0.0); }
-        if kind == BC_INFLOW { return Face(true, params.inflow_v[side]); }
+        if kind == BC_INFLOW { return Face(true, params.inflow_v[side] * inflow_profile(side, i, nx())); }
         let c = select(ny() - 1, 0, side == SIDE_BOTTOM);
         if is_solid(i, c) { return Face(true, 0.0); }
         return Face(false, 0.0);

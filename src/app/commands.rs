@@ -372,6 +372,21 @@ impl App {
         self.note = Some(line);
     }
 
+    /// Pins a probe at `at` (metres) when it lies in the domain; past `MAX_PROBES` the oldest
+    /// goes. The simulation takes it up with the next frame's figures.
+    pub(super) fn pin_probe(&mut self, at: [f32; 2]) {
+        let Some(r) = &self.running else { return };
+        let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
+        if !(0.0..=w).contains(&at[0]) || !(0.0..=h).contains(&at[1]) {
+            return;
+        }
+        let probes = &mut self.stats.probes;
+        if probes.len() == crate::sim::buffers::MAX_PROBES {
+            probes.remove(0);
+        }
+        probes.push(crate::ui::ProbeSeries { at, values: Default::default() });
+    }
+
     fn clear_ink(&mut self) {
         if let Some(r) = &self.running {
             let mut enc = r.gpu.device.create_command_encoder(&Default::default());

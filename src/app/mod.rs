@@ -356,7 +356,13 @@ impl App {
         let ppp = r.egui_state.egui_ctx().pixels_per_point();
         // the brush disk under the cursor, in points (from last frame's viewport)
         let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
-        let outline = self.pointer.pos.map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
+        // (the probe tool pins points, and has no disk)
+        let probing = self.view.brush.mode == crate::ui::view::BrushMode::Probe;
+        let outline = self
+            .pointer
+            .pos
+            .filter(|_| !probing)
+            .map(|p| (egui::pos2(p[0] / ppp, p[1] / ppp), cells * self.viewport.pixels_per_cell(r.sim.nx) / ppp));
         let numbers = numbers::cell_numbers(&self.view.overlays, r.values.latest.as_ref(), self.viewport, ppp);
         let label = self.source.label();
         let capture = crate::ui::CaptureStatus { video: crate::platform::video_recording(), ..r.capture.status.clone() };
@@ -399,6 +405,11 @@ impl App {
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
             numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
             bands: self.text_bands && !self.view.fill_window,
+            pins: {
+                let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
+                let at = |[x, y]: [f32; 2]| egui::pos2(field.left() + x / w * field.width(), field.bottom() - y / h * field.height());
+                self.stats.probes.iter().map(|p| at(p.at)).collect()
+            },
         };
         // the picture alone, when asked; messages still show
         let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
@@ -455,6 +466,9 @@ impl App {
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
+        if self.view.brush.mode == crate::ui::view::BrushMode::Probe {
+            splats.clear(); // the probe tool pins probes (`pin_probe`) and paints nothing
+        }
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();
@@ -585,11 +599,22 @@ impl App {
             self.stats.div_before = Some(s.div_max_before);
             self.stats.div_after = Some(s.div_max_after);
             self.stats.ink_total = Some(s.ink_total);
+            let bodies = &r.sim.stages.body_loads.bodies;
+            self.stats.bodies = self.stats.lifts.report(bodies, &r.sim.params, s.time, &s.bodies);
+            for (series, values) in self.stats.probes.iter_mut().zip(&s.probes) {
+                series.push(*values);
+            }
         }
         // every unit checked, and the histories read back, only while the plots are open
         r.sim.stages.solvers.set_trace(self.view.plots);
         self.stats.residual_history = if self.view.plots { r.sim.stages.solvers.residual_history() } else { None };
         self.stats.step = now;
+        self.stats.body_count = r.sim.stages.body_loads.bodies.bodies.len();
+        // the simulation samples the probes the panel lists (pinned, cleared, a new state)
+        let pinned: Vec<[f32; 2]> = self.stats.probes.iter().map(|p| p.at).collect();
+        if r.sim.stages.probes.points != pinned && r.sim.set_probes(&pinned).is_err() {
+            self.stats.probes.clear();
+        }
         self.stats.unconverged_steps = r.sim.stages.solvers.failed_steps();
         self.stats.floor_steps = r.sim.stages.solvers.floor_steps();
         self.stats.solver_warning = crate::ui::field::solver_warning(self.stats.unconverged_steps, self.stats.floor_steps, &r.sim.solver);

@@ -186,7 +186,11 @@ impl ApplicationHandler for App {
                     TouchPhase::Started if !(consumed || over_ui) => {
                         self.pointer.pos = Some(px);
                         self.pointer.left = true;
-                        self.pointer.last = Some(self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h));
+                        let at = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                        self.pointer.last = Some(at);
+                        if self.view.brush.mode == ui::view::BrushMode::Probe {
+                            self.pin_probe(at);
+                        }
                     }
                     TouchPhase::Moved if self.pointer.left => {
                         self.pointer.pos = Some(px);
@@ -213,7 +217,16 @@ impl ApplicationHandler for App {
                     _ => {}
                 }
                 if down && let Some(px) = self.pointer.pos {
-                    self.pointer.last = Some(self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h));
+                    let at = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                    self.pointer.last = Some(at);
+                    // the probe tool: a left click pins, a right click takes them all away
+                    if self.view.brush.mode == ui::view::BrushMode::Probe {
+                        match button {
+                            MouseButton::Left => self.pin_probe(at),
+                            MouseButton::Right => self.stats.probes.clear(),
+                            _ => {}
+                        }
+                    }
                 }
             }
             WindowEvent::MouseWheel { delta, .. } if !over_ui => {

@@ -346,6 +346,15 @@ pub const KEYS: &[Key] = &[
         "[0.0, 0.0]",
         "Velocity [x, y] of the entering fluid, m/s.",
     ),
+    key(
+        "boundary.{side}.profile",
+        Word(&["uniform", "parabolic"]),
+        "–",
+        Any,
+        None,
+        "\"uniform\"",
+        "Inflows: uniform, or parabolic: the normal velocity falls from `velocity` at the side's middle to 0 at its ends (mean: two thirds of it)",
+    ),
     key("boundary.{side}.ink", Colour, "–", Finite, None, "[0.0, 0.0, 0.0]", "Ink the entering fluid carries, r g b concentration."),
     key(
         "boundary.{side}.density",

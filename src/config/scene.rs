@@ -321,6 +321,18 @@ pub enum Slip {
     FreeSlip,
 }
 
+/// How an inflow's normal velocity varies along its side.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum InflowProfile {
+    /// The same everywhere.
+    #[default]
+    Uniform,
+    /// 4 s (1 − s) of the velocity at a fraction s along the side: the velocity is the centre's,
+    /// the mean two thirds of it (a channel's developed laminar flow).
+    Parabolic,
+}
+
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Boundary {
@@ -331,6 +343,8 @@ pub struct Boundary {
     pub speed: f32,
     /// Inflows: velocity [x, y], m/s.
     pub velocity: [f32; 2],
+    /// Inflows: the profile of the normal velocity along the side.
+    pub profile: InflowProfile,
     /// Inflows: ink carried in, [r, g, b].
     pub ink: [f32; 3],
     /// Inflows: density deviation carried in, kg/m³.

@@ -97,6 +97,8 @@ impl Simulation {
                 timed_pass(&mut encoder, None, "project", |pass| s.project.encode(pass));
             }
             "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
+            "body_loads" => timed_pass(&mut encoder, None, name, |pass| s.body_loads.encode(pass)),
+            "probes" => timed_pass(&mut encoder, None, name, |pass| s.probes.encode(pass)),
             "advect_velocity" => {
                 timed_pass(&mut encoder, None, name, |pass| {
                     s.advection.encode_blocks(pass);

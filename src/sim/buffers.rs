@@ -5,8 +5,20 @@ use super::fields::Fields;
 use super::kernel::Table;
 use super::params::{MAX_SPLATS, Params, Splat};
 
+/// Bodies whose forces a step reduces (shaders/body_loads.wgsl `MAX_BODIES`); further bodies
+/// are not measured.
+pub const MAX_BODIES: usize = 8;
+/// Probes a simulation samples (shaders/probes.wgsl `MAX_PROBES`).
+pub const MAX_PROBES: usize = 8;
+/// Figures of a probe: u, v, p, div, ink (shaders/probes.wgsl `PROBE_FIGURES`).
+pub const PROBE_FIGURES: usize = 5;
+/// Where the stats buffer holds each body's force [x, y] (shaders/body_loads.wgsl), after the six
+/// figures of shaders/stats.wgsl.
+pub const STATS_BODIES_AT: usize = 6;
+/// Where it holds each probe's figures (shaders/probes.wgsl).
+pub const STATS_PROBES_AT: usize = STATS_BODIES_AT + 2 * MAX_BODIES;
 /// Floats in the stats buffer.
-pub const STATS_LEN: usize = 6;
+pub const STATS_LEN: usize = STATS_PROBES_AT + PROBE_FIGURES * MAX_PROBES;
 
 pub struct Buffers {
     pub params: wgpu::Buffer,

@@ -3,6 +3,7 @@
 
 pub mod advect;
 pub mod blocking;
+pub mod body_loads;
 pub mod buffers;
 pub mod cpu;
 pub mod dispatch_probe;
@@ -18,6 +19,7 @@ pub mod multigrid;
 pub mod params;
 pub mod pressure;
 pub mod pressure_sor;
+pub mod probes;
 pub mod project;
 pub mod residual_history;
 pub mod solve_plan;
@@ -35,12 +37,14 @@ use crate::config::{Scene, SolverConfig, Source};
 use crate::error::Result;
 use crate::gpu::Gpu;
 use advect::Advection;
+use body_loads::BodyLoads;
 use buffers::Buffers;
 use divergence::Divergence;
 use fields::Fields;
 use forces::Forces;
 use kernel::Switches;
 use params::{MAX_SPLATS, Params, Splat};
+use probes::Probes;
 use project::Project;
 use solver::Solvers;
 use sources::Sources;
@@ -62,6 +66,10 @@ pub struct Stages {
     pub advection: Advection,
     pub stats: Stats,
     pub viscosity: Viscosity,
+    /// Forces on the bodies, with the full figures.
+    pub body_loads: BodyLoads,
+    /// The probes' samples, with the full figures.
+    pub probes: Probes,
 }
 
 impl Stages {
@@ -76,6 +84,8 @@ impl Stages {
             advection: Advection::new(ctx)?,
             stats: Stats::new(ctx)?,
             viscosity: Viscosity::new(ctx)?,
+            body_loads: BodyLoads::new(ctx)?,
+            probes: Probes::new(ctx)?,
         })
     }
 
@@ -177,7 +187,7 @@ impl Simulation {
         let queue = gpu.queue.clone();
         let buffers = Buffers::new(&device, fields.nx, fields.ny, k);
         let switches = Switches::new(any_solid(fields), periodic(&params));
-        let stages = Stages::new(&Ctx {
+        let mut stages = Stages::new(&Ctx {
             device: &device,
             device_serial: Some(gpu.serial),
             buffers: &buffers,
@@ -187,6 +197,7 @@ impl Simulation {
             switches: &switches,
         })?;
         buffers.upload(&queue, fields);
+        stages.body_loads.set_state(&device, &buffers, fields, &params);
         let readback = StatsReadback::new(&device, 8);
         let mut params = params;
         params.nx = fields.nx as u32;
@@ -277,6 +288,7 @@ impl Simulation {
 
     pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
+        self.stages.body_loads.set_state(&self.device, &self.buffers, fields, &self.params);
         self.switches.set_solids(any_solid(fields));
         self.stages.solvers.mark_dirty(false);
         self.max_speed = cpu::stats::max_speed(fields) as f32;
@@ -284,6 +296,22 @@ impl Simulation {
         self.rms_speed = rms_speed(cpu::stats::kinetic_energy(fields, &self.params) as f32, &self.params, self.nx * self.ny);
         // figures of the state before this one no longer apply
         let _ = self.readback.take_latest();
+    }
+
+    /// Samples u, v, p, div and ink at `points` (metres, DESIGN.md §1) with every step's full
+    /// figures (`StepStats::probes`), in place of any before.
+    pub fn set_probes(&mut self, points: &[[f32; 2]]) -> Result<()> {
+        if points.len() > buffers::MAX_PROBES {
+            crate::fail!("{} probes: at most {} are sampled", points.len(), buffers::MAX_PROBES);
+        }
+        let (w, h) = (self.nx as f32 * self.params.h, self.ny as f32 * self.params.h);
+        for &[x, y] in points {
+            if !(0.0..=w).contains(&x) || !(0.0..=h).contains(&y) {
+                crate::fail!("probe at {x},{y} m lies outside the domain: expected 0 ≤ x ≤ {w} and 0 ≤ y ≤ {h} (metres)");
+            }
+        }
+        self.stages.probes.set(&self.queue, points);
+        Ok(())
     }
 
     /// The warning of the first step that had to be shortened, once.
@@ -441,6 +469,8 @@ impl Simulation {
                     s.stats.encode_div_after(pass);
                 }
                 s.stats.encode_totals(pass);
+                s.body_loads.encode(pass);
+                s.probes.encode(pass);
             });
         }
         self.time += self.params.dt as f64;

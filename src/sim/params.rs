@@ -2,7 +2,7 @@
 //! Keep in sync with `Params` and `Splat` in shaders/shared/grid.wgsl; the test
 //! `params_layout_matches_wgsl` compares sizes and offsets through naga's reflection.
 
-use crate::config::{BoundaryKind, Scene, Slip};
+use crate::config::{BoundaryKind, InflowProfile, Scene, Slip};
 use bytemuck::{Pod, Zeroable};
 
 pub const SIDE_LEFT: usize = 0;
@@ -61,8 +61,9 @@ pub struct Params {
     /// (`sources::reach`).
     pub reach_w: u32,
     pub reach_h: u32,
-    /// Pads the block to 16 bytes.
-    pub _pad2: u32,
+    /// Bit s set: side s's inflow has a parabolic profile (`inflow_profile`); also pads the block
+    /// to 16 bytes.
+    pub inflow_parabolic: u32,
 }
 
 /// A disk that adds (mode 0, the brush) or blends toward (mode 1, an emitter) velocity, ink and
@@ -134,6 +135,9 @@ impl Params {
                 Slip::FreeSlip => SLIP_FREE,
             };
             p.bc_speed[n] = side.speed;
+            if side.profile == InflowProfile::Parabolic {
+                p.inflow_parabolic |= 1 << n;
+            }
             p.inflow_u[n] = side.velocity[0];
             p.inflow_v[n] = side.velocity[1];
             p.inflow_density[n] = side.density;
@@ -147,6 +151,17 @@ impl Params {
     /// The dye grid's scale k (at least 1).
     pub fn k(&self) -> usize {
         self.dye_scale.max(1) as usize
+    }
+
+    /// The share of an inflow's normal velocity at cell k of the n along `side`: 1, or
+    /// 4 s (1 − s) at s = (k + ½) / n where its profile is parabolic (shaders/shared/grid.wgsl
+    /// `inflow_profile`).
+    pub fn inflow_profile(&self, side: usize, k: i32, n: i32) -> f32 {
+        if self.inflow_parabolic & (1 << side) == 0 {
+            return 1.0;
+        }
+        let s = (k as f32 + 0.5) / n as f32;
+        4.0 * s * (1.0 - s)
     }
 
     pub fn periodic_x(&self) -> bool {

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The sizes of the reduction buffers are set where the buffers are made.
 pub use super::buffers::STATS_LEN;
+use super::buffers::{MAX_BODIES, MAX_PROBES, PROBE_FIGURES, STATS_BODIES_AT, STATS_PROBES_AT};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct StepStats {
@@ -40,6 +41,13 @@ pub struct StepStats {
     /// V-cycles or sweeps the step's last solve to a tolerance ran (None: no tolerance, or no
     /// solve).
     pub solver_iterations: Option<u32>,
+    /// The force [x, y] on each body, N per metre of depth (shaders/body_loads.wgsl; zero past the
+    /// bodies there are). Written out by its reader, with the bodies' names and coefficients.
+    #[serde(skip)]
+    pub bodies: [[f32; 2]; MAX_BODIES],
+    /// u, v, p, div, ink at each probe (shaders/probes.wgsl), the same way.
+    #[serde(skip)]
+    pub probes: [[f32; PROBE_FIGURES]; MAX_PROBES],
 }
 
 impl StepStats {
@@ -58,6 +66,8 @@ impl StepStats {
             converged: None,
             stopped: None,
             solver_iterations: None,
+            bodies: std::array::from_fn(|b| std::array::from_fn(|k| raw[STATS_BODIES_AT + 2 * b + k])),
+            probes: std::array::from_fn(|n| std::array::from_fn(|k| raw[STATS_PROBES_AT + PROBE_FIGURES * n + k])),
         }
     }
 }

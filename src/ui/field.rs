@@ -71,6 +71,8 @@ pub struct FieldText {
     pub numbers: Option<String>,
     /// The field was fitted with bands above and below it for this text (`bands_wanted`).
     pub bands: bool,
+    /// The pinned probes, where they lie in points.
+    pub pins: Vec<egui::Pos2>,
 }
 
 /// The badges' texts for a state: paused (or the speed when running), recording, an
@@ -135,6 +137,24 @@ pub fn paint(painter: &egui::Painter, field: egui::Rect, clip: egui::Rect, t: &F
     let shown = field.intersect(clip);
     if shown.width() < 40.0 || shown.height() < 40.0 {
         return;
+    }
+    let pin_painter = painter.with_clip_rect(shown);
+    for (n, &at) in t.pins.iter().enumerate() {
+        // a ringed cross and its number, dark under light so it reads on any ink
+        for (width, colour) in [(3.0, egui::Color32::from_black_alpha(200)), (1.3, egui::Color32::from_rgb(255, 235, 90))] {
+            let stroke = egui::Stroke::new(width, colour);
+            pin_painter.circle_stroke(at, 6.0, stroke);
+            pin_painter.line_segment([at - egui::vec2(9.0, 0.0), at + egui::vec2(9.0, 0.0)], stroke);
+            pin_painter.line_segment([at - egui::vec2(0.0, 9.0), at + egui::vec2(0.0, 9.0)], stroke);
+        }
+        let label = egui::FontId::proportional(12.0);
+        pin_painter.text(
+            at + egui::vec2(8.0, -8.0),
+            egui::Align2::LEFT_BOTTOM,
+            (n + 1).to_string(),
+            label,
+            egui::Color32::from_rgb(255, 235, 90),
+        );
     }
     let around = t.bands && field.top() - clip.top() >= TOP_BAND - 1.0 && clip.bottom() - field.bottom() >= BOTTOM_BAND - 1.0;
     let (painter, top, bottom) = if around {

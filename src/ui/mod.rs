@@ -116,6 +116,27 @@ impl Default for PanelState {
     }
 }
 
+/// A probe pinned in the window and its figures [u, v, p, div, ink] (shaders/probes.wgsl), the
+/// last `PROBE_SERIES` full figures, oldest first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProbeSeries {
+    /// Where, metres (DESIGN.md §1).
+    pub at: [f32; 2],
+    pub values: std::collections::VecDeque<[f32; 5]>,
+}
+
+/// Figures a probe's series keeps: at four full figures a second, a minute.
+pub const PROBE_SERIES: usize = 240;
+
+impl ProbeSeries {
+    pub fn push(&mut self, values: [f32; 5]) {
+        if self.values.len() == PROBE_SERIES {
+            self.values.pop_front();
+        }
+        self.values.push_back(values);
+    }
+}
+
 /// Live figures shown in the panel. `None`: not known yet (shown as a dash).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveStats {
@@ -135,6 +156,16 @@ pub struct LiveStats {
     pub div_before: Option<f32>,
     pub div_after: Option<f32>,
     pub ink_total: Option<f32>,
+    /// The bodies the state holds: each has its lines in the panel from the start ("–" until
+    /// known), so the panel does not jump when the figures arrive.
+    pub body_count: usize,
+    /// Drag, lift, their coefficients and the Strouhal number of each body, from the last full
+    /// figures (src/sim/body_loads.rs).
+    pub bodies: Vec<crate::sim::body_loads::BodyReport>,
+    /// The bodies' lift over recent figures, which the Strouhal number is read from.
+    pub lifts: crate::sim::body_loads::LiftHistory,
+    /// The probes pinned with the probe tool, each with its recent figures.
+    pub probes: Vec<ProbeSeries>,
     /// Steps whose pressure solve stopped above `solver.tolerance` since the state was opened or
     /// reset (the GPU's count, read back).
     pub unconverged_steps: u32,

@@ -240,6 +240,92 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, run_hidden: &mut bool, out: &mu
     );
 }
 
+/// Each body's drag and lift, and against the inflow its coefficients and Strouhal number ("–"
+/// until known, or without an inflow).
+fn body_rows(ui: &mut egui::Ui, count: usize, bodies: &[crate::sim::body_loads::BodyReport]) {
+    for n in 0..count {
+        let b = bodies.get(n);
+        ui.label(format!("body {} drag, lift", n + 1)).on_hover_text(
+            "Force on the body from the pressure and viscous stress on its faces, N per metre of depth: \
+             drag along the inflow, lift a quarter turn anticlockwise from it (x and y without an inflow)",
+        );
+        ui.monospace(b.map_or("–".to_string(), |b| format!("{:.4}, {:.4} N/m", b.drag, b.lift)));
+        ui.end_row();
+        let reference = b.and_then(|b| b.length.zip(b.speed));
+        let tip = reference.map_or("2F / (ρ U² L) against the inflow (none here)".to_string(), |(l, u)| {
+            format!("2F / (ρ U² L) with L = {l:.3} m (the body's extent across the flow) and U = {u:.3} m/s (the inflow's mean speed)")
+        });
+        ui.label("  C_D, C_L").on_hover_text(tip);
+        let coefficients = b.and_then(|b| b.cd.zip(b.cl));
+        ui.monospace(coefficients.map_or("–".to_string(), |(cd, cl)| format!("{cd:.3}, {cl:.3}")));
+        ui.end_row();
+        ui.label("  Strouhal f·L/U").on_hover_text(
+            "From the lift's upward crossings of its mean over the recent figures (the panel's, a few a second: \
+             shown once two periods are in, at least 8 figures a period). A cylinder's wake sheds at about 0.2 \
+             (0.12 near the onset at Re 50, 0.21 at most up to Re 1000; docs/validation.md)",
+        );
+        ui.monospace(b.and_then(|b| b.strouhal).map_or("–".to_string(), |st| format!("{st:.3} (literature ≈ 0.2)")));
+        ui.end_row();
+    }
+}
+
+/// Each pinned probe's last figures and a plot of its u and v over the recent ones.
+fn probe_rows(ui: &mut egui::Ui, probes: &[super::ProbeSeries]) {
+    use super::field::short;
+    for (n, probe) in probes.iter().enumerate() {
+        let [x, y] = probe.at;
+        ui.label(format!("probe {} ({}, {}) m", n + 1, short(x), short(y))).on_hover_text(
+            "u, v (m/s), p (Pa), div (1/s, of the cell it lies in) and ink (r + g + b) at the probe after each step \
+             with full figures; the plot: u (orange) and v (blue) over the last ones, each scaled to its range. \
+             smokebox run --probe X,Y --probe-csv FILE writes every step's",
+        );
+        // three short lines, so the panel keeps its width
+        let last = probe.values.back();
+        let lines = last.map_or(["–".to_string(), String::new(), String::new()], |&[u, v, p, div, ink]| {
+            [
+                format!("u {} v {} m/s", short(u), short(v)),
+                format!("p {} Pa div {} 1/s", short(p), short(div)),
+                format!("ink {}", short(ink)),
+            ]
+        });
+        for (k, line) in lines.into_iter().enumerate() {
+            if k > 0 {
+                ui.label("");
+            }
+            ui.monospace(line);
+            ui.end_row();
+        }
+        ui.label("");
+        series_plot(ui, &probe.values);
+        ui.end_row();
+    }
+}
+
+/// u and v of a probe's series as two lines, each scaled to its own range.
+fn series_plot(ui: &mut egui::Ui, values: &std::collections::VecDeque<[f32; 5]>) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(220.0, 36.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_stroke(rect, 2.0, egui::Stroke::new(1.0, egui::Color32::from_gray(70)), egui::StrokeKind::Inside);
+    let n = values.len();
+    if n < 2 {
+        return;
+    }
+    for (k, colour) in [(0, egui::Color32::from_rgb(255, 160, 60)), (1, egui::Color32::from_rgb(90, 170, 255))] {
+        let (lo, hi) = values.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| (lo.min(v[k]), hi.max(v[k])));
+        let span = (hi - lo).max(1e-12);
+        let points = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let t = i as f32 / (n - 1) as f32;
+                let s = if hi > lo { (v[k] - lo) / span } else { 0.5 };
+                egui::pos2(rect.left() + 2.0 + t * (rect.width() - 4.0), rect.bottom() - 2.0 - s * (rect.height() - 4.0))
+            })
+            .collect();
+        painter.add(egui::Shape::line(points, egui::Stroke::new(1.2, colour)));
+    }
+}
+
 /// Figures in a fixed layout: every line is always there ("–" until known), so the panel does
 /// not jump under the mouse.
 fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut bool) {
@@ -278,6 +364,8 @@ fn statistics(ui: &mut egui::Ui, s: &LiveStats, paused: bool, every_step: &mut b
             _ => None,
         };
         row(ui, "residual", known(ratio, &|v| format!("{v:.3e}")), "max |div| after / before: how far the solve got (dimensionless)");
+        body_rows(ui, s.body_count, &s.bodies);
+        probe_rows(ui, &s.probes);
         let tip = "Steps whose pressure solve stopped above solver.tolerance (relative residual) since the state was opened \
                    or reset; `run --stats` marks each with converged: false and how it stopped: \"cap\" (it ran all its \
                    iterations: raise the solver's own, solver.multigrid_iterations, solver.jacobi_iterations or \
@@ -378,6 +466,12 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
             (BrushMode::Stir, "stir", "Left drag stirs without ink"),
             (BrushMode::Ink, "ink", "Left drag paints ink without stirring"),
             (BrushMode::Wall, "wall", "Left drag paints obstacles, right drag erases them"),
+            (
+                BrushMode::Probe,
+                "probe",
+                "Left click pins a probe at the point (at most 8, the oldest goes), right click takes them all away: \
+                 u, v, p, div and ink there show under the statistics, with a plot of u and v",
+            ),
         ] {
             ui.radio_value(&mut b.mode, mode, name).on_hover_text(tip);
         }

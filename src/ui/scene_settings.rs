@@ -6,7 +6,9 @@
 
 use super::widgets::{checkbox, colour, combo, slider};
 use crate::config::keys;
-use crate::config::{Boundary, BoundaryKind, DYE_MAX_SCALE, DyeScale, GridConfig, Scene, Scheme, Slip, SolverKind, auto_dye_scale};
+use crate::config::{
+    Boundary, BoundaryKind, DYE_MAX_SCALE, DyeScale, GridConfig, InflowProfile, Scene, Scheme, Slip, SolverKind, auto_dye_scale,
+};
 
 /// Every scene key the panel edits and the label of its control (tests check both directions:
 /// each key of the format is here or in `NOT_IN_PANEL`, and each label is in the panel).
@@ -46,6 +48,7 @@ pub const SCENE_KEYS: &[(&str, &str)] = &[
     ("boundary.{side}.speed", "{side} wall speed (m/s)"),
     ("boundary.{side}.velocity", "{side} inflow u (m/s)"),
     ("boundary.{side}.velocity", "{side} inflow v (m/s)"),
+    ("boundary.{side}.profile", "{side} inflow profile"),
     ("boundary.{side}.ink", "{side} inflow ink"),
     ("boundary.{side}.density", "{side} inflow density (kg/m³)"),
     ("display.steps_per_frame", "steps per frame"),
@@ -327,6 +330,13 @@ fn side_controls(ui: &mut egui::Ui, name: &str, side: &mut Boundary) {
         BoundaryKind::Inflow => {
             key_slider(ui, &mut side.velocity[0], "boundary.{side}.velocity", false, &format!("{name} inflow u (m/s)"));
             key_slider(ui, &mut side.velocity[1], "boundary.{side}.velocity", false, &format!("{name} inflow v (m/s)"));
+            combo(
+                ui,
+                &format!("{name} inflow profile"),
+                &mut side.profile,
+                &[(InflowProfile::Uniform, "uniform"), (InflowProfile::Parabolic, "parabolic")],
+                keys::help("boundary.{side}.profile"),
+            );
             ui.horizontal(|ui| {
                 ui.label(format!("{name} inflow ink"));
                 colour(ui, &mut side.ink, keys::help("boundary.{side}.ink"));

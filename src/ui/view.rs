@@ -25,6 +25,9 @@ pub enum BrushMode {
     Ink,
     /// Obstacles: left drag paints solid cells, right drag erases them.
     Wall,
+    /// Probes: a left click pins one (at most `MAX_PROBES`, the oldest goes), a right click
+    /// takes them all away; their series show under the statistics.
+    Probe,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

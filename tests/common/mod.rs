@@ -130,3 +130,8 @@ pub fn stream_function(f: &Fields) -> Vec<f32> {
     }
     psi
 }
+
+/// The wind tunnel on a coarse grid, for its vortex street: 2 x 1 m, 64 x 32 cells, a cylinder
+/// of D = 0.25 m (8 cells) just off the centre line, U = 1 m/s.
+pub const COARSE_WIND_TUNNEL: [&str; 5] =
+    ["grid.nx=64", "grid.ny=32", "grid.cell_size=0.03125", "time.dt=0.02", "obstacles=[{shape='circle',center=[0.5,0.51],radius=0.125}]"];

@@ -156,7 +156,7 @@ impl<'a> Grid<'a> {
         if let (Some(side), false) = (side, self.px()) {
             match self.p.bc_kind[side] {
                 BC_WALL => return Face { fixed: true, value: 0.0 },
-                BC_INFLOW => return Face { fixed: true, value: self.p.inflow_u[side] },
+                BC_INFLOW => return Face { fixed: true, value: self.p.inflow_u[side] * self.p.inflow_profile(side, j, self.ny()) },
                 _ => {
                     let c = if side == SIDE_LEFT { 0 } else { self.nx() - 1 };
                     return Face { fixed: self.is_solid(c, j), value: 0.0 };
@@ -178,7 +178,7 @@ impl<'a> Grid<'a> {
         if let (Some(side), false) = (side, self.py()) {
             match self.p.bc_kind[side] {
                 BC_WALL => return Face { fixed: true, value: 0.0 },
-                BC_INFLOW => return Face { fixed: true, value: self.p.inflow_v[side] },
+                BC_INFLOW => return Face { fixed: true, value: self.p.inflow_v[side] * self.p.inflow_profile(side, i, self.nx()) },
                 _ => {
                     let c = if side == SIDE_BOTTOM { 0 } else { self.ny() - 1 };
                     return Face { fixed: self.is_solid(i, c), value: 0.0 };

@@ -2,6 +2,7 @@
 //! plain loops. Tests run each GPU pass and its twin here on the same input and compare.
 
 pub mod advect;
+pub mod body_loads;
 pub mod divergence;
 pub mod forces;
 pub mod grid;
@@ -9,6 +10,7 @@ pub mod mgpcg;
 pub mod multigrid;
 pub mod pressure;
 pub mod pressure_sor;
+pub mod probes;
 pub mod project;
 pub mod solver_check;
 pub mod solver_gate_check;

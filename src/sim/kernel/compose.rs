@@ -147,6 +147,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ),
     ("mgpcg", concat!(part!(nonfinite), mg!("level"), reduce!(), include_str!("../../../shaders/mgpcg.wgsl"))),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
+    ("body_loads", include_str!("../../../shaders/body_loads.wgsl")),
+    ("probes", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/probes.wgsl"))),
 ];
 
 /// Every pass, the multigrid family's included: (name, composed text after the prelude).
