@@ -276,9 +276,10 @@ fn drag_paints_ink_and_key_toggles_overlay() {
 
 /// Pixels that differ between two screenshots in the field (the left half: the panel with its
 /// ever-changing statistics sits right of it at 1280 pixels), below the badge row along the
-/// field's top (a running app's steps a second and frames a second change there).
+/// field's top and the text under it (a running app's steps a second and frames a second change
+/// there, and a scene's caption moves up when the start hint above it goes).
 fn changed(a: &image::RgbImage, b: &image::RgbImage) -> usize {
-    let badges = try_domain(a).map_or(0..0, |(_, y0, _, _)| y0..y0 + 40);
+    let badges = try_domain(a).map_or(0..0, |(_, y0, _, _)| y0..y0 + 80);
     a.enumerate_pixels()
         .filter(|(x, y, p)| {
             *x < a.width() / 2 && !badges.contains(y) && p.0.iter().zip(b.get_pixel(*x, *y).0).any(|(&s, t)| s.abs_diff(t) > 8)
