@@ -421,9 +421,12 @@ fn keep(picture: &image::RgbaImage, name: &str) -> PathBuf {
     path
 }
 
-/// The paint scene's background as the canvas shows it: `display.background` (0.02, 0.02, 0.03)
-/// gamma-encoded.
-const PAINT_BACKGROUND: [u8; 3] = [43, 43, 52];
+/// The paint scene's background as the canvas shows it: its `display.background`, gamma-encoded
+/// (2.2; (0.02, 0.02, 0.03) shows as (43, 43, 52)).
+fn paint_background() -> [u8; 3] {
+    let (scene, _) = smokebox::config::Scene::load("paint", &[]).unwrap();
+    scene.display.background.map(|c| (c.max(0.0).powf(1.0 / 2.2) * 255.0).round() as u8)
+}
 
 #[test]
 fn an_embedded_page_is_the_field_alone() {
@@ -438,10 +441,11 @@ fn an_embedded_page_is_the_field_alone() {
         "the field does not fill the frame: {v:?} in {w}x{h}"
     );
     // no panel, no text, no margin: the background alone, but for the box's walls at the sides
+    let background = paint_background();
     let off: Vec<(u32, u32, [u8; 4])> = canvas
         .enumerate_pixels()
         .filter(|(x, _, _)| (10..w - 10).contains(x))
-        .filter(|(_, _, p)| p[3] != 255 || (0..3).any(|i| (i32::from(p[i]) - i32::from(PAINT_BACKGROUND[i])).abs() > 8))
+        .filter(|(_, _, p)| p[3] != 255 || (0..3).any(|i| (i32::from(p[i]) - i32::from(background[i])).abs() > 8))
         .map(|(x, y, p)| (x, y, p.0))
         .collect();
     println!("?embed at {w}x{h}: {} pixels differ from the background; canvas in {}", off.len(), shot.display());
