@@ -1200,3 +1200,83 @@ fn key_9_opens_the_convergence_plot() {
     assert!(before < 5, "the residual's orange in the panel before key 9 ({before} pixels; see {})", out.display());
     assert!(after > 40, "no residual line after key 9 ({after} pixels; see {})", out.display());
 }
+
+/// A probe pinned with the probe tool (issue 58, item 5): its series, saved with Ctrl+E after
+/// two single steps of a loaded state, holds the figures `smokebox run --probe X,Y --stats`
+/// prints for the same steps of the same state at the point the app names.
+#[test]
+fn a_probe_pinned_in_the_window_reads_what_the_command_line_reads() {
+    let (display, _x) = xvfb();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_probe");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let state = out.join("state");
+    let s = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--scene", "drops", "--steps", "3", "--dump", state.to_str().unwrap()])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(s.success(), "smokebox run --dump failed");
+    let mut cmd = smokebox(&out);
+    // the probe tool, and a full figure for every step
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    std::fs::write(out.join("config").join("view.toml"), "every_step = true\n[brush]\nmode = \"probe\"\n").unwrap();
+    let log = out.join("app.log");
+    let mut app = Kill(
+        cmd.args(["--load", state.to_str().unwrap()])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_CAPTURE_DIR", out.join("saves"))
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let first = wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let (x0, y0, x1, y1) = domain(&first);
+    // in the red drop, where ink and the sinking flow give every figure a value
+    let (px, py) = (x0 + (x1 - x0) * 2 / 5, y0 + (y1 - y0) / 5);
+    xdo(&display, &["mousemove", &px.to_string(), &py.to_string()]);
+    sleep(Duration::from_millis(300));
+    xdo(&display, &["click", "1"]);
+    sleep(Duration::from_secs(1));
+    for _ in 0..2 {
+        focus_and_key(&display, "Right");
+        sleep(Duration::from_secs(1));
+    }
+    let line = key_until_line(&display, "ctrl+e", &log, "smokebox: saved the series (probe 1 at ", 20)
+        .unwrap_or_else(|| panic!("no 'saved the series (probe 1 at …' line after a click and Ctrl+E (see {})", out.display()));
+    let (at, path) = line.split_once(") to ").expect("the line names the probe and the file");
+    let csv = std::fs::read_to_string(path.trim()).expect("the saved CSV reads");
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name} column in {header:?}"));
+    let rows: Vec<Vec<&str>> =
+        csv.lines().skip(1).map(|l| l.split(',').collect()).filter(|r: &Vec<&str>| !r[column("probe1_u")].is_empty()).collect();
+    // the command line from the same state, the same two steps, at the point the app names
+    let cli = Command::new(env!("CARGO_BIN_EXE_smokebox"))
+        .args(["run", "--load", state.to_str().unwrap(), "--steps", "2", "--stats", "--probe", at])
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "smokebox run --probe {at} failed: {}", String::from_utf8_lossy(&cli.stderr));
+    let (mut compared, mut nonzero) = (0, 0);
+    for l in String::from_utf8_lossy(&cli.stdout).lines() {
+        let j: serde_json::Value = serde_json::from_str(l).unwrap();
+        let time = j["time"].as_f64().unwrap();
+        let row = rows
+            .iter()
+            .find(|r| (r[column("time")].parse::<f64>().unwrap() - time).abs() < 1e-9)
+            .unwrap_or_else(|| panic!("the saved series has no probe row at t = {time} s (step {}):\n{csv}", j["step"]));
+        for k in ["u", "v", "p", "div", "ink"] {
+            let want = j["probes"][0][k].as_f64().unwrap();
+            let got: f32 = row[column(&format!("probe1_{k}"))].parse().unwrap();
+            // the same f32 (each prints the shortest text that reads back to it)
+            assert_eq!(got, want as f32, "step {} probe {k}: the window saved {got}, the command line prints {want}", j["step"]);
+            nonzero += usize::from(got != 0.0);
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 2, "two steps compared");
+    assert!(nonzero >= 8, "the probe in the red drop read zeros: {nonzero} of 10 figures non-zero");
+    // the probe shows in the window, too: the numbered cross over the field
+    let after = shot(&display, &out.join("pinned.png"));
+    assert!(changed(&first, &after) > 0, "nothing changed on screen after pinning a probe and two steps");
+}

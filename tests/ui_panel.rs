@@ -510,7 +510,7 @@ fn a_costly_grid_is_applied_only_after_apply_anyway() {
 #[test]
 fn capture_and_file_buttons_are_commands() {
     let mut h = harness();
-    for label in ["Screenshot", "Record GIF", "Open scene…", "Open state…", "Save state", "Save scene"] {
+    for label in ["Screenshot", "Record GIF", "Open scene…", "Open state…", "Save state", "Save scene", "Save series"] {
         h.get_by_label(label).click();
         settle(&mut h);
     }
@@ -521,6 +521,7 @@ fn capture_and_file_buttons_are_commands() {
         Command::OpenDialog(true),
         Command::SaveState,
         Command::SaveScene,
+        Command::SaveSeries,
     ];
     assert_eq!(h.state().log, want);
     assert!(h.query_by_label_contains("folder: /tmp/captures").is_some(), "the panel does not say where files go");
@@ -716,9 +717,9 @@ fn a_body_shows_its_drag_lift_coefficients_and_strouhal_number() {
 #[test]
 fn a_pinned_probe_shows_its_last_figures() {
     let mut h = harness();
-    let mut probe = smokebox::ui::ProbeSeries { at: [0.5, 0.25], values: Default::default() };
+    let mut probe = smokebox::ui::ProbeSeries::new([0.5, 0.25]);
     for k in 0..30 {
-        probe.push([0.01 * k as f32, -0.2, 1.5, 0.0, 0.75]);
+        probe.push(0.25 * k as f64, [0.01 * k as f32, -0.2, 1.5, 0.0, 0.75]);
     }
     h.state_mut().stats.probes = vec![probe];
     settle(&mut h);

@@ -1,8 +1,8 @@
 // MacCormack and BFECC corrections on top of the semi-Lagrangian step (Selle et al. 2008), for
 // ink (dye cells), density (flow cells) and for the edge velocities, chosen per field by params.schemes. The
 // semi-Lagrangian passes have already written φ̂ = A(φ) into the *_out buffers; then
-//   `*_reverse`:    φ̃ = A⁻¹(φ̂), a forward trace (−Δt) sampling φ̂, into the *_tmp buffers;
-//   `*_bfecc_mid`:  BFECC only, φ̄ = φ + ½(φ − φ̃) in place of φ̃;
+//   `*_reverse`:    φ̃ = A⁻¹(φ̂), a forward trace (−Δt) sampling φ̂, into the *_tmp buffers; for
+//                   BFECC φ̄ = φ + ½(φ − φ̃) in its place (a cell's own φ̃ alone, so in the same thread);
 //   `*_correct`:    MacCormack φ̂ + ½(φ − φ̃), BFECC A(φ̄), either clamped to the min/max of φ at
 //                   the four lattice points around the back-traced point (no new extrema).
 // Ink dissipation and density drain (a factor `keep` already in φ̂) are folded in consistently.
@@ -143,16 +143,23 @@ fn dyes_of(s: CellStencil) -> Lattice {
 fn dye_active(a: i32, b: i32) -> bool { return a < dye_nx() && b < dye_ny() && !dye_solid(a, b); }
 fn flow_active(i: i32, j: i32) -> bool { return i < nx() && j < ny() && !is_solid(i, j); }
 
+// BFECC's midpoint φ̄ = φ + ½(φ − φ̃), φ̃ without the factor `keep` already in φ̂.
+fn bfecc_mid(now: f32, rev: f32, keep: f32) -> f32 { return now + 0.5 * (now - rev / keep); }
+
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
-    if dye_active(a, b) && corrected(params.schemes.y) {
+    let si = params.schemes.y;
+    if dye_active(a, b) && corrected(si) {
         let d = dye_idx(a, b);
         let s = dyes_of(dye_stencil(trace(dye_centre(a, b), -params.dt)));
-        transport_tmp[3u * d] = blend(s.w, ink_hat(s.k, 0u));
-        transport_tmp[3u * d + 1u] = blend(s.w, ink_hat(s.k, 1u));
-        transport_tmp[3u * d + 2u] = blend(s.w, ink_hat(s.k, 2u));
+        let k = keep_ink();
+        for (var ch = 0u; ch < 3u; ch++) {
+            var x = blend(s.w, ink_hat(s.k, ch));
+            if si == SCHEME_BFECC { x = bfecc_mid(ink[3u * d + ch], x, k); }
+            transport_tmp[3u * d + ch] = x;
+        }
     }
 }
 
@@ -160,32 +167,13 @@ fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
 fn density_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
-    if flow_active(i, j) && corrected(params.schemes.z) {
-        let s = cells_of(cell_stencil(trace(cell_centre(i, j), -params.dt)));
-        transport_tmp[density_tmp_at(cell_idx(i, j))] = blend(s.w, density_hat(s.k));
-    }
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn ink_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
-    let a = i32(id.x);
-    let b = i32(id.y);
-    if dye_active(a, b) && params.schemes.y == SCHEME_BFECC {
-        let d = dye_idx(a, b);
-        let k = keep_ink();
-        transport_tmp[3u * d] = ink[3u * d] + 0.5 * (ink[3u * d] - transport_tmp[3u * d] / k);
-        transport_tmp[3u * d + 1u] = ink[3u * d + 1u] + 0.5 * (ink[3u * d + 1u] - transport_tmp[3u * d + 1u] / k);
-        transport_tmp[3u * d + 2u] = ink[3u * d + 2u] + 0.5 * (ink[3u * d + 2u] - transport_tmp[3u * d + 2u] / k);
-    }
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn density_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if flow_active(i, j) && params.schemes.z == SCHEME_BFECC {
+    let sd = params.schemes.z;
+    if flow_active(i, j) && corrected(sd) {
         let c = cell_idx(i, j);
-        transport_tmp[density_tmp_at(c)] = density[c] + 0.5 * (density[c] - transport_tmp[density_tmp_at(c)] / keep_density());
+        let s = cells_of(cell_stencil(trace(cell_centre(i, j), -params.dt)));
+        var x = blend(s.w, density_hat(s.k));
+        if sd == SCHEME_BFECC { x = bfecc_mid(density[c], x, keep_density()); }
+        transport_tmp[density_tmp_at(c)] = x;
     }
 }
 
@@ -266,6 +254,7 @@ fn v_off() -> u32 { return u32(ny()) * (u32(nx()) + 1u); }
 fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = i32(id.x);
     let j = i32(id.y);
+    let bfecc = params.schemes.x == SCHEME_BFECC;
     // Every face is written, prescribed ones with their value (φ̃ = φ̄ = φ there), because the
     // BFECC correction reads φ̄ on all four lattice points, prescribed or not.
     if i <= nx() && j < ny() {
@@ -274,6 +263,7 @@ fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
         if !f.fixed {
             let l = u_lattice(trace(u_pos(i, j), -params.dt));
             value = blend(l.w, u_hat(l));
+            if bfecc { value = bfecc_mid(u[u_idx(i, j)], value, 1.0); }
         }
         vel_tmp[u_idx(i, j)] = value;
     }
@@ -283,22 +273,9 @@ fn velocity_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
         if !f.fixed {
             let l = v_lattice(trace(v_pos(i, j), -params.dt));
             value = blend(l.w, v_hat(l));
+            if bfecc { value = bfecc_mid(v[v_idx(i, j)], value, 1.0); }
         }
         vel_tmp[v_off() + v_idx(i, j)] = value;
-    }
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn velocity_bfecc_mid(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i <= nx() && j < ny() && !u_face(i, j).fixed {
-        let k = u_idx(i, j);
-        vel_tmp[k] = u[k] + 0.5 * (u[k] - vel_tmp[k]);
-    }
-    if i < nx() && j <= ny() && !v_face(i, j).fixed {
-        let k = v_idx(i, j);
-        vel_tmp[v_off() + k] = v[k] + 0.5 * (v[k] - vel_tmp[v_off() + k]);
     }
 }
 

@@ -48,6 +48,7 @@ impl App {
             Command::CopyLink => self.copy_link(),
             Command::SaveState => self.save_state(),
             Command::SaveScene => self.save_scene(),
+            Command::SaveSeries => self.save_series(),
             Command::Screenshot => {
                 if let Some(r) = self.running.as_mut() {
                     r.capture.screenshot(&self.source.label());
@@ -352,6 +353,19 @@ impl App {
         Ok(())
     }
 
+    /// The plots' series and the probes' as a CSV beside the other saves (a download on the page).
+    fn save_series(&mut self) -> Result<()> {
+        let name = capture::file_name(&self.source.label(), "csv", SystemTime::now());
+        let text = crate::ui::plots::series_csv(&self.stats.series, &self.stats.probes);
+        let place = platform::save_file(&name, text.as_bytes())?;
+        // where each probe stands, exactly (as `run --probe X,Y` takes it)
+        let at: Vec<String> =
+            self.stats.probes.iter().enumerate().map(|(n, p)| format!("probe {} at {},{}", n + 1, p.at[0], p.at[1])).collect();
+        let at = if at.is_empty() { String::new() } else { format!(" ({})", at.join("; ")) };
+        self.said(format!("saved the series{at} to {place}"));
+        Ok(())
+    }
+
     /// The scene with the display the window shows (overlays), as a saved scene should open: what
     /// the window picked for its adapter or canvas (`rebuild::Picks`) is saved as the scene had it.
     fn scene_as_shown(&self) -> Scene {
@@ -384,7 +398,7 @@ impl App {
         if probes.len() == crate::sim::buffers::MAX_PROBES {
             probes.remove(0);
         }
-        probes.push(crate::ui::ProbeSeries { at, values: Default::default() });
+        probes.push(crate::ui::ProbeSeries::new(at));
     }
 
     fn clear_ink(&mut self) {

@@ -43,6 +43,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
         return match key {
             Key::Character(c) if c.eq_ignore_ascii_case("q") => Some(Command::Quit),
             Key::Character(c) if c.eq_ignore_ascii_case("s") => Some(Command::SaveState),
+            Key::Character(c) if c.eq_ignore_ascii_case("e") => Some(Command::SaveSeries),
             _ => None,
         };
     }

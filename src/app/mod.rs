@@ -602,7 +602,7 @@ impl App {
             let bodies = &r.sim.stages.body_loads.bodies;
             self.stats.bodies = self.stats.lifts.report(bodies, &r.sim.params, s.time, &s.bodies);
             for (series, values) in self.stats.probes.iter_mut().zip(&s.probes) {
-                series.push(*values);
+                series.push(s.time, *values);
             }
         }
         // every unit checked, and the histories read back, only while the plots are open

@@ -24,7 +24,6 @@ pub struct Advection {
     /// Density apart from the ink on a finer dye grid (shaders/advect/ink.wgsl `density_cells`).
     density: Option<Bound>,
     velocity_reverse: Bound,
-    velocity_bfecc_mid: Bound,
     velocity_correct: Bound,
     /// MacCormack and BFECC ink, over the dye cells.
     ink_corrections: Corrections,
@@ -49,10 +48,9 @@ fn corrected(scheme: u32) -> bool {
 }
 
 /// One scalar field's correction (shaders/advect/maccormack.wgsl `ink_*` or `density_*`): the
-/// reverse trace, BFECC's midpoint and the limited correction.
+/// reverse trace (with BFECC's midpoint) and the limited correction.
 struct Corrections {
     reverse: Bound,
-    bfecc_mid: Bound,
     correct: Bound,
 }
 
@@ -61,7 +59,7 @@ impl Corrections {
     /// blocks where the device takes them.
     fn new(field: &str, traced: impl Fn(&str) -> Result<Bound>) -> Result<Corrections> {
         let k = |step: &str| traced(&format!("{field}_{step}"));
-        Ok(Corrections { reverse: k("reverse")?, bfecc_mid: k("bfecc_mid")?, correct: k("correct")? })
+        Ok(Corrections { reverse: k("reverse")?, correct: k("correct")? })
     }
 
     /// The correction of a field advected with `scheme` (none for semi-Lagrangian or flux form).
@@ -70,9 +68,6 @@ impl Corrections {
             return;
         }
         self.reverse.dispatch(pass, cells);
-        if scheme == SCHEME_BFECC {
-            self.bfecc_mid.dispatch(pass, cells);
-        }
         self.correct.dispatch(pass, cells);
     }
 }
@@ -99,7 +94,6 @@ impl Advection {
             ink: traced("advect/ink", if ctx.dye_scale == 1 { "same_grid" } else { "ink_cells" })?,
             density: if ctx.dye_scale == 1 { None } else { Some(traced("advect/ink", "density_cells")?) },
             velocity_reverse: traced(mc, "velocity_reverse")?,
-            velocity_bfecc_mid: traced(mc, "velocity_bfecc_mid")?,
             velocity_correct: traced(mc, "velocity_correct")?,
             ink_corrections: Corrections::new("ink", |entry| traced(mc, entry))?,
             density_corrections: Corrections::new("density", |entry| traced(mc, entry))?,
@@ -175,9 +169,6 @@ impl Advection {
         self.encode_velocity(pass);
         if corrected(scheme) {
             self.velocity_reverse.dispatch(pass, self.edges);
-            if scheme == SCHEME_BFECC {
-                self.velocity_bfecc_mid.dispatch(pass, self.edges);
-            }
             self.velocity_correct.dispatch(pass, self.edges);
         }
     }

@@ -14,6 +14,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("P", "save a PNG of the field"),
     ("G", "start / stop recording a GIF"),
     ("Ctrl+S", "save the state and settings"),
+    ("Ctrl+E", "save the statistics and probes over time as CSV"),
     ("drop a file", "open a scene .toml or a state folder"),
     ("F1 or ?", "this help"),
     ("Esc or Ctrl+Q", "quit (Esc first closes this help)"),

@@ -47,6 +47,8 @@ pub enum Command {
     SaveState,
     /// Save the settings as a scene .toml.
     SaveScene,
+    /// Save the plots' series over time and every probe's as one CSV (`plots::series_csv`).
+    SaveSeries,
     /// Save a PNG of the field (P).
     Screenshot,
     /// Start or stop recording an animated GIF (G).
@@ -123,17 +125,25 @@ pub struct ProbeSeries {
     /// Where, metres (DESIGN.md §1).
     pub at: [f32; 2],
     pub values: std::collections::VecDeque<[f32; 5]>,
+    /// The simulated second of each of `values`.
+    pub times: std::collections::VecDeque<f64>,
 }
 
 /// Figures a probe's series keeps: at four full figures a second, a minute.
 pub const PROBE_SERIES: usize = 240;
 
 impl ProbeSeries {
-    pub fn push(&mut self, values: [f32; 5]) {
+    pub fn new(at: [f32; 2]) -> ProbeSeries {
+        ProbeSeries { at, ..Default::default() }
+    }
+
+    pub fn push(&mut self, time: f64, values: [f32; 5]) {
         if self.values.len() == PROBE_SERIES {
             self.values.pop_front();
+            self.times.pop_front();
         }
         self.values.push_back(values);
+        self.times.push_back(time);
     }
 }
 

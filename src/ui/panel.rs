@@ -162,6 +162,9 @@ fn capture(ui: &mut egui::Ui, c: &CaptureStatus, view: &mut View, panel: &mut Pa
         if ui.button("Save scene").on_hover_text("The current settings as a scene .toml (open it with smokebox --scene FILE or drop it on the window)").clicked() {
             out.push(Command::SaveScene);
         }
+        if ui.button("Save series").on_hover_text("The statistics over time (kinetic energy, max |div| before and after, total ink: the plots' last 600 read-backs) and every probe's u, v, p, div and ink, as one CSV (the probe columns as smokebox run --probe-csv names them)").clicked() {
+            out.push(Command::SaveSeries);
+        }
     });
     ui.small(format!("folder: {}", c.dir)).on_hover_text("Screenshots, recordings and saves go here; set SMOKEBOX_CAPTURE_DIR to use another folder. Drop a scene .toml or a state folder on the window to open it.");
 }

@@ -107,6 +107,39 @@ pub fn plots(ui: &mut egui::Ui, history: Option<&ResidualHistory>, series: &Seri
     time_plot(ui, "total ink (m²)", "Σ ink · (h/k)² over the dye grid, against simulated seconds", false, lines);
 }
 
+/// The series over time and every probe's as CSV: a row a read-back of the statistics (simulated
+/// seconds, kinetic energy J/m, max |div| before and after 1/s, total ink m²), then each probe's
+/// u, v, p, div, ink where it has figures of that second (empty cells where not), with the
+/// column names of `smokebox run --probe-csv`.
+pub fn series_csv(series: &Series, probes: &[crate::ui::ProbeSeries]) -> String {
+    let mut out = String::from("time,kinetic_energy,div_max_before,div_max_after,ink_total");
+    for n in 1..=probes.len() {
+        for name in ["u", "v", "p", "div", "ink"] {
+            out.push_str(&format!(",probe{n}_{name}"));
+        }
+    }
+    out.push('\n');
+    // a probe's figures are those of a statistics read-back, so its times are among the series'
+    let mut times: Vec<f64> = series.samples.iter().map(|s| s.time).collect();
+    times.extend(probes.iter().flat_map(|p| p.times.iter().copied()));
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    for t in times {
+        match series.samples.iter().find(|s| s.time == t) {
+            Some(s) => out.push_str(&format!("{t},{},{},{},{}", s.kinetic_energy, s.div_before, s.div_after, s.ink)),
+            None => out.push_str(&format!("{t},,,,")),
+        }
+        for p in probes {
+            match p.times.iter().position(|&pt| pt == t) {
+                Some(k) => p.values[k].iter().for_each(|x| out.push_str(&format!(",{x}"))),
+                None => out.push_str(",,,,,"),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// A plot over simulated seconds under its title: named lines of (s, value), a legend where
 /// there are several, `log`: the values are log10 of the figure.
 fn time_plot<const N: usize>(ui: &mut egui::Ui, title: &str, tip: &str, log: bool, lines: [(&str, Vec<[f64; 2]>); N]) {
@@ -128,6 +161,23 @@ fn time_plot<const N: usize>(ui: &mut egui::Ui, title: &str, tip: &str, log: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_csv_has_a_row_a_second_and_a_probes_figures_where_it_has_them() {
+        let mut s = Series::default();
+        for t in [0.25, 0.5, 0.75] {
+            s.push(Sample { time: t, kinetic_energy: t as f32, div_before: 2.0, div_after: 1e-4, ink: 3.0 });
+        }
+        let mut p = crate::ui::ProbeSeries::new([0.5, 0.5]);
+        p.push(0.5, [1.0, -1.0, 100.0, 0.0, 0.5]);
+        let csv = series_csv(&s, &[p]);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "time,kinetic_energy,div_max_before,div_max_after,ink_total,probe1_u,probe1_v,probe1_p,probe1_div,probe1_ink");
+        assert_eq!(lines.len(), 4, "{csv}");
+        assert_eq!(lines[1], "0.25,0.25,2,0.0001,3,,,,,");
+        assert_eq!(lines[2], "0.5,0.5,2,0.0001,3,1,-1,100,0,0.5");
+        assert!(lines.iter().all(|l| l.split(',').count() == 10), "{csv}");
+    }
 
     #[test]
     fn a_restart_starts_the_series_again_and_it_keeps_the_last_samples() {
