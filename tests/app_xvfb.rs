@@ -1200,3 +1200,51 @@ fn key_9_opens_the_convergence_plot() {
     assert!(before < 5, "the residual's orange in the panel before key 9 ({before} pixels; see {})", out.display());
     assert!(after > 40, "no residual line after key 9 ({after} pixels; see {})", out.display());
 }
+
+/// Issue 58: T opens the stage view on `teaching` (40 Jacobi sweeps): each S takes one stage,
+/// named in order on the frame log ("stage 1/11 sources and forces …"), and the field's picture
+/// changes from stage to stage (arrows, the divergence tint, the pressure tint); T again leaves,
+/// finishing the step, and the run goes on.
+#[test]
+fn key_t_takes_a_step_apart_stage_by_stage() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_stages");
+    let log = out.join("stderr.txt");
+    let mut app = Kill(
+        smokebox(&out)
+            .args(["--scene", "teaching"])
+            .env("DISPLAY", &display)
+            .env("SMOKEBOX_FRAME_LOG", "1")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let opened: u64 =
+        key_until_line(&display, "t", &log, "stage view opened at step ", 20).expect("T opens the stage view").trim().parse().unwrap();
+    let mut shots = Vec::new();
+    let want = ["1/11 sources and forces", "2/11 divergence", "3/11 pressure after 1 Jacobi sweep", "4/11 pressure after 2 Jacobi sweeps"];
+    for (k, stage) in want.iter().enumerate() {
+        let line = key_until_line(&display, "s", &log, &format!("stage {}/", k + 1), 20)
+            .unwrap_or_else(|| panic!("no stage {} after S (see {})", k + 1, log.display()));
+        println!("stage {}/{line}", k + 1);
+        assert!(format!("{}/{line}", k + 1).starts_with(stage), "stage {}: {line}", k + 1);
+        sleep(Duration::from_secs(2));
+        shots.push(shot(&display, &out.join(format!("stage_{}.png", k + 1))));
+    }
+    let field = domain(&shots[0]);
+    for (k, pair) in shots.windows(2).enumerate() {
+        let d = differ_in(&pair[0], &pair[1], field);
+        println!("stage {} to {}: {d} pixels of the field changed", k + 1, k + 2);
+        assert!(d > 500, "stage {} and {} look alike ({d} pixels; see {})", k + 1, k + 2, out.display());
+    }
+    let left = key_until_line(&display, "t", &log, "stage view left at step ", 20).expect("T leaves the stage view");
+    let left: u64 = left.trim().parse().unwrap();
+    assert_eq!(left, opened + 1, "leaving finishes the step under way");
+    // the run goes on (it was running before T): the frame log's step passes it
+    let moved = wait_for(&log, 30, |l| {
+        l.rsplit_once("at step ").and_then(|(_, n)| n.trim().parse::<u64>().ok()).filter(|&n| n > left + 5).map(|n| n.to_string())
+    });
+    assert!(moved.is_some(), "the run did not go on after the stage view (see {})", log.display());
+}

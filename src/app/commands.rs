@@ -18,11 +18,18 @@ impl App {
     pub(super) fn apply(&mut self, c: Command) {
         let result = match c {
             Command::SetPaused(p) => {
+                // Run leaves the stage view, which finishes its step first
+                if !p && self.view.stage_view {
+                    self.view.stage_view = false;
+                    self.sync_stage_view();
+                }
                 self.stepper.set_paused(p);
                 Ok(())
             }
             Command::Step => {
-                self.stepper.single_step();
+                if !self.next_stage() {
+                    self.stepper.single_step();
+                }
                 Ok(())
             }
             Command::Reset => {

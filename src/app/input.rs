@@ -51,6 +51,8 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
         Key::Named(NamedKey::ArrowRight) => return Some(Command::Step),
         Key::Named(NamedKey::F1) => panel.show_help ^= true,
         Key::Named(NamedKey::Escape) if panel.show_help => panel.show_help = false,
+        // Esc leaves the stage view before it quits
+        Key::Named(NamedKey::Escape) if view.stage_view => view.stage_view = false,
         Key::Named(NamedKey::Escape) => return Some(Command::Quit),
         Key::Character(c) => match c.as_str() {
             "s" | "S" => return Some(Command::Step),
@@ -63,6 +65,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "g" | "G" => return Some(Command::ToggleRecording),
             "?" => panel.show_help ^= true,
             "9" => view.plots ^= true,
+            "t" | "T" => view.stage_view ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);
