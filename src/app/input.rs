@@ -206,6 +206,22 @@ mod tests {
     }
 
     #[test]
+    fn t_opens_and_closes_the_stage_view_and_esc_leaves_it_before_quitting() {
+        let (mut view, mut panel) = (View::default(), PanelState::default());
+        assert_eq!(key(&Key::Character("t".into()), false, false, &mut view, &mut panel), None);
+        assert!(view.stage_view);
+        // S still asks for a step: the app takes the next stage instead while the view is on
+        assert_eq!(key(&Key::Character("s".into()), false, true, &mut view, &mut panel), Some(Command::Step));
+        let esc = Key::Named(NamedKey::Escape);
+        assert_eq!(key(&esc, false, true, &mut view, &mut panel), None);
+        assert!(!view.stage_view);
+        assert_eq!(key(&esc, false, true, &mut view, &mut panel), Some(Command::Quit));
+        key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
+        key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
+        assert!(!view.stage_view);
+    }
+
+    #[test]
     fn a_drag_is_evenly_resampled_along_its_path() {
         // an L-shaped drag of 0.4 m with radius 0.04: dabs every 0.02 m, on the path, up to the end
         let path = [[0.1, 0.0], [0.2, 0.0], [0.2, 0.1], [0.2, 0.2]];
