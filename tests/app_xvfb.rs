@@ -371,6 +371,14 @@ fn focus_and_key(display: &str, key: &str) {
     xdo(display, &["key", "--clearmodifiers", key]);
 }
 
+/// The app on `scene` with the frame log on, its stderr in `out/stderr.txt` (returned).
+fn logged_app(display: &str, out: &Path, scene: &str) -> (Kill, PathBuf) {
+    let log = out.join("stderr.txt");
+    let file = std::fs::File::create(&log).unwrap();
+    let command = smokebox(out).args(["--scene", scene]).env("DISPLAY", display).env("SMOKEBOX_FRAME_LOG", "1").stderr(file).spawn();
+    (Kill(command.expect("smokebox starts")), log)
+}
+
 /// Presses Space until the field stops moving (a key can go astray while focus settles).
 fn pause(display: &str, out: &Path) {
     let mut still = usize::MAX;
@@ -415,16 +423,7 @@ fn a_paused_app_waits_for_events_instead_of_drawing() {
     let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle");
     std::fs::create_dir_all(&out).unwrap();
-    let log = out.join("stderr.txt");
-    let mut app = Kill(
-        smokebox(&out)
-            .args(["--scene", "drops"])
-            .env("DISPLAY", &display)
-            .env("SMOKEBOX_FRAME_LOG", "1")
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
+    let (mut app, log) = logged_app(&display, &out, "drops");
     wait_for_field(&display, &out.join("start.png"), &mut app);
     pause(&display, &out);
     let t0 = cpu_seconds(app.0.id());
@@ -1209,16 +1208,7 @@ fn key_9_opens_the_convergence_plot() {
 fn key_t_takes_a_step_apart_stage_by_stage() {
     let (display, _x) = xvfb();
     let out = fresh_folder("app_xvfb_stages");
-    let log = out.join("stderr.txt");
-    let mut app = Kill(
-        smokebox(&out)
-            .args(["--scene", "teaching"])
-            .env("DISPLAY", &display)
-            .env("SMOKEBOX_FRAME_LOG", "1")
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
+    let (mut app, log) = logged_app(&display, &out, "teaching");
     wait_for_field(&display, &out.join("start.png"), &mut app);
     sleep(Duration::from_secs(2));
     let opened: u64 =
