@@ -156,4 +156,11 @@ mod tests {
         let small = overlays_for(Some(Stage::Advect), &user, 4.0);
         assert!(small.arrows_centre && !small.arrows_mac);
     }
+
+    #[test]
+    fn the_page_url_opens_the_stage_view() {
+        // `index.html?view.stage_view=true`, as the page applies its `view.` keys
+        let view = crate::ui::View::default().with_override("stage_view=true").unwrap();
+        assert!(view.stage_view && !crate::ui::View::default().stage_view);
+    }
 }
