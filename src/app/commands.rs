@@ -415,6 +415,7 @@ impl App {
         self.stale_stats_until = 0;
         self.pointer.last = None;
         self.field_dirty = true;
+        self.forget_stage_step();
         if let Some(r) = self.running.as_mut() {
             r.values.latest = None;
             r.values.curl_max = None;

@@ -133,6 +133,14 @@ impl App {
         true
     }
 
+    /// The state was replaced: the step under way is dropped, and the picture is the new state's.
+    pub(super) fn forget_stage_step(&mut self) {
+        if let Some(v) = self.stage_view.as_mut() {
+            v.steps.forget_step();
+            self.view.overlays = overlays_for(None, &v.overlays, self.viewport.pixels_per_cell(self.scene.grid.nx as usize));
+        }
+    }
+
     /// The stage view's line on the field, while it is on.
     pub(super) fn stage_line(&self) -> Option<String> {
         self.panel.stage.as_ref().filter(|_| self.stage_view.is_some()).map(|s| s.line.clone())

@@ -186,6 +186,13 @@ impl Stepwise {
     pub fn in_step(&self) -> bool {
         self.plan.is_some()
     }
+
+    /// Drops the step under way (the state was replaced: a restart, another scene); the next
+    /// stage begins a step of the new state.
+    pub fn forget_step(&mut self) {
+        (self.plan, self.taken, self.substep, self.shown) = (None, 0, 0, None);
+        self.splats.clear();
+    }
 }
 
 fn spare(device: &wgpu::Device, like: &wgpu::Buffer, label: &str) -> wgpu::Buffer {
