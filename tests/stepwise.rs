@@ -86,6 +86,28 @@ fn a_step_by_stages_is_bit_for_bit_a_step_with_every_solver() {
 }
 
 #[test]
+fn a_step_by_stages_with_cfl_substeps_is_bit_for_bit_a_step() {
+    // a CFL limit of a twentieth of a cell: every step of the plume splits
+    let sets = ["grid.nx=32".to_string(), "grid.ny=32".into(), "time.max_cfl=0.05".into()];
+    let (scene, source) = Scene::load("plume", &sets).unwrap();
+    let (mut a, mut b) =
+        (Simulation::from_scene(&gpu(), &scene, &source).unwrap(), Simulation::from_scene(&gpu(), &scene, &source).unwrap());
+    a.run_blocking(20, false);
+    b.run_blocking(20, false);
+    let mut w = b.stepwise().unwrap();
+    for step in 0..3 {
+        a.run_blocking(1, false);
+        stepped(&mut b, &mut w);
+        // the window collects the speeds read back every frame
+        b.readback.collect();
+        println!("step {step}: {} sub-steps, {} stages each", a.last_plan.substeps, w.stages.len());
+        assert!(a.last_plan.substeps > 1, "no sub-steps to take apart");
+        assert_eq!((a.last_plan.substeps, a.step_index, a.time), (b.last_plan.substeps, b.step_index, b.time));
+        assert!(bits(&a) == bits(&b), "step {step} of sub-steps by stages differs from the step at once");
+    }
+}
+
+#[test]
 fn leaving_mid_step_finishes_the_step_as_a_step_would() {
     let (mut a, mut b) = (sim("plume", &[]), sim("plume", &[]));
     a.run_blocking(3, false);

@@ -263,6 +263,11 @@ impl Simulation {
                 self.last_plan = plan;
                 self.step_index += 1;
                 (w.plan, w.substep) = (None, 0);
+                if self.max_cfl > 0.0 {
+                    // the speeds that plan the next step's sub-steps, as a frame reduces them
+                    timed_pass(encoder, None, "stats", |pass| self.stages.stats.encode_speeds(pass));
+                    self.readback.encode_copy(encoder, &self.buffers.stats, super::Figures::Speeds, self.step_index, self.time);
+                }
             }
         }
         stage
