@@ -371,6 +371,14 @@ fn focus_and_key(display: &str, key: &str) {
     xdo(display, &["key", "--clearmodifiers", key]);
 }
 
+/// The app on `scene` with the frame log on, its stderr in `out/stderr.txt` (returned).
+fn logged_app(display: &str, out: &Path, scene: &str) -> (Kill, PathBuf) {
+    let log = out.join("stderr.txt");
+    let file = std::fs::File::create(&log).unwrap();
+    let command = smokebox(out).args(["--scene", scene]).env("DISPLAY", display).env("SMOKEBOX_FRAME_LOG", "1").stderr(file).spawn();
+    (Kill(command.expect("smokebox starts")), log)
+}
+
 /// Presses Space until the field stops moving (a key can go astray while focus settles).
 fn pause(display: &str, out: &Path) {
     let mut still = usize::MAX;
@@ -415,16 +423,7 @@ fn a_paused_app_waits_for_events_instead_of_drawing() {
     let (display, _x) = xvfb();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_idle");
     std::fs::create_dir_all(&out).unwrap();
-    let log = out.join("stderr.txt");
-    let mut app = Kill(
-        smokebox(&out)
-            .args(["--scene", "drops"])
-            .env("DISPLAY", &display)
-            .env("SMOKEBOX_FRAME_LOG", "1")
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
+    let (mut app, log) = logged_app(&display, &out, "drops");
     wait_for_field(&display, &out.join("start.png"), &mut app);
     pause(&display, &out);
     let t0 = cpu_seconds(app.0.id());
@@ -1279,4 +1278,43 @@ fn a_probe_pinned_in_the_window_reads_what_the_command_line_reads() {
     // the probe shows in the window, too: the numbered cross over the field
     let after = shot(&display, &out.join("pinned.png"));
     assert!(changed(&first, &after) > 0, "nothing changed on screen after pinning a probe and two steps");
+}
+
+/// Issue 58: T opens the stage view on `teaching` (40 Jacobi sweeps): each S takes one stage,
+/// named in order on the frame log ("stage 1/11 sources and forces …"), and the field's picture
+/// changes from stage to stage (arrows, the divergence tint, the pressure tint); T again leaves,
+/// finishing the step, and the run goes on.
+#[test]
+fn key_t_takes_a_step_apart_stage_by_stage() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_stages");
+    let (mut app, log) = logged_app(&display, &out, "teaching");
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let opened: u64 =
+        key_until_line(&display, "t", &log, "stage view opened at step ", 20).expect("T opens the stage view").trim().parse().unwrap();
+    let mut shots = Vec::new();
+    let want = ["1/11 sources and forces", "2/11 divergence", "3/11 pressure after 1 Jacobi sweep", "4/11 pressure after 2 Jacobi sweeps"];
+    for (k, stage) in want.iter().enumerate() {
+        let line = key_until_line(&display, "s", &log, &format!("stage {}/", k + 1), 20)
+            .unwrap_or_else(|| panic!("no stage {} after S (see {})", k + 1, log.display()));
+        println!("stage {}/{line}", k + 1);
+        assert!(format!("{}/{line}", k + 1).starts_with(stage), "stage {}: {line}", k + 1);
+        sleep(Duration::from_secs(2));
+        shots.push(shot(&display, &out.join(format!("stage_{}.png", k + 1))));
+    }
+    let field = domain(&shots[0]);
+    for (k, pair) in shots.windows(2).enumerate() {
+        let d = differ_in(&pair[0], &pair[1], field);
+        println!("stage {} to {}: {d} pixels of the field changed", k + 1, k + 2);
+        assert!(d > 500, "stage {} and {} look alike ({d} pixels; see {})", k + 1, k + 2, out.display());
+    }
+    let left = key_until_line(&display, "t", &log, "stage view left at step ", 20).expect("T leaves the stage view");
+    let left: u64 = left.trim().parse().unwrap();
+    assert_eq!(left, opened + 1, "leaving finishes the step under way");
+    // the run goes on (it was running before T): the frame log's step passes it
+    let moved = wait_for(&log, 30, |l| {
+        l.rsplit_once("at step ").and_then(|(_, n)| n.trim().parse::<u64>().ok()).filter(|&n| n > left + 5).map(|n| n.to_string())
+    });
+    assert!(moved.is_some(), "the run did not go on after the stage view (see {})", log.display());
 }

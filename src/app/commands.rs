@@ -18,11 +18,18 @@ impl App {
     pub(super) fn apply(&mut self, c: Command) {
         let result = match c {
             Command::SetPaused(p) => {
+                // Run leaves the stage view, which finishes its step first
+                if !p && self.view.stage_view {
+                    self.view.stage_view = false;
+                    self.sync_stage_view();
+                }
                 self.stepper.set_paused(p);
                 Ok(())
             }
             Command::Step => {
-                self.stepper.single_step();
+                if !self.next_stage() {
+                    self.stepper.single_step();
+                }
                 Ok(())
             }
             Command::Reset => {
@@ -422,6 +429,7 @@ impl App {
         self.stale_stats_until = 0;
         self.pointer.last = None;
         self.field_dirty = true;
+        self.forget_stage_step();
         if let Some(r) = self.running.as_mut() {
             r.values.latest = None;
             r.values.curl_max = None;

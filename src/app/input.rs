@@ -52,6 +52,8 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
         Key::Named(NamedKey::ArrowRight) => return Some(Command::Step),
         Key::Named(NamedKey::F1) => panel.show_help ^= true,
         Key::Named(NamedKey::Escape) if panel.show_help => panel.show_help = false,
+        // Esc leaves the stage view before it quits
+        Key::Named(NamedKey::Escape) if view.stage_view => view.stage_view = false,
         Key::Named(NamedKey::Escape) => return Some(Command::Quit),
         Key::Character(c) => match c.as_str() {
             "s" | "S" => return Some(Command::Step),
@@ -64,6 +66,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "g" | "G" => return Some(Command::ToggleRecording),
             "?" => panel.show_help ^= true,
             "9" => view.plots ^= true,
+            "t" | "T" => view.stage_view ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);
@@ -201,6 +204,22 @@ mod tests {
         assert_eq!(key(&Key::Character("q".into()), false, false, &mut view, &mut panel), None);
         assert_eq!(key(&Key::Character("c".into()), true, false, &mut view, &mut panel), None);
         assert_eq!(key(&Key::Character("c".into()), false, false, &mut view, &mut panel), Some(Command::ClearInk));
+    }
+
+    #[test]
+    fn t_opens_and_closes_the_stage_view_and_esc_leaves_it_before_quitting() {
+        let (mut view, mut panel) = (View::default(), PanelState::default());
+        assert_eq!(key(&Key::Character("t".into()), false, false, &mut view, &mut panel), None);
+        assert!(view.stage_view);
+        // S still asks for a step: the app takes the next stage instead while the view is on
+        assert_eq!(key(&Key::Character("s".into()), false, true, &mut view, &mut panel), Some(Command::Step));
+        let esc = Key::Named(NamedKey::Escape);
+        assert_eq!(key(&esc, false, true, &mut view, &mut panel), None);
+        assert!(!view.stage_view);
+        assert_eq!(key(&esc, false, true, &mut view, &mut panel), Some(Command::Quit));
+        key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
+        key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
+        assert!(!view.stage_view);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod frame;
 mod idle;
 pub mod input;
 mod numbers;
+mod overlay_notes;
 mod plain_paint;
 mod profile;
 mod rebuild;
@@ -24,6 +25,7 @@ mod rebuild;
 mod selftest;
 #[cfg(target_os = "linux")]
 mod soft_present;
+mod stages;
 pub mod stepper;
 #[cfg(target_arch = "wasm32")]
 mod web;
@@ -68,39 +70,6 @@ const PANEL_FIGURES_EVERY: Duration = Duration::from_millis(500);
 /// a CPU adapter egui's pass is about 2 ms of the app's thread, whose work does not overlap the
 /// GPU's). Badges, the readout and the figures lag by at most this.
 const UI_EVERY: Duration = Duration::from_millis(100);
-
-/// The note for an overlay just switched on (from `before` to `now`) that cannot draw with cells
-/// `ppc` pixels wide: which key, why, and what to do.
-fn overlay_switched_on(
-    before: &crate::render::Overlays,
-    now: &crate::render::Overlays,
-    ppc: f32,
-    ppp: f32,
-    cells: usize,
-) -> Option<String> {
-    let switched = |b: bool, n: bool| n && !b;
-    [
-        (switched(before.arrows_mac, now.arrows_mac), "mac-arrows", 4, ppc),
-        (switched(before.grid_lines, now.grid_lines), "grid", 6, ppc),
-        (switched(before.numbers, now.numbers), "numbers", 7, ppc / ppp),
-    ]
-    .into_iter()
-    .filter(|(on, ..)| *on)
-    .find_map(|(_, name, key, size)| {
-        crate::render::why_not_drawable(name, size, cells).map(|why| format!("key {key} draws nothing here: {why}"))
-    })
-}
-
-/// The arrows' key on the field: (length in points, speed, colour), when arrows are drawn.
-fn arrow_key(o: &crate::render::Overlays, speed: f32, ppc: f32, ppp: f32) -> Option<(f32, f32, egui::Color32)> {
-    let mac = o.arrows_mac && crate::render::why_not_drawable("mac-arrows", ppc, 0).is_none();
-    if !(o.arrows_centre || mac) {
-        return None;
-    }
-    let scale = o.arrow_scale_for(speed, ppc);
-    let colour = if o.arrows_centre { egui::Color32::from_rgb(255, 235, 76) } else { egui::Color32::from_rgb(255, 115, 89) };
-    Some((scale.key_pixels / ppp, scale.key_speed, colour))
-}
 
 /// Frames drawn after the last step or change, so the statistics and field values read back
 /// from it reach the panel before the app goes idle.
@@ -234,6 +203,8 @@ pub struct App {
     last_overlays: crate::render::Overlays,
     /// A note on the field about an overlay just switched on that cannot draw here, and until when.
     overlay_note: Option<(String, Instant)>,
+    /// The stage view (key T) while it is open.
+    stage_view: Option<stages::StageView>,
     /// The web page's URL switches (canvas size, self-test).
     #[cfg(target_arch = "wasm32")]
     page: crate::platform::UrlSetup,
@@ -309,6 +280,7 @@ impl App {
             idle: idle::IdleSplats::default(),
             last_overlays: crate::render::Overlays::default(),
             overlay_note: None,
+            stage_view: None,
             #[cfg(target_arch = "wasm32")]
             page: crate::platform::UrlSetup::default(),
             #[cfg(target_arch = "wasm32")]
@@ -342,6 +314,8 @@ impl App {
         let frame_dt = self.clock.tick();
         self.last_frame = Instant::now();
         self.hover_pending = false;
+        self.sync_stage_view();
+        let stage_line = self.stage_line();
         let ranges = self.tint_ranges_in_use();
         let legends = self.overlays_drawn().legends(ranges.pressure, ranges.curl);
         let Some(r) = self.running.as_mut() else { return };
@@ -379,7 +353,7 @@ impl App {
         let ppc = self.viewport.pixels_per_cell(r.sim.nx);
         let o = &self.view.overlays;
         let cells = r.sim.nx * r.sim.ny;
-        if let Some(note) = overlay_switched_on(&self.last_overlays, o, ppc, ppp, cells) {
+        if let Some(note) = overlay_notes::overlay_switched_on(&self.last_overlays, o, ppc, ppp, cells) {
             self.overlay_note = Some((note, Instant::now() + OVERLAY_NOTE_FOR));
         }
         if *o != self.last_overlays {
@@ -398,10 +372,10 @@ impl App {
             ),
             hint: (!self.panel.show_help && self.stats.step < 400)
                 .then(|| crate::ui::help::hint(crate::platform::touch_screen()).to_string()),
-            caption: Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty()),
+            caption: stage_line.or_else(|| Some(self.scene.display.caption.clone()).filter(|c| !c.is_empty())),
             notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
             legends,
-            arrow_key: arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
+            arrow_key: overlay_notes::arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
             numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
             bands: self.text_bands && !self.view.fill_window,
@@ -662,43 +636,5 @@ impl App {
                 Err(e) => crate::platform::say(&e.to_string()),
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::overlay_switched_on;
-    use crate::render::Overlays;
-
-    /// Keys 4, 6 and 7 switched on where they cannot draw leave a note on the field that names
-    /// the key, why and what to do; where they can draw, or an overlay that was already on, none.
-    #[test]
-    fn an_overlay_switched_on_where_it_cannot_draw_leaves_a_note_on_the_field() {
-        let off = Overlays::default();
-        assert!(!off.arrows_mac && !off.grid_lines && !off.numbers, "keys 4, 6 and 7 are off by default");
-        let on = |f: fn(&mut Overlays)| {
-            let mut o = off.clone();
-            f(&mut o);
-            o
-        };
-        // 512² in an 800-px field: cells 1.6 px wide, 262 144 cells
-        let (small, cells) = (1.6, 512 * 512);
-        for (overlays, key) in
-            [(on(|o| o.arrows_mac = true), "key 4"), (on(|o| o.grid_lines = true), "key 6"), (on(|o| o.numbers = true), "key 7")]
-        {
-            let note = overlay_switched_on(&off, &overlays, small, 1.0, cells).unwrap_or_else(|| panic!("no note for {key}"));
-            assert!(note.starts_with(&format!("{key} draws nothing here")), "{note}");
-            assert!(note.contains("px") && note.contains("coarser grid"), "{note}");
-            // an overlay already on says nothing again
-            assert_eq!(overlay_switched_on(&overlays, &overlays, small, 1.0, cells), None);
-            // big cells (the teaching scene's 16 × 12 at 50 px): it draws, no note
-            assert_eq!(overlay_switched_on(&off, &overlays, 50.0, 1.0, 16 * 12), None, "{key}");
-        }
-        // numbers are sized in points: at 2 pixels a point a 30-px cell is 15 points
-        let numbers = on(|o| o.numbers = true);
-        assert!(overlay_switched_on(&off, &numbers, 30.0, 2.0, 16 * 12).is_some());
-        // too many cells, however wide
-        let note = overlay_switched_on(&off, &numbers, 50.0, 1.0, 1 << 20).expect("a note for a million cells");
-        assert!(note.contains("cells; numbers are printed for at most"), "{note}");
     }
 }

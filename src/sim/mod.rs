@@ -28,6 +28,7 @@ pub mod solver_check;
 pub mod sources;
 pub mod stage;
 pub mod stats;
+pub mod stepwise;
 pub mod substeps;
 pub mod viscosity;
 pub mod vorticity;
@@ -372,19 +373,38 @@ impl Simulation {
     /// limit (`max_cfl`, from `max_speed`). The GPU also reduces the (last sub-)step's `figures`
     /// into the stats buffer (copy it out with `readback.encode_copy`).
     pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, figures: Figures, profiler: Option<&wgpu_profiler::GpuProfiler>) {
+        let splats = self.take_splats();
+        let dt = self.params.dt;
+        let plan = self.plan_step(&splats);
+        self.params.dt = plan.dt;
+        self.stages.solvers.begin_step(encoder);
+        self.last_step_solved = false;
+        for k in 0..plan.substeps {
+            // the dabs land once, in the first sub-step; emitters act in every one
+            let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
+            let figures = if k + 1 == plan.substeps { figures } else { Figures::None };
+            self.encode_substep(encoder, &these, figures, profiler);
+        }
+        self.params.dt = dt;
+        self.last_plan = plan;
+        self.step_index += 1;
+    }
+
+    /// The sub-steps of a step with `splats`: from the speeds read back since the last step, the
+    /// speed the fluid can reach and the CFL limit.
+    fn plan_step(&mut self, splats: &[Splat]) -> substeps::Plan {
         if let Some(s) = self.readback.take_latest() {
             self.max_speed = s.max_speed;
             self.max_density = s.max_density;
             self.rms_speed = rms_speed(s.kinetic_energy, &self.params, self.nx * self.ny);
         }
-        let splats = self.take_splats();
         let dt = self.params.dt;
         let p = &self.params;
         // what the fluid can reach in this step: its speed, the dabs' and emitters', and what
         // buoyancy and confinement add over dt (no motion yet is no reason for one long step)
-        let density = substeps::density_with_splats(self.max_density, &splats);
+        let density = substeps::density_with_splats(self.max_density, splats);
         let pull = if self.freeze_velocity { 0.0 } else { substeps::buoyancy_speed(dt, [p.gravity_x, p.gravity_y], p.rho, density) };
-        let speed = substeps::speed_with_splats(self.max_speed, &splats) + pull;
+        let speed = substeps::speed_with_splats(self.max_speed, splats) + pull;
         let swirl = if self.freeze_velocity { 0.0 } else { substeps::confinement_speed(dt, p.vorticity, speed) };
         let speed = speed + swirl;
         let plan = substeps::plan(dt, speed, self.params.h, self.max_cfl, self.max_substeps);
@@ -398,18 +418,7 @@ impl Simulation {
                 plan.dt
             ));
         }
-        self.params.dt = plan.dt;
-        self.stages.solvers.begin_step(encoder);
-        self.last_step_solved = false;
-        for k in 0..plan.substeps {
-            // the dabs land once, in the first sub-step; emitters act in every one
-            let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
-            let figures = if k + 1 == plan.substeps { figures } else { Figures::None };
-            self.encode_substep(encoder, &these, figures, profiler);
-        }
-        self.params.dt = dt;
-        self.last_plan = plan;
-        self.step_index += 1;
+        plan
     }
 
     fn encode_substep(

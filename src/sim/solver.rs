@@ -42,8 +42,7 @@ use super::warm_start::WarmStart;
 use crate::config::SolverKind;
 use crate::error::Result;
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, atomic::AtomicBool, atomic::Ordering};
 use wgpu::util::DeviceExt;
 
 /// The recent peak of the units solves needed (`Memory::peak`) keeps this share of itself from one
@@ -134,8 +133,7 @@ pub struct Solvers {
     memory: Cell<Memory>,
     /// Gated solves encoded so far (each one's feedback carries its number).
     gated_solves: Cell<u64>,
-    /// The newest feedback taken in: its solve's number, the step's verdict and the solve's
-    /// report (in units).
+    /// The newest feedback taken in: its solve's number, the step's verdict and the solve's report (in units).
     newest: Cell<Option<(u64, Verdict, SolveReport)>>,
     /// Every unit checked and each solve's residual history read back (the convergence plot).
     trace: Cell<bool>,
@@ -231,6 +229,14 @@ impl Solvers {
             s.stale = true;
         }
         queue.write_buffer(&self.control, (ctl::VERDICT * 4) as u64, bytemuck::cast_slice(&[0u32; ctl::VERDICT_WORDS]));
+    }
+
+    /// Runs `f` and puts back what the solver remembers: its solves leave the next plan as it was.
+    pub fn keeping_memory(&self, f: impl FnOnce(&Solvers)) {
+        self.collect_feedback();
+        let m = self.memory.get();
+        f(self);
+        self.memory.set(m);
     }
 
     /// Opens a step's verdict (call once a step, before its first solve): in stream order, so

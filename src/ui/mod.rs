@@ -101,6 +101,17 @@ pub struct PanelState {
     pub canvas: Option<(f32, usize)>,
     /// The path typed into "Open path" (where no file dialog can open).
     pub open_path: String,
+    /// The stage view's stage, while the view is on.
+    pub stage: Option<StageShown>,
+}
+
+/// The stage the stage view last took, as the panel shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StageShown {
+    /// "3/9 divergence: …", as on the field.
+    pub line: String,
+    /// The stage's equation in words.
+    pub equation: String,
 }
 
 impl Default for PanelState {
@@ -114,6 +125,7 @@ impl Default for PanelState {
             message: None,
             canvas: None,
             open_path: String::new(),
+            stage: None,
         }
     }
 }

@@ -23,6 +23,7 @@ pub struct Shown<'a> {
 pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: &mut PanelState) -> Vec<Command> {
     let mut out = Vec::new();
     run_controls(ui, shown.paused, &mut view.run_hidden, &mut out);
+    stage_view(ui, state.stage.as_ref(), &mut view.stage_view, &mut out);
     let builtin = BUILTIN.iter().map(|(n, _)| *n).find(|n| *n == shown.label);
     egui::ComboBox::from_label("Scene")
         .selected_text(short_label(shown.label))
@@ -241,6 +242,25 @@ fn run_controls(ui: &mut egui::Ui, paused: bool, run_hidden: &mut bool, out: &mu
         "keep running when hidden",
         "Keep stepping while the window is hidden, minimised or covered; off, a window nobody sees stops and costs no CPU until it shows again",
     );
+}
+
+/// The stage view's switch in the panel.
+pub const STAGES_LABEL: &str = "T step by stage: one step taken apart";
+
+/// The stage view's switch and, while it is on, the stage taken and its equation in words.
+fn stage_view(ui: &mut egui::Ui, stage: Option<&super::StageShown>, on: &mut bool, out: &mut Vec<Command>) {
+    let tip = "Take one step apart: each press of S or → (or Next stage) runs one stage (sources and forces, divergence, the \
+               pressure after 1, 2, 4, … units of the solve, the solve, the correction, advection) and the field shows what it did. \
+               T or Esc leaves: the step under way is finished and the run goes on from there, with your overlays back (key T)";
+    checkbox(ui, on, STAGES_LABEL, tip);
+    let Some(s) = stage.filter(|_| *on) else { return };
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Next stage").on_hover_text("Run the next stage of the step (S or →)").clicked() {
+            out.push(Command::Step);
+        }
+        ui.label(egui::RichText::new(&s.line).strong());
+    });
+    ui.label(&s.equation);
 }
 
 /// Each body's drag and lift, and against the inflow its coefficients and Strouhal number ("–"

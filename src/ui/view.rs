@@ -112,6 +112,9 @@ pub struct View {
     /// The panel's plots (key 9): the last solve's residual against its iterations, and the
     /// statistics over time. While they are open every unit of a solve is checked.
     pub plots: bool,
+    /// The stage view (key T): one step taken apart, a stage a press of S or →, each shown by
+    /// the overlays that show what it did. Off, the overlays and the run are as they were.
+    pub stage_view: bool,
 }
 
 impl Default for View {
@@ -129,6 +132,7 @@ impl Default for View {
             idle_splats: 0.0,
             background_alpha: 1.0,
             plots: false,
+            stage_view: false,
         }
     }
 }
