@@ -407,6 +407,7 @@ impl App {
         self.curl_auto = None;
         self.stale_stats_until = 0;
         self.pointer.last = None;
+        self.dragged = None;
         self.field_dirty = true;
         if let Some(r) = self.running.as_mut() {
             r.values.latest = None;

@@ -63,6 +63,10 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "g" | "G" => return Some(Command::ToggleRecording),
             "?" => panel.show_help ^= true,
             "9" => view.plots ^= true,
+            // the move tool, and back to painting
+            "m" | "M" => {
+                view.brush.mode = if view.brush.mode == BrushMode::Move { BrushMode::Paint } else { BrushMode::Move };
+            }
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);

@@ -11,6 +11,7 @@
 
 mod capture;
 mod commands;
+mod drag;
 mod fault;
 mod files;
 mod frame;
@@ -198,6 +199,8 @@ pub struct App {
     last_ui: Option<frame::LastUi>,
     /// The window is covered (winit's `Occluded`): nothing is drawn or stepped.
     occluded: bool,
+    /// The obstacle the move mode is dragging.
+    dragged: Option<drag::Dragged>,
     /// The window is unmapped (hidden, minimised), as the platform watches it: the same.
     unmapped: Arc<std::sync::atomic::AtomicBool>,
     /// A new grid being built on a worker thread.
@@ -291,6 +294,7 @@ impl App {
             ui_input: true,
             last_ui: None,
             occluded: false,
+            dragged: None,
             unmapped: Arc::default(),
             building: None,
             initial_state,
@@ -357,7 +361,7 @@ impl App {
         // the brush disk under the cursor, in points (from last frame's viewport)
         let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
         // (the probe tool pins points, and has no disk)
-        let probing = self.view.brush.mode == crate::ui::view::BrushMode::Probe;
+        let probing = matches!(self.view.brush.mode, crate::ui::view::BrushMode::Probe | crate::ui::view::BrushMode::Move);
         let outline = self
             .pointer
             .pos
@@ -468,6 +472,13 @@ impl App {
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
         if self.view.brush.mode == crate::ui::view::BrushMode::Probe {
             splats.clear(); // the probe tool pins probes (`pin_probe`) and paints nothing
+        }
+        if self.view.brush.mode == crate::ui::view::BrushMode::Move {
+            splats.clear(); // the move tool drags obstacles and paints nothing
+            let held = if self.pointer.left { self.pointer.last } else { None };
+            self.drag_obstacle(held);
+        } else {
+            self.drag_obstacle(None);
         }
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
