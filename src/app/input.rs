@@ -207,6 +207,16 @@ mod tests {
     }
 
     #[test]
+    fn m_takes_the_move_brush_and_gives_the_paint_brush_back() {
+        let (mut view, mut panel) = (View::default(), PanelState::default());
+        view.brush.mode = BrushMode::Wall;
+        assert_eq!(key(&Key::Character("m".into()), false, false, &mut view, &mut panel), None);
+        assert_eq!(view.brush.mode, BrushMode::Move);
+        key(&Key::Character("M".into()), false, false, &mut view, &mut panel);
+        assert_eq!(view.brush.mode, BrushMode::Paint);
+    }
+
+    #[test]
     fn a_drag_is_evenly_resampled_along_its_path() {
         // an L-shaped drag of 0.4 m with radius 0.04: dabs every 0.02 m, on the path, up to the end
         let path = [[0.1, 0.0], [0.2, 0.0], [0.2, 0.1], [0.2, 0.2]];
