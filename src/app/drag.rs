@@ -106,4 +106,14 @@ mod tests {
         let Obstacle::Rect { min, max } = scene.obstacles[0] else { panic!() };
         assert!((min[0] - 0.4).abs() < 1e-6 && (max[0] - 0.8).abs() < 1e-6 && (min[1] - 0.5).abs() < 1e-6 && (max[1] - 0.7).abs() < 1e-6);
     }
+
+    #[test]
+    fn a_moved_obstacle_travels_in_a_link() {
+        let (base, _) = Scene::load("wind-tunnel", &[]).unwrap();
+        let mut moved = base.clone();
+        place(&mut moved.obstacles[0], [1.25, 0.375]);
+        let sets = crate::config::overrides::overrides_between(&base, &moved);
+        let (opened, _) = Scene::load("wind-tunnel", &sets).unwrap();
+        assert_eq!(opened.obstacles, moved.obstacles, "{sets:?}");
+    }
 }
