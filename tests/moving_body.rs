@@ -10,6 +10,7 @@
 //!   out the disc's faces would leave U times the disc's chord there);
 //! - the flow is potential flow's around a moving cylinder: ahead of the disc the fluid moves
 //!   with it, beside it against it, U a²/r² on the axes in an unbounded fluid.
+//!
 //! And a disc dragged through a still fluid by the steps themselves stirs it: the fluid it
 //! passed moves after it (a wake), and the disc's cells sit where it was let go.
 

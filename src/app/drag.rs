@@ -97,8 +97,8 @@ mod tests {
 
     #[test]
     fn a_press_picks_the_topmost_circle_or_rectangle_and_a_move_keeps_its_size() {
-        let mut scene = Scene::default();
-        scene.obstacles = vec![Obstacle::Rect { min: [0.1, 0.1], max: [0.5, 0.3] }, Obstacle::Circle { center: [0.4, 0.2], radius: 0.05 }];
+        let obstacles = vec![Obstacle::Rect { min: [0.1, 0.1], max: [0.5, 0.3] }, Obstacle::Circle { center: [0.4, 0.2], radius: 0.05 }];
+        let mut scene = Scene { obstacles, ..Scene::default() };
         assert_eq!(pick(&scene, [0.42, 0.2], 0.0).map(|p| p.0), Some(1), "the circle lies over the rectangle");
         assert_eq!(pick(&scene, [0.15, 0.2], 0.0).map(|p| p.0), Some(0));
         assert_eq!(pick(&scene, [0.8, 0.8], 0.0), None);
