@@ -5,6 +5,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("left drag", "stir and paint ink"),
     ("right drag", "stir without ink"),
     ("wheel", "brush radius"),
+    ("M", "the move brush: drag a circle or rectangle obstacle (M again: paint)"),
     ("Space", "pause / run"),
     ("→ or S", "single step"),
     ("R", "restart, keeping the panel's edits"),
