@@ -8,6 +8,7 @@ use super::App;
 use crate::config::Obstacle;
 use crate::config::scene::Scene;
 use crate::sim::move_body::BodyShape;
+use crate::ui::BrushMode;
 
 /// The obstacle being dragged: its index in the scene's list, and the pointer's offset from its
 /// centre where it was picked (so it does not jump under the pointer).
@@ -70,6 +71,17 @@ impl App {
             }
             None => self.panel.message = Some("no circle or rectangle obstacle here to move".to_string()),
         }
+    }
+
+    /// Each frame: the probe and move tools paint nothing (`pin_probe` pins probes); the dragged
+    /// obstacle follows the pointer while the move tool's button is held, and is let go otherwise.
+    pub(super) fn tools(&mut self, splats: &mut Vec<crate::sim::params::Splat>) {
+        let mode = self.view.brush.mode;
+        if matches!(mode, BrushMode::Probe | BrushMode::Move) {
+            splats.clear();
+        }
+        let held = if mode == BrushMode::Move && self.pointer.left { self.pointer.last } else { None };
+        self.drag_obstacle(held);
     }
 
     /// Each frame in the move mode: the dragged obstacle follows the pointer (`at`, metres, while

@@ -360,7 +360,7 @@ impl App {
         let ppp = r.egui_state.egui_ctx().pixels_per_point();
         // the brush disk under the cursor, in points (from last frame's viewport)
         let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
-        // (the probe tool pins points, and has no disk)
+        // (the probe tool pins points and the move tool drags obstacles: no disk)
         let probing = matches!(self.view.brush.mode, crate::ui::view::BrushMode::Probe | crate::ui::view::BrushMode::Move);
         let outline = self
             .pointer
@@ -470,16 +470,7 @@ impl App {
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
-        if self.view.brush.mode == crate::ui::view::BrushMode::Probe {
-            splats.clear(); // the probe tool pins probes (`pin_probe`) and paints nothing
-        }
-        if self.view.brush.mode == crate::ui::view::BrushMode::Move {
-            splats.clear(); // the move tool drags obstacles and paints nothing
-            let held = if self.pointer.left { self.pointer.last } else { None };
-            self.drag_obstacle(held);
-        } else {
-            self.drag_obstacle(None);
-        }
+        self.tools(&mut splats);
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();
