@@ -93,18 +93,8 @@ fn paint_solid(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
         }
     }
     if s_now > 0.5 && solid[c] < 0.5 {
-        // newly painted: a solid cell holds nothing, in any of its dye cells
-        let k = dye_k();
-        for (var b = j * k; b < (j + 1) * k; b++) {
-            for (var a = i * k; a < (i + 1) * k; a++) {
-                let d = dye_idx(a, b);
-                ink[3u * d] = 0.0;
-                ink[3u * d + 1u] = 0.0;
-                ink[3u * d + 2u] = 0.0;
-            }
-        }
-        density[c] = 0.0;
-        p[c] = 0.0;
+        // newly painted: a solid cell holds nothing (shared/empty_cell.wgsl)
+        empty_cell(i, j);
     }
     solid[c] = s_now;
 }

@@ -1318,3 +1318,82 @@ fn key_t_takes_a_step_apart_stage_by_stage() {
     });
     assert!(moved.is_some(), "the run did not go on after the stage view (see {})", log.display());
 }
+
+/// A closed box 2 m × 1 m of still fluid with bands of ink across it and a disc at (0.4, 0.5).
+const DRAG_SCENE: &str = r#"name = "drag"
+[grid]
+nx = 128
+ny = 64
+cell_size = 0.015625
+dye_scale = 2
+[time]
+dt = 0.01
+[forces]
+gravity = [0.0, 0.0]
+[[obstacles]]
+shape = "circle"
+center = [0.4, 0.5]
+radius = 0.12
+[[layers]]
+bottom = 0.2
+top = 0.3
+ink = [1.0, 0.55, 0.2]
+[[layers]]
+bottom = 0.45
+top = 0.55
+ink = [0.2, 0.6, 1.0]
+[[layers]]
+bottom = 0.7
+top = 0.8
+ink = [1.0, 0.55, 0.2]
+"#;
+
+/// The move brush (key M, here from view.toml): pressing on the scene's disc and dragging it
+/// across bands of still ink carries the disc there and leaves a wake: the bands of a box that
+/// did not change by itself are bent behind it, where it passed.
+#[test]
+fn a_dragged_disc_leaves_a_wake() {
+    let (display, _x) = xvfb();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("app_xvfb_drag");
+    std::fs::create_dir_all(&out).unwrap();
+    let scene = out.join("drag.toml");
+    std::fs::write(&scene, DRAG_SCENE).unwrap();
+    let mut command = smokebox(&out);
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    std::fs::write(out.join("config").join("view.toml"), "[brush]\nmode = \"move\"\n").unwrap();
+    let mut app = Kill(command.arg("--scene").arg(&scene).env("DISPLAY", &display).stderr(Stdio::null()).spawn().expect("smokebox starts"));
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    let before = shot(&display, &out.join("drag_before.png"));
+    let (x0, y0, x1, y1) = domain(&before);
+    let (w, h) = ((x1 - x0) as f32, (y1 - y0) as f32);
+    // fractions of the field (y from the top) to screen pixels
+    let at = move |fx: f32, fy: f32| ((x0 as f32 + fx * w) as u32, (y0 as f32 + fy * h) as u32);
+    // the box is still: nothing changes by itself
+    sleep(Duration::from_secs(1));
+    let field = (at(0.02, 0.25).0, at(0.02, 0.25).1, at(0.98, 0.85).0, at(0.98, 0.85).1);
+    let moved = differ_in(&before, &shot(&display, &out.join("drag_still.png")), field);
+    assert_eq!(moved, 0, "the still box changed by itself (see {})", out.display());
+    let disc = *before.get_pixel(at(0.2, 0.5).0, at(0.2, 0.5).1);
+    let (sx, sy) = at(0.2, 0.5);
+    xdo(&display, &["mousemove", &sx.to_string(), &sy.to_string()]);
+    xdo(&display, &["mousedown", "1"]);
+    for k in 1..=30 {
+        let (x, y) = at(0.2 + 0.5 * k as f32 / 30.0, 0.5);
+        xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+        sleep(Duration::from_millis(100));
+    }
+    xdo(&display, &["mouseup", "1"]);
+    sleep(Duration::from_secs(3));
+    let after = shot(&display, &out.join("drag_after.png"));
+    let same = |p: &image::Rgb<u8>| p.0.iter().zip(disc.0).all(|(&a, b)| a.abs_diff(b) <= 6);
+    let (ex, ey) = at(0.7, 0.5);
+    assert!(same(after.get_pixel(ex, ey)), "no disc where it was let go (see {})", out.display());
+    assert!(!same(after.get_pixel(sx, sy)), "the disc is still where it was picked (see {})", out.display());
+    // the wake: the bands changed along the path behind the disc (x 0.25 … 0.55 of the field,
+    // below the badges and above the hover readout), where the still box showed no change
+    let behind = (at(0.25, 0.25).0, at(0.25, 0.25).1, at(0.55, 0.85).0, at(0.55, 0.85).1);
+    let wake = differ_in(&before, &after, behind);
+    let area = ((0.3 * w) * (0.6 * h)) as usize;
+    assert!(wake > area / 10, "only {wake} of {area} pixels changed along the disc's path (see {})", out.display());
+}

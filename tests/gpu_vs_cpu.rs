@@ -641,3 +641,84 @@ fn parabolic_inflow_matches_cpu() {
         compare(&gpu, &format!("{label}, parabolic"), &f, p, &[], "advect", |f, p| cpu::advect(f, p, false));
     }
 }
+
+/// `inputs` with a disc of cells labelled as a dragged body (`SOLID_MOVING`, by the CPU's pick)
+/// and the body's velocity: every face pass reads its faces as moving (shared/solid.wgsl
+/// `face_speed`).
+fn moving_body_inputs() -> Vec<(String, Fields, Params)> {
+    inputs()
+        .into_iter()
+        .map(|(label, mut f, mut p)| {
+            // a disc over the structured case's square obstacle, where the random ones have
+            // solid cells of their own in it too
+            p.body_kind = SHAPE_CIRCLE;
+            p.body_shape = [0.85, 0.7, 0.3, 0.0];
+            p.body_stage = BODY_PICK;
+            for j in 0..f.ny {
+                for i in 0..f.nx {
+                    if cpu::move_body::in_shape(&p, (i as f32 + 0.5) * p.h, (j as f32 + 0.5) * p.h) {
+                        f.solid[j * f.nx + i] = 1.0;
+                    }
+                }
+            }
+            cpu::move_body(&mut f, &p);
+            p.body_stage = BODY_NONE;
+            p.body_velocity = [0.7, -0.4];
+            enforce_faces(&mut f, &p);
+            (format!("{label}, moving body"), f, p)
+        })
+        .collect()
+}
+
+/// The dragged body's cells: picked, moved three cells right and one up (cells covered and
+/// uncovered, ink, density and pressure cleared), dropped; a rectangle moved too.
+#[test]
+fn move_body_matches_cpu() {
+    let gpu = gpu();
+    for (label, f, p) in moving_body_inputs() {
+        let stages = [
+            ("pick", BODY_PICK, SHAPE_CIRCLE, [0.85, 0.7, 0.3, 0.0]),
+            ("move", BODY_MOVE, SHAPE_CIRCLE, [0.85 + 3.0 * p.h, 0.7 + p.h, 0.3, 0.0]),
+            ("move to a rectangle", BODY_MOVE, SHAPE_RECT, [0.9, 0.6, 0.2, 0.1]),
+            ("drop", BODY_DROP, SHAPE_CIRCLE, [0.85, 0.7, 0.3, 0.0]),
+        ];
+        for (name, stage, kind, shape) in stages {
+            let mut q = p;
+            (q.body_stage, q.body_kind, q.body_shape) = (stage, kind, shape);
+            // picking starts from still solids
+            let mut input = f.clone();
+            if stage == BODY_PICK {
+                input.solid.iter_mut().filter(|s| **s > 1.5).for_each(|s| *s = 1.0);
+            }
+            let f = input;
+            let mut sim = Simulation::new(&gpu, &f, q, SolverConfig::jacobi(40)).unwrap();
+            sim.run_pass("move_body");
+            let got = sim.download();
+            let mut want = f.clone();
+            cpu::move_body(&mut want, &sim.params);
+            let ctx = format!("move_body {name} [{label}]");
+            assert_eq!(got.solid, want.solid, "{ctx}: solids differ");
+            assert_ne!(want.solid, f.solid, "{ctx}: nothing relabelled");
+            assert_close(&format!("{ctx} ink"), &got.ink, &want.ink, REL);
+            assert_close(&format!("{ctx} density"), &got.density, &want.density, REL);
+            assert_close(&format!("{ctx} p"), &got.p, &want.p, REL);
+            assert_close(&format!("{ctx} u"), &got.u, &want.u, REL);
+        }
+    }
+}
+
+/// The passes that read faces, with a moving body's faces fixed at its velocity.
+#[test]
+fn moving_body_faces_match_cpu() {
+    let gpu = gpu();
+    let iterations = smokebox::config::FluidConfig::default().viscosity_iterations as u32;
+    for (label, f, p) in moving_body_inputs() {
+        compare(&gpu, &label, &f, p, &[], "divergence", cpu::divergence);
+        compare(&gpu, &label, &f, p, &[], "project", cpu::project);
+        compare(&gpu, &label, &f, p, &[], "advect_velocity", cpu::advect_velocity);
+        compare(&gpu, &label, &f, p, &[], "forces", cpu::forces);
+        let mut q = p;
+        q.viscosity = 0.05;
+        compare(&gpu, &label, &f, q, &[], "viscosity", |f, p| cpu::viscosity(f, p, iterations));
+    }
+}

@@ -91,7 +91,11 @@ fn params_layout_matches_wgsl() {
         dye_scale,
         reach_w,
         reach_h,
-        inflow_parabolic
+        inflow_parabolic,
+        body_velocity,
+        body_stage,
+        body_kind,
+        body_shape
     );
     assert_eq!(size as usize, size_of::<Params>(), "Params size differs between Rust and WGSL");
     assert_eq!(members, rust, "Params members or offsets differ between Rust and WGSL");

@@ -43,6 +43,13 @@ struct Params {
     reach_h: u32,
     // Bit s set: side s's inflow has a parabolic profile (`inflow_profile`).
     inflow_parabolic: u32,
+    // The dragged body's velocity (m/s), imposed on its faces (shared/solid.wgsl `face_speed`).
+    body_velocity: vec2<f32>,
+    // move_body.wgsl: what this step does (BODY_*) and the body's shape (SHAPE_*): a circle's
+    // centre and radius (x, y, r, 0) or a rectangle's centre and half sides (x, y, w/2, h/2).
+    body_stage: u32,
+    body_kind: u32,
+    body_shape: vec4<f32>,
 }
 
 // A disk that adds (brush) or blends toward (emitter) velocity, ink and density.

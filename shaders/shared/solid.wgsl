@@ -9,6 +9,17 @@ override SOLIDS: bool = true;
 // Solid test for a cell that lies inside the domain.
 fn is_solid(i: i32, j: i32) -> bool { return SOLIDS && solid[cell_idx(i, j)] > 0.5; }
 
+// The value a face between cells a and b fixes, along axis `speed` of the dragged body: the body's
+// velocity where it joins the body's cells (SOLID_MOVING, 2) to fluid or to each other, else 0
+// (still solids, 1, hold still). One-way coupling: u·n = U_body·n on the moving faces. A select,
+// not a product, so that a still face is +0 bit for bit whatever the body's velocity.
+fn face_speed(a: u32, b: u32, speed: f32) -> f32 {
+    let sa = solid[a];
+    let sb = solid[b];
+    let still = (sa > 0.5 && sa < 1.5) || (sb > 0.5 && sb < 1.5);
+    return select(0.0, speed, !still && max(sa, sb) > 1.5);
+}
+
 fn neighbour(i: i32, j: i32, di: i32, dj: i32) -> Neighbour {
     let n = across(i + di, j + dj, nx(), ny());
     if n.kind == NB_FLUID && is_solid(n.cell.x, n.cell.y) { return Neighbour(NB_NONE, n.cell); }
@@ -30,7 +41,9 @@ fn u_face(i: i32, j: i32) -> Face {
     }
     let l = wrap(i - 1, nx());
     let r = wrap(i, nx());
-    if is_solid(l, j) || is_solid(r, j) { return Face(true, 0.0); }
+    if is_solid(l, j) || is_solid(r, j) {
+        return Face(true, face_speed(cell_idx(l, j), cell_idx(r, j), params.body_velocity.x));
+    }
     return Face(false, 0.0);
 }
 
@@ -48,7 +61,9 @@ fn v_face(i: i32, j: i32) -> Face {
     }
     let b = wrap(j - 1, ny());
     let t = wrap(j, ny());
-    if is_solid(i, b) || is_solid(i, t) { return Face(true, 0.0); }
+    if is_solid(i, b) || is_solid(i, t) {
+        return Face(true, face_speed(cell_idx(i, b), cell_idx(i, t), params.body_velocity.y));
+    }
     return Face(false, 0.0);
 }
 

@@ -428,6 +428,7 @@ impl App {
         self.curl_auto = None;
         self.stale_stats_until = 0;
         self.pointer.last = None;
+        self.dragged = None;
         self.field_dirty = true;
         self.forget_stage_step();
         if let Some(r) = self.running.as_mut() {

@@ -67,6 +67,10 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "?" => panel.show_help ^= true,
             "9" => view.plots ^= true,
             "t" | "T" => view.stage_view ^= true,
+            // the move tool, and back to painting
+            "m" | "M" => {
+                view.brush.mode = if view.brush.mode == BrushMode::Move { BrushMode::Paint } else { BrushMode::Move };
+            }
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);
@@ -220,6 +224,16 @@ mod tests {
         key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
         key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
         assert!(!view.stage_view);
+    }
+
+    #[test]
+    fn m_takes_the_move_brush_and_gives_the_paint_brush_back() {
+        let (mut view, mut panel) = (View::default(), PanelState::default());
+        view.brush.mode = BrushMode::Wall;
+        assert_eq!(key(&Key::Character("m".into()), false, false, &mut view, &mut panel), None);
+        assert_eq!(view.brush.mode, BrushMode::Move);
+        key(&Key::Character("M".into()), false, false, &mut view, &mut panel);
+        assert_eq!(view.brush.mode, BrushMode::Paint);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 mod capture;
 mod commands;
+mod drag;
 mod fault;
 mod files;
 mod frame;
@@ -167,6 +168,8 @@ pub struct App {
     last_ui: Option<frame::LastUi>,
     /// The window is covered (winit's `Occluded`): nothing is drawn or stepped.
     occluded: bool,
+    /// The obstacle the move mode is dragging.
+    dragged: Option<drag::Dragged>,
     /// The window is unmapped (hidden, minimised), as the platform watches it: the same.
     unmapped: Arc<std::sync::atomic::AtomicBool>,
     /// A new grid being built on a worker thread.
@@ -262,6 +265,7 @@ impl App {
             ui_input: true,
             last_ui: None,
             occluded: false,
+            dragged: None,
             unmapped: Arc::default(),
             building: None,
             initial_state,
@@ -330,8 +334,8 @@ impl App {
         let ppp = r.egui_state.egui_ctx().pixels_per_point();
         // the brush disk under the cursor, in points (from last frame's viewport)
         let cells = self.view.brush.radius(&self.scene) / r.sim.params.h.max(1e-9);
-        // (the probe tool pins points, and has no disk)
-        let probing = self.view.brush.mode == crate::ui::view::BrushMode::Probe;
+        // (the probe tool pins points and the move tool drags obstacles: no disk)
+        let probing = matches!(self.view.brush.mode, crate::ui::view::BrushMode::Probe | crate::ui::view::BrushMode::Move);
         let outline = self
             .pointer
             .pos
@@ -440,9 +444,7 @@ impl App {
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
-        if self.view.brush.mode == crate::ui::view::BrushMode::Probe {
-            splats.clear(); // the probe tool pins probes (`pin_probe`) and paints nothing
-        }
+        self.tools(&mut splats);
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();

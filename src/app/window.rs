@@ -191,6 +191,9 @@ impl ApplicationHandler for App {
                         if self.view.brush.mode == ui::view::BrushMode::Probe {
                             self.pin_probe(at);
                         }
+                        if self.view.brush.mode == ui::view::BrushMode::Move {
+                            self.pick_obstacle(at);
+                        }
                     }
                     TouchPhase::Moved if self.pointer.left => {
                         self.pointer.pos = Some(px);
@@ -226,6 +229,10 @@ impl ApplicationHandler for App {
                             MouseButton::Right => self.stats.probes.clear(),
                             _ => {}
                         }
+                    }
+                    // the move tool: a left press picks the obstacle under the pointer
+                    if self.view.brush.mode == ui::view::BrushMode::Move && button == MouseButton::Left {
+                        self.pick_obstacle(at);
                     }
                 }
             }

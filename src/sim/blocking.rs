@@ -99,6 +99,7 @@ impl Simulation {
             "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
             "body_loads" => timed_pass(&mut encoder, None, name, |pass| s.body_loads.encode(pass)),
             "probes" => timed_pass(&mut encoder, None, name, |pass| s.probes.encode(pass)),
+            "move_body" => timed_pass(&mut encoder, None, name, |pass| s.move_body.encode(pass)),
             "advect_velocity" => {
                 timed_pass(&mut encoder, None, name, |pass| {
                     s.advection.encode_blocks(pass);

@@ -15,6 +15,7 @@ pub mod init;
 pub mod kernel;
 pub mod limits;
 pub mod mgpcg;
+pub mod move_body;
 pub mod multigrid;
 pub mod params;
 pub mod pressure;
@@ -44,6 +45,7 @@ use divergence::Divergence;
 use fields::Fields;
 use forces::Forces;
 use kernel::Switches;
+use move_body::{BodyShape, Drag, MoveBody};
 use params::{MAX_SPLATS, Params, Splat};
 use probes::Probes;
 use project::Project;
@@ -71,6 +73,8 @@ pub struct Stages {
     pub body_loads: BodyLoads,
     /// The probes' samples, with the full figures.
     pub probes: Probes,
+    /// The dragged obstacle's cells, on the steps it moves.
+    pub move_body: MoveBody,
 }
 
 impl Stages {
@@ -87,6 +91,7 @@ impl Stages {
             viscosity: Viscosity::new(ctx)?,
             body_loads: BodyLoads::new(ctx)?,
             probes: Probes::new(ctx)?,
+            move_body: MoveBody::new(ctx)?,
         })
     }
 
@@ -156,6 +161,8 @@ pub struct Simulation {
     /// Whether the last step ran a pressure solve (a frozen flow with nothing painted runs none,
     /// and has no verdict to report).
     pub last_step_solved: bool,
+    /// The obstacle being dragged, from the press to the step after the release.
+    drag: Option<Drag>,
     /// A one-line warning the first time a step was shortened (taken by `take_warning`).
     warning: Option<String>,
     warned: bool,
@@ -234,6 +241,7 @@ impl Simulation {
             rms_speed: rms,
             last_plan: substeps::Plan { substeps: 1, dt: params.dt, clamped: false },
             last_step_solved: false,
+            drag: None,
             warning: None,
             warned: false,
         })
@@ -289,6 +297,8 @@ impl Simulation {
 
     pub fn upload(&mut self, fields: &Fields) {
         self.buffers.upload(&self.queue, fields);
+        // a new state holds no moving body
+        self.drag = None;
         self.stages.body_loads.set_state(&self.device, &self.buffers, fields, &self.params);
         self.switches.set_solids(any_solid(fields));
         self.stages.solvers.mark_dirty(false);
@@ -297,6 +307,32 @@ impl Simulation {
         self.rms_speed = rms_speed(cpu::stats::kinetic_energy(fields, &self.params) as f32, &self.params, self.nx * self.ny);
         // figures of the state before this one no longer apply
         let _ = self.readback.take_latest();
+    }
+
+    /// Starts dragging the obstacle of `shape` (its solid cells inside the shape become the
+    /// body's at the next step); any drag before is dropped where it is.
+    pub fn pick_body(&mut self, shape: BodyShape) {
+        self.drag = Some(Drag::new(shape));
+    }
+
+    /// Where the dragged body's centre should go (metres): the steps move it there a few cells
+    /// at a time (`move_body::MAX_CELLS_A_STEP`).
+    pub fn drag_body_to(&mut self, center: [f32; 2]) {
+        if let Some(d) = &mut self.drag {
+            d.target = center;
+        }
+    }
+
+    /// Lets go of the dragged body: it comes to rest at the target and is a still solid again.
+    pub fn release_body(&mut self) {
+        if let Some(d) = &mut self.drag {
+            d.release();
+        }
+    }
+
+    /// Whether a body is being dragged (or still on its way to where it was let go).
+    pub fn dragging(&self) -> bool {
+        self.drag.is_some()
     }
 
     /// Samples u, v, p, div and ink at `points` (metres, DESIGN.md §1) with every step's full
@@ -361,7 +397,7 @@ impl Simulation {
         });
         encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
         self.stages.solvers.prepare(&self.queue, self.solve_spec());
-        if self.edits_solids {
+        if self.edits_solids || self.params.body_stage == params::BODY_MOVE {
             self.stages.solvers.mark_dirty(true);
         }
         if !splats.is_empty() {
@@ -384,6 +420,8 @@ impl Simulation {
             let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
             let figures = if k + 1 == plan.substeps { figures } else { Figures::None };
             self.encode_substep(encoder, &these, figures, profiler);
+            // the body's cells move once, in the first sub-step; its faces move in every one
+            self.params.body_stage = params::BODY_NONE;
         }
         self.params.dt = dt;
         self.last_plan = plan;
@@ -399,6 +437,15 @@ impl Simulation {
             self.rms_speed = rms_speed(s.kinetic_energy, &self.params, self.nx * self.ny);
         }
         let dt = self.params.dt;
+        let body = self.drag.as_mut().map(|d| d.advance(dt, self.params.h));
+        match body {
+            Some(b) => b.apply(&mut self.params),
+            None => (self.params.body_stage, self.params.body_velocity) = (params::BODY_NONE, [0.0, 0.0]),
+        }
+        if body.is_some_and(|b| b.stage == params::BODY_DROP) {
+            self.drag = None;
+        }
+        let body_speed = self.params.body_velocity[0].abs().max(self.params.body_velocity[1].abs());
         let p = &self.params;
         // what the fluid can reach in this step: its speed, the dabs' and emitters', and what
         // buoyancy and confinement add over dt (no motion yet is no reason for one long step)
@@ -406,7 +453,8 @@ impl Simulation {
         let pull = if self.freeze_velocity { 0.0 } else { substeps::buoyancy_speed(dt, [p.gravity_x, p.gravity_y], p.rho, density) };
         let speed = substeps::speed_with_splats(self.max_speed, splats) + pull;
         let swirl = if self.freeze_velocity { 0.0 } else { substeps::confinement_speed(dt, p.vorticity, speed) };
-        let speed = speed + swirl;
+        // a dragged body pushes the fluid at its own speed
+        let speed = (speed + swirl).max(body_speed);
         let plan = substeps::plan(dt, speed, self.params.h, self.max_cfl, self.max_substeps);
         if plan.clamped && !self.warned {
             self.warned = true;
@@ -433,6 +481,9 @@ impl Simulation {
         let s = &self.stages;
         let b = &self.buffers;
         let freeze = self.freeze_velocity;
+        if self.params.body_stage != params::BODY_NONE {
+            timed_pass(encoder, profiler, "move_body", |pass| s.move_body.encode(pass));
+        }
         if self.params.splat_count > 0 {
             // the forces pass gives a running flow the splats' velocity
             s.sources.encode(encoder, profiler, self.edits_solids, &self.reach, freeze);

@@ -64,6 +64,15 @@ pub struct Params {
     /// Bit s set: side s's inflow has a parabolic profile (`inflow_profile`); also pads the block
     /// to 16 bytes.
     pub inflow_parabolic: u32,
+    /// The velocity (m/s) of the body being dragged: what its faces impose as the normal edge
+    /// velocity (cells labelled `SOLID_MOVING`; zero while none is dragged).
+    pub body_velocity: [f32; 2],
+    /// What this step's `move_body` pass does (`BODY_*`), and the body's shape (`SHAPE_*`).
+    pub body_stage: u32,
+    pub body_kind: u32,
+    /// The body's place after this step's move: a circle's centre and radius (x, y, r, 0), a
+    /// rectangle's centre and half sides (x, y, w/2, h/2), metres.
+    pub body_shape: [f32; 4],
 }
 
 /// A disk that adds (mode 0, the brush) or blends toward (mode 1, an emitter) velocity, ink and
@@ -92,6 +101,20 @@ pub const SPLAT_BLEND: u32 = 1;
 /// lose their ink and density) or fluid again.
 pub const SPLAT_PAINT_SOLID: u32 = 2;
 pub const SPLAT_ERASE_SOLID: u32 = 3;
+
+/// The `solid` value of the cells of the body being dragged (still solids are 1): its faces move
+/// with `Params::body_velocity`.
+pub const SOLID_MOVING: f32 = 2.0;
+
+/// `Params::body_stage`: no body moves this step; the cells of the shape that are solid become
+/// the moving body's; the body moves to the shape; the body's cells become still solids again.
+pub const BODY_NONE: u32 = 0;
+pub const BODY_PICK: u32 = 1;
+pub const BODY_MOVE: u32 = 2;
+pub const BODY_DROP: u32 = 3;
+/// `Params::body_kind`.
+pub const SHAPE_CIRCLE: u32 = 0;
+pub const SHAPE_RECT: u32 = 1;
 
 /// The most splats one step takes (brush segments plus emitters).
 pub const MAX_SPLATS: usize = 256;

@@ -257,6 +257,8 @@ impl Simulation {
             self.time += self.params.dt as f64;
             w.taken = 0;
             w.substep += 1;
+            // as `encode_step`: the body's cells move once, in the first sub-step
+            self.params.body_stage = super::params::BODY_NONE;
             let plan = w.plan.expect("a step under way");
             if w.substep == plan.substeps {
                 self.params.dt = w.dt;

@@ -5,6 +5,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("left drag", "stir and paint ink"),
     ("right drag", "stir without ink"),
     ("wheel", "brush radius"),
+    ("M", "the move brush: drag a circle or rectangle obstacle (M again: paint)"),
     ("Space", "pause / run"),
     ("→ or S", "single step (in the stage view: the next stage)"),
     ("T", "step by stage: one step taken apart, a stage a press of S or →; T or Esc leaves"),

@@ -490,6 +490,12 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
             (BrushMode::Ink, "ink", "Left drag paints ink without stirring"),
             (BrushMode::Wall, "wall", "Left drag paints obstacles, right drag erases them"),
             (
+                BrushMode::Move,
+                "move",
+                "Left drag moves a circle or rectangle obstacle of the scene (key M); it pushes the fluid as it goes, \
+                 and stays where it is let go (Save scene and Copy link keep the new place)",
+            ),
+            (
                 BrushMode::Probe,
                 "probe",
                 "Left click pins a probe at the point (at most 8, the oldest goes), right click takes them all away: \

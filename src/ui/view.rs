@@ -25,6 +25,9 @@ pub enum BrushMode {
     Ink,
     /// Obstacles: left drag paints solid cells, right drag erases them.
     Wall,
+    /// Obstacles of the scene: a left press on a circle or rectangle picks it, a drag moves it
+    /// (it pushes the fluid as it goes), the release leaves it there.
+    Move,
     /// Probes: a left click pins one (at most `MAX_PROBES`, the oldest goes), a right click
     /// takes them all away; their series show under the statistics.
     Probe,

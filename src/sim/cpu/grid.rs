@@ -145,6 +145,15 @@ impl<'a> Grid<'a> {
         if self.is_solid(a, b) { Neighbour::None } else { Neighbour::Fluid(a, b) }
     }
 
+    /// The value a solid face between cells a and b fixes (shaders/shared/solid.wgsl
+    /// `face_speed`): `speed`, the dragged body's velocity along the face's axis, where it joins
+    /// the body's cells (`SOLID_MOVING`) to fluid or to each other; 0 beside a still solid.
+    pub fn face_speed(&self, a: usize, b: usize, speed: f32) -> f32 {
+        let (sa, sb) = (self.f.solid[a], self.f.solid[b]);
+        let still = (sa > 0.5 && sa < 1.5) || (sb > 0.5 && sb < 1.5);
+        if !still && sa.max(sb) > 1.5 { speed } else { 0.0 }
+    }
+
     pub fn u_face(&self, i: i32, j: i32) -> Face {
         let side = if i == 0 {
             Some(SIDE_LEFT)
@@ -164,7 +173,8 @@ impl<'a> Grid<'a> {
             }
         }
         let (l, r) = (wrap(i - 1, self.nx()), wrap(i, self.nx()));
-        Face { fixed: self.is_solid(l, j) || self.is_solid(r, j), value: 0.0 }
+        let fixed = self.is_solid(l, j) || self.is_solid(r, j);
+        Face { fixed, value: if fixed { self.face_speed(self.cell(l, j), self.cell(r, j), self.p.body_velocity[0]) } else { 0.0 } }
     }
 
     pub fn v_face(&self, i: i32, j: i32) -> Face {
@@ -186,7 +196,8 @@ impl<'a> Grid<'a> {
             }
         }
         let (b, t) = (wrap(j - 1, self.ny()), wrap(j, self.ny()));
-        Face { fixed: self.is_solid(i, b) || self.is_solid(i, t), value: 0.0 }
+        let fixed = self.is_solid(i, b) || self.is_solid(i, t);
+        Face { fixed, value: if fixed { self.face_speed(self.cell(i, b), self.cell(i, t), self.p.body_velocity[1]) } else { 0.0 } }
     }
 
     pub fn u_at(&self, i: i32, j: i32) -> f32 {

@@ -120,6 +120,21 @@ pub fn ink_and_density(f: &mut Fields, p: &Params, splats: &[Splat]) {
     }
 }
 
+/// Flow cell (i, j) emptied of ink (in each of its dye cells), density and pressure
+/// (shaders/shared/empty_cell.wgsl).
+pub fn empty_cell(f: &mut Fields, i: usize, j: usize) {
+    let k = f.dye_scale;
+    for b in j * k..(j + 1) * k {
+        for a in i * k..(i + 1) * k {
+            let d = f.dye_cell(a, b);
+            f.ink[3 * d..3 * d + 3].fill(0.0);
+        }
+    }
+    let c = f.cell(i, j);
+    f.density[c] = 0.0;
+    f.p[c] = 0.0;
+}
+
 pub fn paint_solid(f: &mut Fields, p: &Params, splats: &[Splat]) {
     let h = p.h;
     for j in 0..f.ny {
@@ -133,15 +148,7 @@ pub fn paint_solid(f: &mut Fields, p: &Params, splats: &[Splat]) {
                 }
             }
             if solid > 0.5 && f.solid[c] < 0.5 {
-                let k = f.dye_scale;
-                for b in j * k..(j + 1) * k {
-                    for a in i * k..(i + 1) * k {
-                        let d = f.dye_cell(a, b);
-                        f.ink[3 * d..3 * d + 3].fill(0.0);
-                    }
-                }
-                f.density[c] = 0.0;
-                f.p[c] = 0.0;
+                empty_cell(f, i, j);
             }
             f.solid[c] = solid;
         }

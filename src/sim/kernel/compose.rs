@@ -16,6 +16,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("shared/velocity", include_str!("../../../shaders/shared/velocity.wgsl")),
     ("shared/velocity_blocks", include_str!("../../../shaders/shared/velocity_blocks.wgsl")),
     ("shared/splats", include_str!("../../../shaders/shared/splats.wgsl")),
+    ("shared/empty_cell", include_str!("../../../shaders/shared/empty_cell.wgsl")),
     ("shared/nonfinite", include_str!("../../../shaders/shared/nonfinite.wgsl")),
     ("shared/lanes1", include_str!("../../../shaders/shared/lanes1.wgsl")),
     ("shared/lanes4", include_str!("../../../shaders/shared/lanes4.wgsl")),
@@ -27,6 +28,9 @@ pub const PARTS: &[(&str, &str)] = &[
 macro_rules! part {
     (solid) => {
         include_str!("../../../shaders/shared/solid.wgsl")
+    };
+    (empty_cell) => {
+        include_str!("../../../shaders/shared/empty_cell.wgsl")
     };
     (velocity) => {
         include_str!("../../../shaders/shared/velocity.wgsl")
@@ -87,7 +91,7 @@ macro_rules! warm {
 /// which declares every binding the parts and the pass read or write. The multigrid family's
 /// compositions are beside it (src/sim/multigrid/shaders.rs); `shaders` lists every pass.
 pub const SHADERS: &[(&str, &str)] = &[
-    ("sources", concat!(part!(solid), part!(splats), include_str!("../../../shaders/sources.wgsl"))),
+    ("sources", concat!(part!(solid), part!(splats), part!(empty_cell), include_str!("../../../shaders/sources.wgsl"))),
     ("forces", concat!(part!(solid), part!(splats), include_str!("../../../shaders/forces.wgsl"))),
     ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/divergence.wgsl"))),
     ("pressure", concat!(part!(solid), include_str!("../../../shaders/pressure.wgsl"))),
@@ -149,6 +153,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
     ("body_loads", include_str!("../../../shaders/body_loads.wgsl")),
     ("probes", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/probes.wgsl"))),
+    ("move_body", concat!(part!(empty_cell), include_str!("../../../shaders/move_body.wgsl"))),
 ];
 
 /// Every pass, the multigrid family's included: (name, composed text after the prelude).
