@@ -7,7 +7,8 @@
 //! Rooms: window.rs (winit events), input.rs (keys, brush strokes), stepper.rs (running / paused / single step and the
 //! step budget), frame.rs (GPU objects, encode, present), commands.rs (what a command does to
 //! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
-//! numbers.rs (the numbers overlay), fault.rs (a new device after the last one was lost).
+//! numbers.rs (the numbers overlay), fault.rs (a new device after the last one was lost),
+//! split.rs (the split view: a second run beside the first).
 
 mod capture;
 mod commands;
@@ -24,6 +25,7 @@ mod rebuild;
 mod selftest;
 #[cfg(target_os = "linux")]
 mod soft_present;
+mod split;
 pub mod stepper;
 #[cfg(target_arch = "wasm32")]
 mod web;
@@ -405,6 +407,7 @@ impl App {
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
             numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
             bands: self.text_bands && !self.view.fill_window,
+            halves: split::labels(r, self.viewport, ppp),
             pins: {
                 let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
                 let at = |[x, y]: [f32; 2]| egui::pos2(field.left() + x / w * field.width(), field.bottom() - y / h * field.height());
@@ -412,7 +415,11 @@ impl App {
             },
         };
         // the picture alone, when asked; messages still show
-        let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
+        let text = if self.view.field_text {
+            text
+        } else {
+            crate::ui::field::FieldText { notes: text.notes, halves: text.halves, ..Default::default() }
+        };
         // paused, or after a reset (the step went back), the panel catches up at once
         let (panel_stats, due) = &mut self.panel_stats;
         if self.stepper.paused() || Instant::now() >= *due || self.stats.step < panel_stats.step {
@@ -435,7 +442,11 @@ impl App {
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
         let area = Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp };
-        self.viewport = if self.view.fill_window {
+        self.viewport = if let Some(s) = r.split.as_mut() {
+            let (left, right) = split::fit_halves(r.sim.nx, r.sim.ny, area, ppp);
+            (s.viewport, self.text_bands) = (right, false);
+            left
+        } else if self.view.fill_window {
             Viewport::cover(r.sim.nx, r.sim.ny, area)
         } else {
             let fit = Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0);
@@ -463,6 +474,7 @@ impl App {
         }
         self.save_view(false);
         self.take_built_state();
+        self.sync_split();
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
@@ -473,9 +485,7 @@ impl App {
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();
         let Some(r) = self.running.as_mut() else { return };
-        for s in splats {
-            r.sim.add_splat(s);
-        }
+        split::add_splats(r, splats);
         self.stepper.every_step = self.view.every_step;
         let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
         (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
@@ -561,7 +571,7 @@ impl App {
                 }
             }
         }
-        r.sim.after_submit();
+        split::after_submit(r);
         r.values.request_map();
         r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
@@ -585,6 +595,9 @@ impl App {
         self.stats.divergence_range = if r.reading_values { self.divergence_auto } else { None };
         self.stats.curl_range = if r.reading_values { self.curl_auto } else { None };
         let now = r.sim.step_index;
+        // (the second run's figures at the same point as the first's: both halves size their
+        // sub-steps from the same step's speeds)
+        r.split.iter_mut().for_each(|s| s.pair.collect());
         let fresh: Vec<_> = r.sim.readback.collect().into_iter().filter(|s| s.step > self.stale_stats_until && s.step <= now).collect();
         for s in &fresh {
             self.stats.series.push(crate::ui::plots::Sample {
@@ -666,39 +679,4 @@ impl App {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::overlay_switched_on;
-    use crate::render::Overlays;
-
-    /// Keys 4, 6 and 7 switched on where they cannot draw leave a note on the field that names
-    /// the key, why and what to do; where they can draw, or an overlay that was already on, none.
-    #[test]
-    fn an_overlay_switched_on_where_it_cannot_draw_leaves_a_note_on_the_field() {
-        let off = Overlays::default();
-        assert!(!off.arrows_mac && !off.grid_lines && !off.numbers, "keys 4, 6 and 7 are off by default");
-        let on = |f: fn(&mut Overlays)| {
-            let mut o = off.clone();
-            f(&mut o);
-            o
-        };
-        // 512² in an 800-px field: cells 1.6 px wide, 262 144 cells
-        let (small, cells) = (1.6, 512 * 512);
-        for (overlays, key) in
-            [(on(|o| o.arrows_mac = true), "key 4"), (on(|o| o.grid_lines = true), "key 6"), (on(|o| o.numbers = true), "key 7")]
-        {
-            let note = overlay_switched_on(&off, &overlays, small, 1.0, cells).unwrap_or_else(|| panic!("no note for {key}"));
-            assert!(note.starts_with(&format!("{key} draws nothing here")), "{note}");
-            assert!(note.contains("px") && note.contains("coarser grid"), "{note}");
-            // an overlay already on says nothing again
-            assert_eq!(overlay_switched_on(&overlays, &overlays, small, 1.0, cells), None);
-            // big cells (the teaching scene's 16 × 12 at 50 px): it draws, no note
-            assert_eq!(overlay_switched_on(&off, &overlays, 50.0, 1.0, 16 * 12), None, "{key}");
-        }
-        // numbers are sized in points: at 2 pixels a point a 30-px cell is 15 points
-        let numbers = on(|o| o.numbers = true);
-        assert!(overlay_switched_on(&off, &numbers, 30.0, 2.0, 16 * 12).is_some());
-        // too many cells, however wide
-        let note = overlay_switched_on(&off, &numbers, 50.0, 1.0, 1 << 20).expect("a note for a million cells");
-        assert!(note.contains("cells; numbers are printed for at most"), "{note}");
-    }
-}
+mod tests;

@@ -16,6 +16,7 @@ pub mod kernel;
 pub mod limits;
 pub mod mgpcg;
 pub mod multigrid;
+pub mod pair;
 pub mod params;
 pub mod pressure;
 pub mod pressure_sor;

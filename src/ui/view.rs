@@ -4,6 +4,7 @@
 //! folder (tests use it so they never touch the real one).
 
 use crate::config::Scene;
+use crate::config::compare::Comparison;
 use crate::render::Overlays;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -112,6 +113,12 @@ pub struct View {
     /// The panel's plots (key 9): the last solve's residual against its iterations, and the
     /// statistics over time. While they are open every unit of a solve is checked.
     pub plots: bool,
+    /// The split view (key V): the scene run twice side by side, one setting different.
+    pub split: bool,
+    /// What the split view's halves differ in.
+    pub compare: Comparison,
+    /// `compare = "setting"`'s `KEY=VALUE`, as `--set` takes it: the right half's one change.
+    pub compare_setting: String,
 }
 
 impl Default for View {
@@ -129,6 +136,9 @@ impl Default for View {
             idle_splats: 0.0,
             background_alpha: 1.0,
             plots: false,
+            split: false,
+            compare: Comparison::default(),
+            compare_setting: "advection.velocity=maccormack".into(),
         }
     }
 }
