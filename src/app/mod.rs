@@ -407,7 +407,7 @@ impl App {
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
             numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
             bands: self.text_bands && !self.view.fill_window,
-            halves: split::labels(r, self.viewport, ppp),
+            halves: split::labels(r.split.as_ref(), self.viewport, ppp),
             pins: {
                 let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
                 let at = |[x, y]: [f32; 2]| egui::pos2(field.left() + x / w * field.width(), field.bottom() - y / h * field.height());
@@ -485,7 +485,7 @@ impl App {
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();
         let Some(r) = self.running.as_mut() else { return };
-        split::add_splats(r, splats);
+        split::add_splats(&mut r.sim, r.split.as_mut(), splats);
         self.stepper.every_step = self.view.every_step;
         let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
         (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
@@ -571,7 +571,7 @@ impl App {
                 }
             }
         }
-        split::after_submit(r);
+        split::after_submit(&mut r.sim, r.split.as_mut());
         r.values.request_map();
         r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);

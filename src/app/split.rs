@@ -9,10 +9,10 @@
 //! drops the second run and gives the left back the scene's own settings.
 
 use super::App;
-use super::frame::Running;
 use crate::config::Scene;
 use crate::config::compare::Comparison;
 use crate::render::{CachedField, RenderParams, TintRanges, Viewport};
+use crate::sim::Simulation;
 use crate::sim::pair::Pair;
 use crate::sim::params::Splat;
 
@@ -53,24 +53,24 @@ pub fn half(left: Viewport, split: Option<&Split>, right: bool) -> Viewport {
 }
 
 /// Requests the read-backs of the steps just submitted, the second run's too.
-pub fn after_submit(r: &mut Running) {
-    r.sim.after_submit();
-    r.split.iter_mut().for_each(|s| s.pair.after_submit());
+pub fn after_submit(sim: &mut Simulation, split: Option<&mut Split>) {
+    sim.after_submit();
+    split.into_iter().for_each(|s| s.pair.after_submit());
 }
 
 /// This frame's brush dabs, for both runs where the view is split.
-pub fn add_splats(r: &mut Running, splats: Vec<Splat>) {
+pub fn add_splats(sim: &mut Simulation, mut split: Option<&mut Split>, splats: Vec<Splat>) {
     for s in splats {
-        match r.split.as_mut() {
-            Some(split) => split.pair.add_splat(&mut r.sim, s),
-            None => r.sim.add_splat(s),
+        match split.as_deref_mut() {
+            Some(split) => split.pair.add_splat(sim, s),
+            None => sim.add_splat(s),
         }
     }
 }
 
 /// Each half's rectangle (points) and label, for the text on the field.
-pub fn labels(r: &Running, left: Viewport, ppp: f32) -> Vec<(egui::Rect, String)> {
-    let Some(s) = &r.split else { return Vec::new() };
+pub fn labels(split: Option<&Split>, left: Viewport, ppp: f32) -> Vec<(egui::Rect, String)> {
+    let Some(s) = split else { return Vec::new() };
     let rect = |v: Viewport| egui::Rect::from_min_size(egui::pos2(v.x / ppp, v.y / ppp), egui::vec2(v.w / ppp, v.h / ppp));
     vec![(rect(left), s.labels[0].clone()), (rect(s.viewport), s.labels[1].clone())]
 }

@@ -37,3 +37,23 @@ pub fn split_view(ui: &mut egui::Ui, view: &mut View) {
     }
     ui.data_mut(|d| d.insert_temp(id, draft));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kept as the other view settings are (view.toml), and set by the page's URL as
+    /// `view.split=true&view.compare=solver`.
+    #[test]
+    fn the_split_view_is_a_view_setting_that_a_link_sets() {
+        let v = View::default();
+        assert!(!v.split && v.compare == Comparison::Advection);
+        let v = v.with_override("split=true").unwrap().with_override("compare=solver").unwrap();
+        let v = v.with_override("compare_setting=fluid.viscosity=0.001").unwrap();
+        assert_eq!((v.split, v.compare, v.compare_setting.as_str()), (true, Comparison::Solver, "fluid.viscosity=0.001"));
+        let e = View::default().with_override("compare=nonsense").unwrap_err().to_string();
+        assert!(e.contains("view.compare") && !e.contains('\n'), "{e}");
+        let back: View = toml::from_str(&toml::to_string_pretty(&v).unwrap()).unwrap();
+        assert_eq!(back, v);
+    }
+}
