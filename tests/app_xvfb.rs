@@ -1397,3 +1397,131 @@ fn a_dragged_disc_leaves_a_wake() {
     let area = ((0.3 * w) * (0.6 * h)) as usize;
     assert!(wake > area / 10, "only {wake} of {area} pixels changed along the disc's path (see {})", out.display());
 }
+
+/// The domains of the split view, left then right: the rim's rows span both halves, and its
+/// columns come as four runs, two walls a half.
+fn two_domains(img: &image::RgbImage) -> Option<[(u32, u32, u32, u32); 2]> {
+    let grey = |x: u32, y: u32| {
+        let [r, g, b] = img.get_pixel(x, y).0;
+        (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b)
+    };
+    let (w, h) = (img.width(), img.height());
+    let rows: Vec<u32> = (0..h).filter(|&y| (0..w).filter(|&x| grey(x, y)).count() > 200).collect();
+    let cols: Vec<u32> = (0..w).filter(|&x| (0..h).filter(|&y| grey(x, y)).count() > 200).collect();
+    let (y0, y1) = (*rows.first()?, *rows.last()?);
+    // runs of neighbouring columns: a wall is a line or two of pixels
+    let mut walls: Vec<(u32, u32)> = Vec::new();
+    for x in cols {
+        match walls.last_mut() {
+            Some(last) if x <= last.1 + 3 => last.1 = x,
+            _ => walls.push((x, x)),
+        }
+    }
+    (walls.len() == 4 && y1 > y0 + 50).then(|| [(walls[0].0, y0, walls[1].1, y1), (walls[2].0, y0, walls[3].1, y1)])
+}
+
+/// Issue 58 item 8: key V splits the field into two runs of the scene side by side, Jacobi 20
+/// on the left and multigrid to 1e-4 on the right (`view.compare = "solver"`). One stroke
+/// painted across the left half lands at the same point of the domain in both halves (ink along
+/// it in each), and the flows it stirs differ: 20 Jacobi sweeps leave most of the divergence,
+/// which moves the ink elsewhere than a projected flow does.
+#[test]
+fn key_v_splits_the_field_into_two_runs_that_differ_in_their_setting() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_split");
+    let mut command = smokebox(&out);
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    // the panel hidden: the halves share the window's whole width
+    std::fs::write(out.join("config").join("view.toml"), "show_panel = false\ncompare = \"solver\"\n").unwrap();
+    let mut app = Kill(
+        command
+            .args(["--scene", "box", "--set", "display.background=[0.02,0.02,0.03]"])
+            .env("DISPLAY", &display)
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("smokebox starts"),
+    );
+    let one = wait_for_field(&display, &out.join("one.png"), &mut app);
+    assert!(two_domains(&one).is_none(), "two halves before the key (see {})", out.display());
+    sleep(Duration::from_secs(2));
+    let mut split = None;
+    for attempt in 0..3 {
+        focus_and_key(&display, "v");
+        sleep(Duration::from_secs(3));
+        let img = shot(&display, &out.join(format!("split_{attempt}.png")));
+        if let Some(halves) = two_domains(&img) {
+            split = Some(halves);
+            break;
+        }
+    }
+    let [a, b] = split.unwrap_or_else(|| panic!("no two halves after pressing V (see {})", out.display()));
+    let size = |(x0, y0, x1, y1): (u32, u32, u32, u32)| (x1 - x0, y1 - y0);
+    let ((wa, ha), (wb, hb)) = (size(a), size(b));
+    assert!(wa.abs_diff(wb) <= 2 && ha.abs_diff(hb) <= 2 && wa > 200, "halves of {wa}x{ha} and {wb}x{hb} px");
+    // a point of the domain, as fractions from the top left, in half `d`
+    let at = |d: (u32, u32, u32, u32), fx: f32, fy: f32| {
+        ((d.0 as f32 + fx * (d.2 - d.0) as f32) as u32, (d.1 as f32 + fy * (d.3 - d.1) as f32) as u32)
+    };
+    let (sx, sy) = at(a, 0.15, 0.3);
+    xdo(&display, &["mousemove", &sx.to_string(), &sy.to_string()]);
+    xdo(&display, &["mousedown", "1"]);
+    for k in 1..=20 {
+        let (x, y) = at(a, 0.15 + 0.5 * k as f32 / 20.0, 0.3);
+        xdo(&display, &["mousemove", &x.to_string(), &y.to_string()]);
+        sleep(Duration::from_millis(60));
+    }
+    xdo(&display, &["mouseup", "1"]);
+    // the pointer off the field: no brush outline and no readout on the left half
+    xdo(&display, &["mousemove", "1270", "790"]);
+    sleep(Duration::from_millis(2500));
+    let after = shot(&display, &out.join("split_stroke.png"));
+    let along = |d| {
+        (0..=10)
+            .filter(|k| {
+                let (x, y) = at(d, 0.2 + 0.4 * *k as f32 / 10.0, 0.3);
+                inked(after.get_pixel(x, y))
+            })
+            .count()
+    };
+    let (left, right) = (along(a), along(b));
+    println!("ink at {left} (left) and {right} (right) of 11 points along the stroke");
+    assert!(left >= 5 && right >= 5, "ink at {left} and {right} of 11 points along the stroke (see {})", out.display());
+    // far from the stroke, no ink in either half
+    for d in [a, b] {
+        let (x, y) = at(d, 0.5, 0.9);
+        assert!(!inked(after.get_pixel(x, y)), "ink far below the stroke (see {})", out.display());
+    }
+    // the divergence tint (key 2) shows what the solvers leave: 20 Jacobi sweeps leave the
+    // large-scale divergence of the stroke's flow, which multigrid takes to 1e-4 of where it
+    // began. The same point of both halves, pixel by pixel (below the hint and the badges at the
+    // top of the left half, above its legend at the bottom), differs.
+    let inside = |d: (u32, u32, u32, u32)| (d.0 + 4, d.1 + 44, d.2 - 4, d.3 - 70);
+    let (ia, ib) = (inside(a), inside(b));
+    let differing = |img: &image::RgbImage| {
+        (ia.1..ia.3)
+            .flat_map(|y| (ia.0..ia.2).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let (xb, yb) = (x - ia.0 + ib.0, y - ia.1 + ib.1);
+                img.get_pixel(x, y).0.iter().zip(img.get_pixel(xb, yb).0).any(|(&p, q)| p.abs_diff(q) > 24)
+            })
+            .count()
+    };
+    let same = differing(&after);
+    let mut tinted = 0;
+    for attempt in 0..3 {
+        focus_and_key(&display, "2");
+        sleep(Duration::from_secs(3));
+        tinted = differing(&shot(&display, &out.join(format!("split_divergence_{attempt}.png"))));
+        if tinted > 2000 {
+            break;
+        }
+    }
+    println!("pixels that differ between the halves: {same} with ink alone, {tinted} with the divergence tint");
+    assert!(tinted > 2000, "the halves' divergence tints differ at only {tinted} pixels (see {})", out.display());
+    // V again: one field
+    focus_and_key(&display, "v");
+    sleep(Duration::from_secs(3));
+    let back = shot(&display, &out.join("one_again.png"));
+    assert!(two_domains(&back).is_none(), "still split after V again (see {})", out.display());
+    assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited");
+}

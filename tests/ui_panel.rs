@@ -727,3 +727,26 @@ fn a_pinned_probe_shows_its_last_figures() {
         assert!(h.query_all_by_label_contains(text).next().is_some(), "the panel does not show {text}");
     }
 }
+
+/// The split view's entry: its checkbox does what key V does, its picker sets what the halves
+/// differ in, and an untouched entry asks for nothing of the scene.
+#[test]
+fn the_split_view_entry_turns_it_on_and_picks_the_comparison() {
+    use smokebox::config::compare::Comparison;
+    let mut h = harness();
+    open_section(&mut h, "Split view");
+    assert!(!h.state().view.split);
+    h.get_by_label(ui::split::SPLIT_LABEL).click();
+    settle(&mut h);
+    assert!(h.state().view.split, "the checkbox turns the split view on");
+    let mut keyed = View::default();
+    let key = winit::keyboard::Key::Character("v".into());
+    smokebox::app::input::key(&key, false, false, &mut keyed, &mut PanelState::default());
+    assert!(keyed.split, "key V does the same");
+    h.get_by_label("halves").click();
+    settle(&mut h);
+    h.get_by_label(Comparison::Solver.title()).click();
+    settle(&mut h);
+    assert_eq!(h.state().view.compare, Comparison::Solver);
+    assert_eq!(h.state().log, vec![], "the split view is a view setting: no command for the scene");
+}

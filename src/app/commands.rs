@@ -413,6 +413,10 @@ impl App {
             let mut enc = r.gpu.device.create_command_encoder(&Default::default());
             enc.clear_buffer(&r.sim.buffers.ink, 0, None);
             enc.clear_buffer(&r.sim.buffers.density, 0, None);
+            for second in r.split.iter().map(|s| &s.pair.second) {
+                enc.clear_buffer(&second.buffers.ink, 0, None);
+                enc.clear_buffer(&second.buffers.density, 0, None);
+            }
             r.gpu.queue.submit([enc.finish()]);
             self.stale_stats_until = r.sim.step_index;
         }
@@ -434,12 +438,14 @@ impl App {
         if let Some(r) = self.running.as_mut() {
             r.values.latest = None;
             r.values.curl_max = None;
+            // the split view starts both halves again from this state's time zero (src/app/split.rs)
+            r.split = None;
         }
     }
 }
 
 /// Time zero of `scene` in the simulation's own buffers (same grid), with its settings.
-fn restart(sim: &mut Simulation, scene: &Scene, source: &Source) -> Result<()> {
+pub(super) fn restart(sim: &mut Simulation, scene: &Scene, source: &Source) -> Result<()> {
     let fields = crate::sim::init::initial_fields(scene, source)?;
     sim.configure(scene)?;
     sim.restore(&fields);

@@ -47,6 +47,8 @@ pub struct Running {
     /// The hover readout's values of the cell under the cursor.
     pub probe: CellProbe,
     pub sim: Simulation,
+    /// The split view's second run and its image (src/app/split.rs).
+    pub split: Option<super::split::Split>,
     pub profiler: Option<wgpu_profiler::GpuProfiler>,
     /// When the steps' passes were last timed and their statistics fully reduced (`SAMPLE_EVERY`).
     sampled: Option<Instant>,
@@ -238,6 +240,7 @@ impl Running {
             values,
             probe,
             sim,
+            split: None,
             profiler,
             sampled: None,
             reading_values: false,
@@ -274,7 +277,7 @@ impl Running {
         self.capture.attach(&sim);
         self.values = FieldReadback::new(&sim.device, sim.nx, sim.ny);
         self.probe = CellProbe::new(&sim.device);
-        self.sim = sim;
+        (self.sim, self.split) = (sim, None);
     }
 
     pub fn resize(&mut self, width: u32, height: u32) {
@@ -493,6 +496,7 @@ impl Running {
             sim.encode_step(&mut encoder, figures, profiler);
             let (step, time) = (sim.step_index, sim.time);
             sim.readback.encode_copy(&mut encoder, &sim.buffers.stats, figures, step, time);
+            self.split.iter_mut().for_each(|s| s.pair.encode_step(&mut encoder, figures));
         }
         lap(log, "encode steps");
         let o = d.overlays;
@@ -523,7 +527,12 @@ impl Running {
         let alpha = if self.see_through { d.background_alpha } else { 1.0 };
         let params = RenderParams::new(sim, o, d.background, ppc, d.ranges).with_background_alpha(alpha);
         let window = [texture.width() as f32, texture.height() as f32];
-        let field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, window, d.steps > 0 || d.field_dirty);
+        let changed = d.steps > 0 || d.field_dirty;
+        let mut field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, window, changed);
+        field_redrawn |= self
+            .split
+            .as_mut()
+            .is_some_and(|s| s.update(&device, &queue, &mut encoder, o, (d.background, alpha), d.ranges, window, changed));
         let c = &mut self.capture;
         c.encode(&device, &queue, &mut encoder, sim, o, d.capture_overlays, d.background, d.ranges, d.viewport);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: ppp };
@@ -553,7 +562,7 @@ impl Running {
         let mut user_buffers = Vec::new();
         if reuse && field_redrawn {
             let mut pass = render::begin_load_pass(&mut encoder, &kept.view).forget_lifetime();
-            self.field.draw(&mut pass, d.viewport);
+            super::split::draw_fields(&self.field, self.split.as_ref(), &mut pass, d.viewport);
         } else if !reuse {
             // the whole picture, or only the region that changed
             let shapes = region.map_or_else(|| picture.shapes.clone(), |r| ui::region::clipped_to(&picture.shapes, r, fill));
@@ -567,7 +576,7 @@ impl Running {
             }
             .forget_lifetime();
             if region.is_none() || field_redrawn {
-                self.field.draw(&mut pass, d.viewport);
+                super::split::draw_fields(&self.field, self.split.as_ref(), &mut pass, d.viewport);
             }
             pass.set_viewport(0.0, 0.0, self.config.width as f32, self.config.height as f32, 0.0, 1.0);
             self.egui_renderer.render(&mut pass, &paint, &screen);
@@ -664,39 +673,4 @@ fn gamma_colour(c: egui::Color32) -> wgpu::Color {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::app::frame::*;
-
-    fn ui_frame(repaint_after: Option<Duration>) -> UiFrame {
-        let text = egui::Shape::rect_filled(egui::Rect::from_min_size(egui::pos2(1.0, 2.0), egui::vec2(3.0, 4.0)), 0.0, egui::Color32::RED);
-        let shape = |s: &egui::Shape| egui::epaint::ClippedShape {
-            clip_rect: egui::Rect::EVERYTHING,
-            shape: s.clone(),
-            transform_after_tessellation: Default::default(),
-        };
-        let mut full = egui::FullOutput { shapes: vec![shape(&text)], pixels_per_point: 1.5, ..Default::default() };
-        full.textures_delta.free.insert(egui::TextureId::Managed(7));
-        let central = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
-        UiFrame { full, central, commands: vec![Command::Step], hover: vec![shape(&text)], floating: false, repaint_after }
-    }
-
-    #[test]
-    fn the_last_egui_output_is_shown_again_without_its_commands_only_while_fresh() {
-        let t0 = Instant::now();
-        let every = Duration::from_millis(100);
-        let last = LastUi::of(&ui_frame(None), t0);
-        assert!(last.fresh(t0 + Duration::from_millis(99), every, 1.5));
-        assert!(!last.fresh(t0 + every, every, 1.5), "older than `every`");
-        assert!(!last.fresh(t0, every, 2.0), "another scale");
-        let again = last.again(t0 + Duration::from_millis(40));
-        let first = ui_frame(None);
-        assert_eq!((again.full.shapes, again.hover, again.central), (first.full.shapes, first.hover, first.central));
-        assert!(again.commands.is_empty(), "a command is applied once");
-        assert!(again.full.textures_delta.free.is_empty() && again.full.textures_delta.set.is_empty(), "textures change once");
-        // egui's next frame stays where it asked for it
-        let soon = LastUi::of(&ui_frame(Some(Duration::from_millis(50))), t0);
-        assert!(soon.fresh(t0 + Duration::from_millis(49), every, 1.5));
-        assert!(!soon.fresh(t0 + Duration::from_millis(50), every, 1.5), "egui asked for a frame of its own");
-        assert_eq!(soon.again(t0 + Duration::from_millis(30)).repaint_after, Some(Duration::from_millis(20)));
-    }
-}
+mod tests;

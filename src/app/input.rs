@@ -24,6 +24,8 @@ pub struct Pointer {
     pub last: Option<[f32; 2]>,
     /// Strokes begun so far: the per-stroke colour's index.
     pub strokes: u64,
+    /// The stroke began in the split view's right half (src/app/split.rs).
+    pub in_right: bool,
     /// A button was held at the last frame (the stroke goes on).
     pub in_stroke: bool,
     /// The pointer paints by moving over the field, no button held (`view.hover_paint`).
@@ -71,6 +73,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "m" | "M" => {
                 view.brush.mode = if view.brush.mode == BrushMode::Move { BrushMode::Paint } else { BrushMode::Move };
             }
+            "v" | "V" => view.split ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);

@@ -7,7 +7,8 @@
 //! Rooms: window.rs (winit events), input.rs (keys, brush strokes), stepper.rs (running / paused / single step and the
 //! step budget), frame.rs (GPU objects, encode, present), commands.rs (what a command does to
 //! the scene and the simulation), profile.rs (frame clock, GPU pass times, frame log),
-//! numbers.rs (the numbers overlay), fault.rs (a new device after the last one was lost).
+//! numbers.rs (the numbers overlay), fault.rs (a new device after the last one was lost),
+//! split.rs (the split view: a second run beside the first).
 
 mod capture;
 mod commands;
@@ -27,6 +28,7 @@ mod selftest;
 #[cfg(target_os = "linux")]
 mod soft_present;
 mod stages;
+mod split;
 pub mod stepper;
 #[cfg(target_arch = "wasm32")]
 mod web;
@@ -383,6 +385,7 @@ impl App {
             readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
             numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
             bands: self.text_bands && !self.view.fill_window,
+            halves: split::labels(r.split.as_ref(), self.viewport, ppp),
             pins: {
                 let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
                 let at = |[x, y]: [f32; 2]| egui::pos2(field.left() + x / w * field.width(), field.bottom() - y / h * field.height());
@@ -390,7 +393,11 @@ impl App {
             },
         };
         // the picture alone, when asked; messages still show
-        let text = if self.view.field_text { text } else { crate::ui::field::FieldText { notes: text.notes, ..Default::default() } };
+        let text = if self.view.field_text {
+            text
+        } else {
+            crate::ui::field::FieldText { notes: text.notes, halves: text.halves, ..Default::default() }
+        };
         // paused, or after a reset (the step went back), the panel catches up at once
         let (panel_stats, due) = &mut self.panel_stats;
         if self.stepper.paused() || Instant::now() >= *due || self.stats.step < panel_stats.step {
@@ -413,7 +420,11 @@ impl App {
         lap(&mut self.frame_log, "egui");
         let central = ui_frame.central;
         let area = Viewport { x: central.min.x * ppp, y: central.min.y * ppp, w: central.width() * ppp, h: central.height() * ppp };
-        self.viewport = if self.view.fill_window {
+        self.viewport = if let Some(s) = r.split.as_mut() {
+            let (left, right) = split::fit_halves(r.sim.nx, r.sim.ny, area, ppp);
+            (s.viewport, self.text_bands) = (right, false);
+            left
+        } else if self.view.fill_window {
             Viewport::cover(r.sim.nx, r.sim.ny, area)
         } else {
             let fit = Viewport::fit(r.sim.nx, r.sim.ny, area, 8.0);
@@ -441,6 +452,7 @@ impl App {
         }
         self.save_view(false);
         self.take_built_state();
+        self.sync_split();
         self.enable_div_after_if_shown();
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
@@ -449,9 +461,7 @@ impl App {
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();
         let Some(r) = self.running.as_mut() else { return };
-        for s in splats {
-            r.sim.add_splat(s);
-        }
+        split::add_splats(&mut r.sim, r.split.as_mut(), splats);
         self.stepper.every_step = self.view.every_step;
         let plan = self.stepper.plan(self.scene.display.steps_per_frame as u32, self.clock.mean_ms);
         (self.stats.steps_requested, self.stats.steps_achieved, self.stats.step_limit) = (plan.requested, plan.steps, plan.limit);
@@ -537,7 +547,7 @@ impl App {
                 }
             }
         }
-        r.sim.after_submit();
+        split::after_submit(&mut r.sim, r.split.as_mut());
         r.values.request_map();
         r.probe.request_map();
         let _ = r.gpu.device.poll(wgpu::PollType::Poll);
@@ -561,6 +571,9 @@ impl App {
         self.stats.divergence_range = if r.reading_values { self.divergence_auto } else { None };
         self.stats.curl_range = if r.reading_values { self.curl_auto } else { None };
         let now = r.sim.step_index;
+        // (the second run's figures at the same point as the first's: both halves size their
+        // sub-steps from the same step's speeds)
+        r.split.iter_mut().for_each(|s| s.pair.collect());
         let fresh: Vec<_> = r.sim.readback.collect().into_iter().filter(|s| s.step > self.stale_stats_until && s.step <= now).collect();
         for s in &fresh {
             self.stats.series.push(crate::ui::plots::Sample {
@@ -640,3 +653,4 @@ impl App {
         }
     }
 }
+

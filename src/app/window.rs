@@ -3,7 +3,7 @@
 //! nothing.
 
 use super::frame::Running;
-use super::{App, input, rebuild};
+use super::{App, input, rebuild, split};
 use crate::ui;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, TouchPhase, WindowEvent};
@@ -171,7 +171,9 @@ impl ApplicationHandler for App {
                     self.pointer.hovering = true;
                 }
                 if self.pointer.left || self.pointer.right || self.pointer.hovering {
-                    let m = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                    let right =
+                        if self.pointer.hovering { split::in_right(self.viewport, r.split.as_ref(), px) } else { self.pointer.in_right };
+                    let m = split::half(self.viewport, r.split.as_ref(), right).to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
                     self.pointer.path.push(m);
                 }
             }
@@ -186,7 +188,13 @@ impl ApplicationHandler for App {
                     TouchPhase::Started if !(consumed || over_ui) => {
                         self.pointer.pos = Some(px);
                         self.pointer.left = true;
-                        let at = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                        self.pointer.in_right = split::in_right(self.viewport, r.split.as_ref(), px);
+                        let at = split::half(self.viewport, r.split.as_ref(), self.pointer.in_right).to_metres(
+                            px,
+                            r.sim.nx,
+                            r.sim.ny,
+                            r.sim.params.h,
+                        );
                         self.pointer.last = Some(at);
                         if self.view.brush.mode == ui::view::BrushMode::Probe {
                             self.pin_probe(at);
@@ -197,7 +205,12 @@ impl ApplicationHandler for App {
                     }
                     TouchPhase::Moved if self.pointer.left => {
                         self.pointer.pos = Some(px);
-                        let m = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                        let m = split::half(self.viewport, r.split.as_ref(), self.pointer.in_right).to_metres(
+                            px,
+                            r.sim.nx,
+                            r.sim.ny,
+                            r.sim.params.h,
+                        );
                         self.pointer.path.push(m);
                     }
                     TouchPhase::Ended | TouchPhase::Cancelled => {
@@ -220,7 +233,13 @@ impl ApplicationHandler for App {
                     _ => {}
                 }
                 if down && let Some(px) = self.pointer.pos {
-                    let at = self.viewport.to_metres(px, r.sim.nx, r.sim.ny, r.sim.params.h);
+                    self.pointer.in_right = split::in_right(self.viewport, r.split.as_ref(), px);
+                    let at = split::half(self.viewport, r.split.as_ref(), self.pointer.in_right).to_metres(
+                        px,
+                        r.sim.nx,
+                        r.sim.ny,
+                        r.sim.params.h,
+                    );
                     self.pointer.last = Some(at);
                     // the probe tool: a left click pins, a right click takes them all away
                     if self.view.brush.mode == ui::view::BrushMode::Probe {

@@ -1,8 +1,9 @@
 //! The bottom layer: what a scene says. Format and defaults (scene.rs), built-ins and files
 //! (source.rs), `--set` overrides (overrides.rs), the table of keys (keys.rs), validation
-//! (validate.rs), obstacle masks
+//! (validate.rs), the split view's comparisons (compare.rs), obstacle masks
 //! (mask.rs). It imports nothing from sim, render, app or ui.
 
+pub mod compare;
 pub mod keys;
 pub mod mask;
 pub mod overrides;

@@ -17,6 +17,7 @@ pub mod limits;
 pub mod mgpcg;
 pub mod move_body;
 pub mod multigrid;
+pub mod pair;
 pub mod params;
 pub mod pressure;
 pub mod pressure_sor;

@@ -73,6 +73,8 @@ pub struct FieldText {
     pub bands: bool,
     /// The pinned probes, where they lie in points.
     pub pins: Vec<egui::Pos2>,
+    /// The split view's halves (points) and the setting each runs, written above it.
+    pub halves: Vec<(egui::Rect, String)>,
 }
 
 /// The badges' texts for a state: paused (or the speed when running), recording, an
@@ -134,6 +136,11 @@ fn boxed(
 /// `painter`: the window's layer over the field, drawn over its kept picture each frame. With
 /// `t.bands`, the text goes above and below the field instead of over its cells.
 pub fn paint(painter: &egui::Painter, field: egui::Rect, clip: egui::Rect, t: &FieldText) {
+    for (half, label) in &t.halves {
+        let at = egui::pos2(half.center().x, half.top() - 5.0);
+        let font = egui::FontId::proportional(15.0);
+        painter.with_clip_rect(clip).text(at, egui::Align2::CENTER_BOTTOM, label, font, egui::Color32::from_gray(235));
+    }
     let shown = field.intersect(clip);
     if shown.width() < 40.0 || shown.height() < 40.0 {
         return;

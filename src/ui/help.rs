@@ -29,6 +29,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("7", "numbers in cells"),
     ("8", "curl (vorticity): purple counter-clockwise, green clockwise"),
     ("9", "plots: the last solve's residual, and energy, divergence and ink over time"),
+    ("V", "split view: two runs side by side, one setting different (the panel's Split view picks it)"),
 ];
 
 /// The hint shown over the field for the first steps.

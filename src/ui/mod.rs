@@ -10,6 +10,7 @@ pub mod panel;
 pub mod plots;
 pub mod region;
 pub mod scene_settings;
+pub mod split;
 pub mod view;
 mod widgets;
 

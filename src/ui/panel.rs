@@ -72,6 +72,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Advection").default_open(true).show(ui, |ui| sections::advection(ui, &mut scene));
     egui::CollapsingHeader::new("Boundaries").default_open(false).show(ui, |ui| sections::boundaries(ui, &mut scene));
     egui::CollapsingHeader::new("Brush").default_open(true).show(ui, |ui| brush(ui, view, shown.scene));
+    egui::CollapsingHeader::new("Split view").default_open(false).show(ui, |ui| super::split::split_view(ui, view));
     egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
         overlays(ui, view, state.canvas, shown.stats.pressure_range, shown.stats.divergence_range, shown.stats.curl_range);
         sections::display(ui, &mut scene);

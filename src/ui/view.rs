@@ -4,6 +4,7 @@
 //! folder (tests use it so they never touch the real one).
 
 use crate::config::Scene;
+use crate::config::compare::Comparison;
 use crate::render::Overlays;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -118,6 +119,12 @@ pub struct View {
     /// The stage view (key T): one step taken apart, a stage a press of S or →, each shown by
     /// the overlays that show what it did. Off, the overlays and the run are as they were.
     pub stage_view: bool,
+    /// The split view (key V): the scene run twice side by side, one setting different.
+    pub split: bool,
+    /// What the split view's halves differ in.
+    pub compare: Comparison,
+    /// `compare = "setting"`'s `KEY=VALUE`, as `--set` takes it: the right half's one change.
+    pub compare_setting: String,
 }
 
 impl Default for View {
@@ -136,6 +143,9 @@ impl Default for View {
             background_alpha: 1.0,
             plots: false,
             stage_view: false,
+            split: false,
+            compare: Comparison::default(),
+            compare_setting: "advection.velocity=maccormack".into(),
         }
     }
 }
