@@ -63,6 +63,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
             "g" | "G" => return Some(Command::ToggleRecording),
             "?" => panel.show_help ^= true,
             "9" => view.plots ^= true,
+            "t" | "T" => view.overlays.tracers ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);
@@ -72,6 +73,27 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
         _ => {}
     }
     None
+}
+
+/// Particles a dab of the tracers brush drops.
+pub const TRACERS_A_DAB: usize = 24;
+
+/// The tracer seeds of the tracers brush's dabs: `TRACERS_A_DAB` in each one's disc, spread
+/// evenly (a sunflower spiral, turned a little from dab to dab so strokes show no rows).
+pub fn tracer_seeds(splats: &[Splat]) -> Vec<[f32; 2]> {
+    const GOLDEN_ANGLE: f32 = 2.399_963;
+    let n = TRACERS_A_DAB as f32;
+    splats
+        .iter()
+        .enumerate()
+        .flat_map(|(d, s)| {
+            (0..TRACERS_A_DAB).map(move |k| {
+                let r = s.radius * ((k as f32 + 0.5) / n).sqrt();
+                let a = k as f32 * GOLDEN_ANGLE + d as f32 * 0.7;
+                [s.x + r * a.cos(), s.y + r * a.sin()]
+            })
+        })
+        .collect()
 }
 
 /// A dab of the stroke: position (metres), drag velocity (m/s) and weight (its share of the

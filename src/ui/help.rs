@@ -26,6 +26,8 @@ pub const HELP: &[(&str, &str)] = &[
     ("7", "numbers in cells"),
     ("8", "curl (vorticity): purple counter-clockwise, green clockwise"),
     ("9", "plots: the last solve's residual, and energy, divergence and ink over time"),
+    ("0", "streamlines: lines along the current velocity"),
+    ("T", "tracers: particles carried by the flow"),
 ];
 
 /// The hint shown over the field for the first steps.

@@ -149,6 +149,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),
     ("body_loads", include_str!("../../../shaders/body_loads.wgsl")),
     ("probes", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/probes.wgsl"))),
+    ("tracers", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/tracers.wgsl"))),
+    ("streamlines", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/streamlines.wgsl"))),
 ];
 
 /// Every pass, the multigrid family's included: (name, composed text after the prelude).
