@@ -199,3 +199,40 @@ fn the_views_draw_tracers_where_they_were_seeded_and_streamlines() {
     let full = rows.iter().filter(|&&y| drawn.iter().filter(|&&n| n / width as usize == y).count() > width as usize / 2).count();
     assert!(full >= 4, "{full} rows mostly lit by streamlines, expected one a row of seeds");
 }
+
+#[test]
+fn the_window_field_image_shows_tracers_and_streamlines() {
+    use smokebox::render::{RenderParams, TintRanges, image_rgba};
+    let gpu = gpu();
+    let (f, p) = uniform_flow([BC_PERIODIC, BC_PERIODIC], 0.3);
+    let mut sim = simulation(&gpu, &f, p);
+    // particles on the lower half only
+    let seeds: Vec<[f32; 2]> = (0..2000).map(|k| [(k % 100) as f32 * 0.032 + 0.01, (k / 100) as f32 * 0.035 + 0.05]).collect();
+    sim.stages.tracers.seed(&seeds);
+    sim.run_blocking(1, false);
+    let size = [256u32, 128];
+    let ppc = size[0] as f32 / NX as f32;
+    let params = |o: &Overlays| RenderParams::new(&sim, o, [0.0; 3], ppc, TintRanges::set(o));
+    let plain = image_rgba(&sim, &params(&Overlays { ink: false, ..Overlays::default() }), size);
+    let both = Overlays { ink: false, tracers: true, streamlines: true, ..Overlays::default() };
+    // the streamlines are traced ahead of the image, as the window's frame does
+    let grid = smokebox::render::marks::seed_grid(&sim, &both, ppc);
+    sim.run_streamlines(&grid);
+    let image = image_rgba(&sim, &params(&both), size);
+    if let Ok(dir) = std::env::var("SMOKEBOX_TEST_PNG_DIR") {
+        image::save_buffer(format!("{dir}/field_image.png"), &image, size[0], size[1], image::ExtendedColorType::Rgba8).unwrap();
+    }
+    let w = size[0] as usize;
+    let yellow: Vec<usize> = pixels_like(&image, [255, 209, 38], 40);
+    assert!(pixels_like(&plain, [255, 209, 38], 40).is_empty(), "tracer colour without the view");
+    assert!(yellow.len() > 500, "only {} tracer pixels in the field image", yellow.len());
+    // every one in the band the particles were seeded in (the image's lower half, y up)
+    let top = (0.05 + 19.0 * 0.035 + 2.0 * H) / (NY as f32 * H);
+    for n in &yellow {
+        let up = 1.0 - (n / w) as f32 / size[1] as f32;
+        assert!(up <= top, "a tracer pixel at row {} lies above the seeded band", n / w);
+    }
+    let lines = pixels_like(&image, [158, 173, 191], 12);
+    let rows: std::collections::BTreeSet<usize> = lines.iter().map(|n| n / w).collect();
+    assert!(rows.len() >= 2 && lines.len() > w, "streamlines in the field image: {} pixels on {} rows", lines.len(), rows.len());
+}

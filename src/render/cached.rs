@@ -48,8 +48,6 @@ struct Target {
     group: wgpu::BindGroup,
     /// The compute pass's destination.
     image: wgpu::BindGroup,
-    /// The image, where the marks are drawn over the field.
-    view: wgpu::TextureView,
 }
 
 pub struct CachedField {
@@ -153,12 +151,11 @@ impl CachedField {
         let lines = params.flags & (GRID_LINES | ARROWS_CENTRE | ARROWS_MAC) != 0;
         let size = internal_size(shown.w, shown.h, params.view[0], longest_side(self.software, dye_cells), lines);
         if self.target.as_ref().is_none_or(|t| t.size != size) {
-            let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT;
-            let texture = super::field_image(device, size, usage);
+            let texture = super::field_image(device, size, wgpu::TextureUsages::TEXTURE_BINDING);
             let view = texture.create_view(&Default::default());
             let group = self.bind(device, &view);
             let image = self.field.image_group(device, &view);
-            self.target = Some(Target { size, group, image, view });
+            self.target = Some(Target { size, group, image });
             self.last = None;
         }
         // pixels per cell as drawn into the internal image (arrow widths, grid lines)
@@ -174,14 +171,8 @@ impl CachedField {
         }
         let target = self.target.as_ref().expect("made above");
         self.field.prepare(queue, &params);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("field image"), timestamp_writes: None });
-            self.field.compute(&mut pass, &target.image, size);
-        }
-        if self.field.has_marks() {
-            let mut pass = super::begin_load_pass(encoder, &target.view);
-            self.field.draw_marks(&mut pass);
-        }
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("field image"), timestamp_writes: None });
+        self.field.compute(&mut pass, &target.image, size);
         self.last = Some(params);
         self.redraws += 1;
         true

@@ -15,6 +15,10 @@ pub struct Marks {
     format: wgpu::TextureFormat,
     /// Pipelines built so far, by the marks' flags: (flags, tracers, streamlines).
     pipelines: Vec<(u32, wgpu::RenderPipeline, wgpu::RenderPipeline)>,
+    /// The field image's layout (a renderer that writes images), and the compute pipelines
+    /// built for it so far, by flags: (flags, tracers, streamlines).
+    image_layout: Option<wgpu::PipelineLayout>,
+    image_pipelines: Vec<(u32, wgpu::ComputePipeline, wgpu::ComputePipeline)>,
     /// This frame's marks' flags (`prepare`).
     flags: u32,
     /// Vertices of this frame's streamlines.
@@ -25,13 +29,29 @@ pub struct Marks {
 
 impl Marks {
     /// Marks drawn into `format` targets, bound as the field is (`layout`: group 0).
-    pub fn new(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, format: wgpu::TextureFormat) -> Marks {
+    pub fn new(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        format: wgpu::TextureFormat,
+        image_layout: Option<wgpu::PipelineLayout>,
+    ) -> Marks {
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("marks"),
             bind_group_layouts: &[Some(layout)],
             immediate_size: 0,
         });
-        Marks { device: device.clone(), layout, format, pipelines: Vec::new(), flags: 0, line_vertices: 0, tracers: None, lines: None }
+        Marks {
+            device: device.clone(),
+            layout,
+            format,
+            pipelines: Vec::new(),
+            image_layout,
+            image_pipelines: Vec::new(),
+            flags: 0,
+            line_vertices: 0,
+            tracers: None,
+            lines: None,
+        }
     }
 
     /// The simulation's particles and line list.
@@ -49,7 +69,25 @@ impl Marks {
         self.flags = params.flags & MARKS;
         let grid = SeedGrid::new(params.nx as usize, params.ny as usize, params.view[1], params.tints[1]);
         self.line_vertices = grid.vertices();
-        if self.flags != 0 && !self.pipelines.iter().any(|p| p.0 == self.flags) {
+        if self.flags == 0 {
+            return;
+        }
+        if let Some(layout) = &self.image_layout {
+            if !self.image_pipelines.iter().any(|p| p.0 == self.flags) {
+                let constants = [("FLAGS", self.flags as f64)];
+                let compute = |entry| {
+                    self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(entry),
+                        layout: Some(layout),
+                        module,
+                        entry_point: Some(entry),
+                        compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                        cache: None,
+                    })
+                };
+                self.image_pipelines.push((self.flags, compute("cs_tracers"), compute("cs_streamlines")));
+            }
+        } else if !self.pipelines.iter().any(|p| p.0 == self.flags) {
             let tracers = self.pipeline(module, "vs_tracer", wgpu::PrimitiveTopology::TriangleList, 16, wgpu::VertexStepMode::Instance);
             let lines = self.pipeline(module, "vs_streamline", wgpu::PrimitiveTopology::LineList, 8, wgpu::VertexStepMode::Vertex);
             self.pipelines.push((self.flags, tracers, lines));
@@ -92,6 +130,25 @@ impl Marks {
             multiview_mask: None,
             cache: None,
         })
+    }
+
+    /// Segments of this frame's streamlines.
+    pub fn segments(&self) -> u32 {
+        self.line_vertices / 2
+    }
+
+    /// Writes this frame's marks over the field image bound in `image` (a renderer that writes
+    /// images), after the field: a thread a particle and a segment.
+    pub fn compute(&self, pass: &mut wgpu::ComputePass<'_>, group: &wgpu::BindGroup, image: &wgpu::BindGroup) {
+        let Some((_, tracers, lines)) = self.image_pipelines.iter().find(|p| p.0 == self.flags) else { return };
+        for (bit, pipeline, threads) in [(STREAMLINES, lines, self.segments()), (TRACERS, tracers, TRACER_CAPACITY as u32)] {
+            if self.flags & bit != 0 {
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, group, &[]);
+                pass.set_bind_group(1, image, &[]);
+                pass.dispatch_workgroups(threads.div_ceil(64), 1, 1);
+            }
+        }
     }
 
     /// Draws this frame's marks into the pass's viewport, with the field's bind group.

@@ -58,7 +58,8 @@ pub struct RenderParams {
     /// reaches past the window (`Viewport::clipped`).
     pub window: [f32; 4],
     /// x: the curl range in use (|ω| at full tint, 1/s); y: the streamlines' seed spacing in
-    /// cells (from `Overlays::streamline_pixels` on screen); the rest unused.
+    /// cells (from `Overlays::streamline_pixels` on screen); z: their segments (the renderer
+    /// sets it); w unused.
     pub tints: [f32; 4],
 }
 
@@ -264,7 +265,8 @@ impl Renderer {
         }];
         // the marks' vertex shaders place them by the constants
         entries[0].visibility |= wgpu::ShaderStages::VERTEX;
-        entries.extend((1..=6).map(storage));
+        // the state (1-6), the tracers (7) and the streamlines' line list (8)
+        entries.extend((1..=8).map(storage));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("render"), entries: &entries });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render params"),
@@ -272,7 +274,6 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let marks = marks::Marks::new(device, &layout, format.unwrap_or(HEADLESS_FORMAT));
         let output = if let Some(format) = format {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("render"),
@@ -301,6 +302,11 @@ impl Renderer {
             });
             Output::Image { layout, image }
         };
+        let image_layout = match &output {
+            Output::Image { layout, .. } => Some(layout.clone()),
+            Output::Draw { .. } => None,
+        };
+        let marks = marks::Marks::new(device, &layout, format.unwrap_or(HEADLESS_FORMAT), image_layout);
         let (device, variants) = (device.clone(), Vec::new());
         Renderer { device, module, output, variants, flags: 0, layout, uniform, group: None, after_group: None, use_after: false, marks }
     }
@@ -338,7 +344,8 @@ impl Renderer {
     pub fn attach(&mut self, sim: &Simulation) {
         let b = &sim.buffers;
         let group = |divergence: &wgpu::Buffer| {
-            let buffers = [&self.uniform, &b.u, &b.v, &b.p, divergence, &b.ink, &b.solid];
+            let (tracers, lines) = (&sim.stages.tracers.buffer, &sim.stages.streamlines.vertices);
+            let buffers = [&self.uniform, &b.u, &b.v, &b.p, divergence, &b.ink, &b.solid, tracers, lines];
             let entries: Vec<wgpu::BindGroupEntry> = buffers
                 .iter()
                 .enumerate()
@@ -362,6 +369,7 @@ impl Renderer {
         }
         // the marks have pipelines of their own: the field's is the same with them or without
         self.marks.prepare(&self.module, &params);
+        params.tints[2] = self.marks.segments() as f32;
         params.flags &= !MARKS;
         self.variant(params.flags);
         self.flags = params.flags;
@@ -417,6 +425,7 @@ impl Renderer {
         pass.set_bind_group(0, group, &[]);
         pass.set_bind_group(1, image, &[]);
         pass.dispatch_workgroups(size[0].div_ceil(IMAGE_BLOCK), size[1].div_ceil(IMAGE_BLOCK), 1);
+        self.marks.compute(pass, group, image);
     }
 }
 
