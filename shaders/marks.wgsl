@@ -38,6 +38,13 @@ fn px_to_clip(px: vec2<f32>) -> vec4<f32> {
     return vec4<f32>(px / viewport_px() * 2.0 - 1.0, 0.0, 1.0);
 }
 
+// `px` screen pixels in the target's pixels (the window's field image is coarser than the
+// screen), at least half a pixel so a dot covers one.
+fn screen_px(px: f32) -> f32 {
+    let scale = select(rp.tints.w, 1.0, rp.tints.w <= 0.0);
+    return max(px * scale, 0.5);
+}
+
 // Where a particle's streak starts, in pixels: where it was a step before, or where it is (a
 // dot) where it moved under half a pixel, wrapped across a periodic side or streaks are off.
 fn streak_start(t: vec4<f32>) -> vec2<f32> {
@@ -117,7 +124,7 @@ fn cs_tracers(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= arrayLength(&tracers) { return; }
     let t = tracers[id.x];
     if t.x < 0.0 { return; }
-    stroke(streak_start(t), metres_to_px(t.xy), TRACER_HALF, vec4<f32>(TRACER_COLOUR.rgb, 1.0));
+    stroke(streak_start(t), metres_to_px(t.xy), screen_px(TRACER_HALF), vec4<f32>(TRACER_COLOUR.rgb, 1.0));
 }
 
 // The streamlines over the field image, a thread a segment (`rp.tints.z` of them), as one-pixel

@@ -25,7 +25,7 @@ struct RenderParams {
     // it unless the field reaches past the window: src/render `Viewport::clipped`)
     window: vec4<f32>,
     // x: curl range (|ω| at full tint, 1/s); y: streamline seed spacing (cells); z: streamline
-    // segments (shaders/marks.wgsl); w unused
+    // segments (shaders/marks.wgsl); w: target pixels a screen pixel (0 reads as 1)
     tints: vec4<f32>,
 }
 

@@ -59,7 +59,8 @@ pub struct RenderParams {
     pub window: [f32; 4],
     /// x: the curl range in use (|ω| at full tint, 1/s); y: the streamlines' seed spacing in
     /// cells (from `Overlays::streamline_pixels` on screen); z: their segments (the renderer
-    /// sets it); w unused.
+    /// sets it); w: the target's pixels a screen pixel (the window's field image is coarser;
+    /// 0 reads as 1), which keeps the tracers' dots their size on screen.
     pub tints: [f32; 4],
 }
 
