@@ -252,4 +252,28 @@ mod tests {
         assert!((119..=120).contains(&dabs.len()), "{}", dabs.len());
         assert!((dabs[0].velocity[0] - MAX_DRAG_SPEED).abs() < 1e-3);
     }
+
+    #[test]
+    fn t_and_0_toggle_the_tracers_and_streamlines() {
+        let (mut view, mut panel) = (View::default(), PanelState::default());
+        key(&Key::Character("t".into()), false, false, &mut view, &mut panel);
+        key(&Key::Character("0".into()), false, false, &mut view, &mut panel);
+        assert!(view.overlays.tracers && view.overlays.streamlines);
+        key(&Key::Character("T".into()), false, false, &mut view, &mut panel);
+        assert!(!view.overlays.tracers);
+    }
+
+    #[test]
+    fn the_tracers_brush_drops_its_particles_in_each_dabs_disc() {
+        let dabs = [Splat { x: 1.0, y: 2.0, radius: 0.3, ..Splat::default() }, Splat { x: -1.0, y: 0.5, radius: 0.1, ..Splat::default() }];
+        let seeds = tracer_seeds(&dabs);
+        assert_eq!(seeds.len(), 2 * TRACERS_A_DAB);
+        for (n, p) in seeds.iter().enumerate() {
+            let d = &dabs[n / TRACERS_A_DAB];
+            assert!((p[0] - d.x).hypot(p[1] - d.y) <= d.radius, "seed {p:?} outside the disc of {d:?}");
+        }
+        // spread over the disc, not heaped at its centre
+        let far = seeds[..TRACERS_A_DAB].iter().filter(|p| (p[0] - 1.0).hypot(p[1] - 2.0) > 0.15).count();
+        assert!(far >= TRACERS_A_DAB / 2, "{far} of {TRACERS_A_DAB} in the outer part of the disc");
+    }
 }
