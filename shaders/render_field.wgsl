@@ -24,7 +24,8 @@ struct RenderParams {
     // the part of the grid the field image shows, in uv (0..1, y up): origin xy, size zw (all of
     // it unless the field reaches past the window: src/render `Viewport::clipped`)
     window: vec4<f32>,
-    // x: curl range (|ω| at full tint, 1/s); yzw unused
+    // x: curl range (|ω| at full tint, 1/s); y: streamline seed spacing (cells); z: streamline
+    // segments (shaders/marks.wgsl); w: target pixels a screen pixel (0 reads as 1)
     tints: vec4<f32>,
 }
 

@@ -69,7 +69,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "WxH")]
     pub frame_size: Option<String>,
     /// With --frames: what to draw, comma-separated from ink, divergence, divergence-after,
-    /// pressure, curl, arrows, mac-arrows, grid, shading (default ink).
+    /// pressure, curl, arrows, mac-arrows, grid, shading, tracers (the domain filled with them
+    /// at the start), streamlines (default ink).
     #[arg(long, value_name = "LIST")]
     pub overlays: Option<String>,
     /// Print one JSON object of statistics per step.
@@ -180,6 +181,11 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let mut sim = Simulation::new(&gpu, &fields, Params::from_scene(&scene), scene.solver.clone())?;
     sim.configure(&scene)?;
     sim.set_probes(&probes)?;
+    if overlays.tracers {
+        // the frames' tracers: the domain filled evenly, and more at the inflows
+        sim.stages.tracers.fill(&sim.params);
+        sim.stages.tracers.inflow = overlays.tracer_inflow;
+    }
     if let Some(m) = &meta {
         sim.step_index = m.step;
         sim.time = m.time;

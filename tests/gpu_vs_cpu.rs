@@ -722,3 +722,73 @@ fn moving_body_faces_match_cpu() {
         compare(&gpu, &label, &f, q, &[], "viscosity", |f, p| cpu::viscosity(f, p, iterations));
     }
 }
+
+/// Particles all over the domain, some on and near its sides and corners.
+fn tracer_seeds(f: &Fields, p: &Params, seed: u64) -> Vec<[f32; 2]> {
+    let (w, h) = (f.nx as f32 * p.h, f.ny as f32 * p.h);
+    let mut rng = Rng::new(seed);
+    let mut points: Vec<[f32; 2]> = (0..600).map(|_| [rng.unit() * w, rng.unit() * h]).collect();
+    points.extend([[0.0, 0.0], [w, h], [0.01 * p.h, 0.5 * h], [w - 0.01 * p.h, 0.3 * h], [0.4 * w, 0.01 * p.h], [0.6 * w, h - 0.01 * p.h]]);
+    points
+}
+
+#[test]
+fn tracers_match_cpu() {
+    use smokebox::sim::tracers::{DEAD, TRACER_CAPACITY};
+    let gpu = gpu();
+    for (label, f, p) in inputs() {
+        let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
+        let seeds = tracer_seeds(&f, &p, 7);
+        sim.stages.tracers.seed(&seeds);
+        sim.run_pass("tracers");
+        let got = sim.read_tracers();
+        let mut want = vec![DEAD; TRACER_CAPACITY];
+        for (w, s) in want.iter_mut().zip(&seeds) {
+            *w = [s[0], s[1], s[0], s[1]];
+        }
+        cpu::tracers::tracers(&f, &sim.params, &mut want);
+        // the same particles live and dead; a live one's end point within round-off of the trace
+        let speed = max_abs(&f.u).max(max_abs(&f.v));
+        let tol = REL * (speed * p.dt).max(p.h);
+        let mut differ = 0;
+        for (n, (g, c)) in got.iter().zip(&want).enumerate() {
+            if (g[0] < 0.0) != (c[0] < 0.0) {
+                // one that ends within round-off of a solid cell's edge or a side may go either way
+                differ += 1;
+                continue;
+            }
+            for k in 0..4 {
+                assert!((g[k] - c[k]).abs() <= tol, "tracers [{label}] particle {n} word {k}: GPU {g:?}, CPU {c:?}");
+            }
+        }
+        let live = want.iter().filter(|t| t[0] >= 0.0).count();
+        assert!(differ <= 2, "tracers [{label}]: {differ} particles live on one side and dead on the other");
+        assert!(live > seeds.len() / 2, "tracers [{label}]: only {live} of {} particles left after one step", seeds.len());
+    }
+}
+
+#[test]
+fn streamlines_match_cpu() {
+    use smokebox::sim::streamlines::SeedGrid;
+    let gpu = gpu();
+    for (label, f, p) in inputs() {
+        let sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(40)).unwrap();
+        let grid = SeedGrid::new(f.nx, f.ny, p.h, 2.5);
+        let got = sim.run_streamlines(&grid);
+        let want = cpu::streamlines::streamlines(&f, &sim.params, &grid);
+        assert_eq!(got.len(), want.len(), "streamlines [{label}]: vertex count");
+        // a line stopped on one side of a solid's edge and not the other moves all its later
+        // points: count those lines, compare the rest point for point
+        let per_line = 2 * (smokebox::sim::streamlines::STREAMLINE_POINTS - 1);
+        let mut differ = 0;
+        for (n, (g, c)) in got.chunks(per_line).zip(want.chunks(per_line)).enumerate() {
+            let worst = g.iter().zip(c).map(|(a, b)| (a[0] - b[0]).abs().max((a[1] - b[1]).abs())).fold(0.0f32, f32::max);
+            if worst > 1e-3 * p.h {
+                differ += 1;
+                assert!(differ <= grid.lines() / 50, "streamlines [{label}] line {n}: off by {worst} m (GPU {g:?}, CPU {c:?})");
+            }
+        }
+        let drawn = want.chunks(2).filter(|s| s[0] != s[1]).count();
+        assert!(drawn > want.len() / 8, "streamlines [{label}]: only {drawn} segments of {} drawn", want.len() / 2);
+    }
+}

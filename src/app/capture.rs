@@ -271,10 +271,14 @@ impl Capture {
             arrows_centre: false,
             grid_lines: false,
             numbers: false,
+            tracers: false,
+            streamlines: false,
             ..overlays.clone()
         };
         let o = if with_overlays { overlays } else { &ink_only };
-        let params = RenderParams::new(sim, o, background, size[0] as f32 / sim.nx as f32, ranges);
+        let ppc = size[0] as f32 / sim.nx as f32;
+        crate::render::marks::trace_streamlines(sim, encoder, o, ppc, false);
+        let params = RenderParams::new(sim, o, background, ppc, ranges);
         self.renderer.prepare(queue, &params);
         let image =
             Offscreen::draw(device, encoder, &self.renderer, Viewport { x: 0.0, y: 0.0, w: size[0] as f32, h: size[1] as f32 }, size);

@@ -53,6 +53,18 @@ impl App {
                 Ok(())
             }
             Command::CopyLink => self.copy_link(),
+            Command::FillTracers => {
+                if let Some(r) = self.running.as_mut() {
+                    r.sim.stages.tracers.fill(&r.sim.params);
+                }
+                Ok(())
+            }
+            Command::ClearTracers => {
+                if let Some(r) = self.running.as_mut() {
+                    r.sim.stages.tracers.clear(&r.gpu.queue);
+                }
+                Ok(())
+            }
             Command::SaveState => self.save_state(),
             Command::SaveScene => self.save_scene(),
             Command::SaveSeries => self.save_series(),
@@ -445,6 +457,28 @@ impl App {
 }
 
 /// Time zero of `scene` in the simulation's own buffers (same grid), with its settings.
+impl App {
+    /// The tracers' share of a frame: the tracers brush's dabs become seeds (and paint nothing),
+    /// the inflow seeding follows the view, and the view switched on, or a restart under it,
+    /// fills the domain.
+    pub(super) fn tracers_frame(&mut self, splats: &mut Vec<crate::sim::params::Splat>) {
+        let mut seeds = Vec::new();
+        if self.view.brush.mode == crate::ui::view::BrushMode::Tracers {
+            seeds = super::input::tracer_seeds(splats);
+            splats.clear();
+        }
+        let o = &self.view.overlays;
+        let Some(r) = self.running.as_mut() else { return };
+        let t = &mut r.sim.stages.tracers;
+        t.seed(&seeds);
+        t.inflow = o.tracers && o.tracer_inflow;
+        if o.tracers && !t.active() && t.pending() == 0 && (!self.tracers_shown || r.sim.step_index == 0) {
+            r.sim.stages.tracers.fill(&r.sim.params);
+        }
+        self.tracers_shown = o.tracers;
+    }
+}
+
 pub(super) fn restart(sim: &mut Simulation, scene: &Scene, source: &Source) -> Result<()> {
     let fields = crate::sim::init::initial_fields(scene, source)?;
     sim.configure(scene)?;

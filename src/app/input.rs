@@ -74,6 +74,7 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
                 view.brush.mode = if view.brush.mode == BrushMode::Move { BrushMode::Paint } else { BrushMode::Move };
             }
             "v" | "V" => view.split ^= true,
+            "d" | "D" => view.overlays.tracers ^= true,
             d => {
                 if let Ok(n) = d.parse::<u32>() {
                     ui::toggle_overlay(&mut view.overlays, n);
@@ -83,6 +84,27 @@ pub fn key(key: &Key, ctrl: bool, paused: bool, view: &mut View, panel: &mut Pan
         _ => {}
     }
     None
+}
+
+/// Particles a dab of the tracers brush drops.
+pub const TRACERS_A_DAB: usize = 24;
+
+/// The tracer seeds of the tracers brush's dabs: `TRACERS_A_DAB` in each one's disc, spread
+/// evenly (a sunflower spiral, turned a little from dab to dab so strokes show no rows).
+pub fn tracer_seeds(splats: &[Splat]) -> Vec<[f32; 2]> {
+    const GOLDEN_ANGLE: f32 = 2.399_963;
+    let n = TRACERS_A_DAB as f32;
+    splats
+        .iter()
+        .enumerate()
+        .flat_map(|(d, s)| {
+            (0..TRACERS_A_DAB).map(move |k| {
+                let r = s.radius * ((k as f32 + 0.5) / n).sqrt();
+                let a = k as f32 * GOLDEN_ANGLE + d as f32 * 0.7;
+                [s.x + r * a.cos(), s.y + r * a.sin()]
+            })
+        })
+        .collect()
 }
 
 /// A dab of the stroke: position (metres), drag velocity (m/s) and weight (its share of the
@@ -266,5 +288,29 @@ mod tests {
         let dabs = stroke(Some([0.0, 0.0]), &[[1.0, 0.0]], 0.004, 0.01);
         assert!((119..=120).contains(&dabs.len()), "{}", dabs.len());
         assert!((dabs[0].velocity[0] - MAX_DRAG_SPEED).abs() < 1e-3);
+    }
+
+    #[test]
+    fn d_and_0_toggle_the_tracers_and_streamlines() {
+        let (mut view, mut panel) = (View::default(), PanelState::default());
+        key(&Key::Character("d".into()), false, false, &mut view, &mut panel);
+        key(&Key::Character("0".into()), false, false, &mut view, &mut panel);
+        assert!(view.overlays.tracers && view.overlays.streamlines);
+        key(&Key::Character("D".into()), false, false, &mut view, &mut panel);
+        assert!(!view.overlays.tracers);
+    }
+
+    #[test]
+    fn the_tracers_brush_drops_its_particles_in_each_dabs_disc() {
+        let dabs = [Splat { x: 1.0, y: 2.0, radius: 0.3, ..Splat::default() }, Splat { x: -1.0, y: 0.5, radius: 0.1, ..Splat::default() }];
+        let seeds = tracer_seeds(&dabs);
+        assert_eq!(seeds.len(), 2 * TRACERS_A_DAB);
+        for (n, p) in seeds.iter().enumerate() {
+            let d = &dabs[n / TRACERS_A_DAB];
+            assert!((p[0] - d.x).hypot(p[1] - d.y) <= d.radius, "seed {p:?} outside the disc of {d:?}");
+        }
+        // spread over the disc, not heaped at its centre
+        let far = seeds[..TRACERS_A_DAB].iter().filter(|p| (p[0] - 1.0).hypot(p[1] - 2.0) > 0.15).count();
+        assert!(far >= TRACERS_A_DAB / 2, "{far} of {TRACERS_A_DAB} in the outer part of the disc");
     }
 }

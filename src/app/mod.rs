@@ -156,6 +156,8 @@ pub struct App {
     text_bands: bool,
     /// The largest |ω| of the last velocity read back (the curl view's auto range).
     curl_auto: Option<f32>,
+    /// The tracers view was on last frame (`tracers_frame`).
+    tracers_shown: bool,
     /// Ctrl (Cmd on macOS) is held.
     ctrl: bool,
     /// A Quit command was applied: leave the event loop.
@@ -260,6 +262,7 @@ impl App {
             divergence_auto: None,
             text_bands: false,
             curl_auto: None,
+            tracers_shown: false,
             ctrl: false,
             quit: false,
             settle_frames: SETTLE_FRAMES,
@@ -457,6 +460,7 @@ impl App {
         let radius = self.view.brush.radius(&self.scene);
         let mut splats = self.pointer.splats(&self.view.brush, radius, frame_dt);
         self.tools(&mut splats);
+        self.tracers_frame(&mut splats);
         let (w, h) = self.scene.size();
         splats.extend(self.idle.due(self.view.idle_splats, [w, h], radius));
         let drawn = self.overlays_drawn();

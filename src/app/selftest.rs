@@ -386,7 +386,7 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
         }
         Kind::Overlays => {
             let o = &mut app.view.overlays;
-            let flags: [&mut bool; 10] = [
+            let flags: [&mut bool; 12] = [
                 &mut o.ink,
                 &mut o.divergence,
                 &mut o.divergence_after,
@@ -397,6 +397,8 @@ fn advance(c: &mut Current, app: &mut App, saved: &mut Option<Saved>) -> Result<
                 &mut o.grid_lines,
                 &mut o.numbers,
                 &mut o.shading,
+                &mut o.tracers,
+                &mut o.streamlines,
             ];
             let n = flags.len() as u32;
             let on = (frame / 3) as usize;

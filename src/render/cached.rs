@@ -161,6 +161,8 @@ impl CachedField {
         // pixels per cell as drawn into the internal image (arrow widths, grid lines)
         let mut params = *params;
         params.view[0] *= size[0] as f32 / shown.w;
+        // the marks keep their size on screen (shaders/marks.wgsl `screen_px`)
+        params.tints[3] = size[0] as f32 / shown.w;
         params.window = part;
         if one_pixel_a_dye_cell(size, &params) {
             // 3 ink reads a pixel instead of the blend's 12

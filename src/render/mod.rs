@@ -17,6 +17,8 @@ pub use offscreen::Offscreen;
 
 /// shaders/render_field.wgsl as written; it is loaded through [`shader_source`].
 pub const SHADER: &str = include_str!("../../shaders/render_field.wgsl");
+/// shaders/marks.wgsl (tracers and streamlines), composed after it.
+pub const MARKS_SHADER: &str = include_str!("../../shaders/marks.wgsl");
 
 /// The shader the renderer builds: the overlay flag constants (from [`flags`], their one
 /// definition), then render_field.wgsl.
@@ -29,12 +31,13 @@ pub fn shader_source() -> String {
     src += &format!(
         "// An edge arrow's longest share of a cell beside numbers.\nconst EDGE_ARROW_CAP_BESIDE_NUMBERS: f32 = {EDGE_ARROW_CAP_BESIDE_NUMBERS:?};\n"
     );
-    src + SHADER
+    src + SHADER + "\n" + MARKS_SHADER
 }
 
 /// The format headless renders use (and the PNGs hold): gamma-encoded RGBA.
 pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
+pub mod marks;
 pub mod overlays;
 pub use overlays::*;
 
@@ -54,7 +57,10 @@ pub struct RenderParams {
     /// The part of the grid shown, in uv (origin, size; y up): all of it, unless the field
     /// reaches past the window (`Viewport::clipped`).
     pub window: [f32; 4],
-    /// x: the curl range in use (|ω| at full tint, 1/s); the rest unused.
+    /// x: the curl range in use (|ω| at full tint, 1/s); y: the streamlines' seed spacing in
+    /// cells (from `Overlays::streamline_pixels` on screen); z: their segments (the renderer
+    /// sets it); w: the target's pixels a screen pixel (the window's field image is coarser;
+    /// 0 reads as 1), which keeps the tracers' dots their size on screen.
     pub tints: [f32; 4],
 }
 
@@ -75,6 +81,9 @@ impl RenderParams {
             (o.shading, SHADING),
             (o.arrow_colour_by_speed, ARROW_SPEED_COLOUR),
             (o.short_edge_arrows(pixels_per_cell), SHORT_EDGE_ARROWS),
+            (o.tracers, TRACERS),
+            (o.tracers && o.tracer_streaks, TRACER_STREAKS),
+            (o.streamlines, STREAMLINES),
         ] {
             if on {
                 flags |= bit;
@@ -96,7 +105,7 @@ impl RenderParams {
             ],
             view: [pixels_per_cell, sim.params.h, sim.dye_scale as f32, o.tint_opacity],
             window: WHOLE_GRID,
-            tints: [ranges.curl, 0.0, 0.0, 0.0],
+            tints: [ranges.curl, arrow_spacing(o.streamline_pixels, pixels_per_cell), 0.0, 0.0],
         }
     }
 }
@@ -201,6 +210,7 @@ pub struct Renderer {
     /// The same with the divergence slot at the simulation's after-projection buffer, if any.
     after_group: Option<wgpu::BindGroup>,
     use_after: bool,
+    marks: marks::Marks,
 }
 
 /// What a renderer writes with.
@@ -254,7 +264,10 @@ impl Renderer {
             ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
             count: None,
         }];
-        entries.extend((1..=6).map(storage));
+        // the marks' vertex shaders place them by the constants
+        entries[0].visibility |= wgpu::ShaderStages::VERTEX;
+        // the state (1-6), the tracers (7) and the streamlines' line list (8)
+        entries.extend((1..=8).map(storage));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("render"), entries: &entries });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render params"),
@@ -290,8 +303,13 @@ impl Renderer {
             });
             Output::Image { layout, image }
         };
+        let image_layout = match &output {
+            Output::Image { layout, .. } => Some(layout.clone()),
+            Output::Draw { .. } => None,
+        };
+        let marks = marks::Marks::new(device, &layout, format.unwrap_or(HEADLESS_FORMAT), image_layout);
         let (device, variants) = (device.clone(), Vec::new());
-        Renderer { device, module, output, variants, flags: 0, layout, uniform, group: None, after_group: None, use_after: false }
+        Renderer { device, module, output, variants, flags: 0, layout, uniform, group: None, after_group: None, use_after: false, marks }
     }
 
     /// The pipeline for `flags`, built now if it is the first time they are asked for.
@@ -327,7 +345,8 @@ impl Renderer {
     pub fn attach(&mut self, sim: &Simulation) {
         let b = &sim.buffers;
         let group = |divergence: &wgpu::Buffer| {
-            let buffers = [&self.uniform, &b.u, &b.v, &b.p, divergence, &b.ink, &b.solid];
+            let (tracers, lines) = (&sim.stages.tracers.buffer, &sim.stages.streamlines.vertices);
+            let buffers = [&self.uniform, &b.u, &b.v, &b.p, divergence, &b.ink, &b.solid, tracers, lines];
             let entries: Vec<wgpu::BindGroupEntry> = buffers
                 .iter()
                 .enumerate()
@@ -337,6 +356,7 @@ impl Renderer {
         };
         self.group = Some(group(&b.divergence));
         self.after_group = sim.div_after.as_ref().map(|d| group(&d.buffer));
+        self.marks.attach(sim);
     }
 
     /// Writes this frame's constants (before the pass that draws). "Divergence after" reads the
@@ -348,6 +368,10 @@ impl Renderer {
         if self.use_after {
             params.flags &= !DIVERGENCE_AFTER;
         }
+        // the marks have pipelines of their own: the field's is the same with them or without
+        self.marks.prepare(&self.module, &params);
+        params.tints[2] = self.marks.segments() as f32;
+        params.flags &= !MARKS;
         self.variant(params.flags);
         self.flags = params.flags;
         queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
@@ -368,6 +392,19 @@ impl Renderer {
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, group, &[]);
         pass.draw(0..3, 0..1);
+        self.draw_marks(pass);
+    }
+
+    /// Whether this frame draws marks over the field (tracers, streamlines).
+    pub fn has_marks(&self) -> bool {
+        self.marks.any()
+    }
+
+    /// Draws the marks into the pass's viewport (the field's, or the whole field image).
+    pub fn draw_marks(&self, pass: &mut wgpu::RenderPass<'_>) {
+        if let Some(group) = self.state() {
+            self.marks.draw(pass, group);
+        }
     }
 
     /// What `compute` writes: `view` of a `HEADLESS_FORMAT` texture with storage use (a renderer
@@ -389,6 +426,7 @@ impl Renderer {
         pass.set_bind_group(0, group, &[]);
         pass.set_bind_group(1, image, &[]);
         pass.dispatch_workgroups(size[0].div_ceil(IMAGE_BLOCK), size[1].div_ceil(IMAGE_BLOCK), 1);
+        self.marks.compute(pass, group, image);
     }
 }
 
@@ -402,6 +440,7 @@ pub fn render_rgba(sim: &Simulation, overlays: &Overlays, background: [f32; 3], 
     let vp = Viewport::fit(sim.nx, sim.ny, area, 0.0);
     renderer.prepare(&sim.queue, &RenderParams::new(sim, overlays, background, vp.pixels_per_cell(sim.nx), TintRanges::set(overlays)));
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless render") });
+    marks::trace_streamlines(sim, &mut encoder, overlays, vp.pixels_per_cell(sim.nx), true);
     let image = Offscreen::draw(device, &mut encoder, &renderer, vp, [width, height]);
     sim.queue.submit([encoder.finish()]);
     image.staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping the headless frame"));

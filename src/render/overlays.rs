@@ -51,6 +51,17 @@ pub struct Overlays {
     pub shading: bool,
     /// Opacity of the divergence and pressure tints over the ink, 0..1.
     pub tint_opacity: f32,
+    /// Particles carried by the flow (src/sim/tracers.rs), drawn as dots.
+    pub tracers: bool,
+    /// Each particle drawn as a short streak from where it was a step before.
+    pub tracer_streaks: bool,
+    /// Particles come in continuously at the scene's inflow sides while the tracers are shown.
+    pub tracer_inflow: bool,
+    /// Lines along the current velocity (src/sim/streamlines.rs) from a grid of seeds about
+    /// `streamline_pixels` apart on screen whatever the grid.
+    pub streamlines: bool,
+    /// Spacing of the streamlines' seeds on screen, pixels (at least one cell).
+    pub streamline_pixels: f32,
 }
 
 impl Default for Overlays {
@@ -77,6 +88,11 @@ impl Default for Overlays {
             numbers: false,
             shading: false,
             tint_opacity: 0.6,
+            tracers: false,
+            tracer_streaks: true,
+            tracer_inflow: true,
+            streamlines: false,
+            streamline_pixels: 32.0,
         }
     }
 }
@@ -273,8 +289,8 @@ pub const CURL_TITLE: &str = "curl: + purple counter-clockwise, − green clockw
 
 impl Overlays {
     /// The names `--overlays` takes, each with what it switches on.
-    pub const NAMES: [&'static str; 9] =
-        ["ink", "divergence", "divergence-after", "pressure", "curl", "arrows", "mac-arrows", "grid", "shading"];
+    pub const NAMES: [&'static str; 11] =
+        ["ink", "divergence", "divergence-after", "pressure", "curl", "arrows", "mac-arrows", "grid", "shading", "tracers", "streamlines"];
 
     /// Overlays from a comma-separated list of `NAMES` (only those drawn; no numbers, which the
     /// window prints).
@@ -291,6 +307,8 @@ impl Overlays {
                 "mac-arrows" => o.arrows_mac = true,
                 "grid" => o.grid_lines = true,
                 "shading" => (o.ink, o.shading) = (true, true),
+                "tracers" => o.tracers = true,
+                "streamlines" => o.streamlines = true,
                 other => {
                     crate::fail!("--overlays: unknown overlay '{other}'; expected a comma-separated list of {}", Overlays::NAMES.join(", "))
                 }
@@ -317,8 +335,14 @@ pub mod flags {
     /// Edge arrows at most `EDGE_ARROW_CAP_BESIDE_NUMBERS` of a cell long (numbers in the cells).
     pub const SHORT_EDGE_ARROWS: u32 = 1024;
     pub const SHOW_CURL: u32 = 2048;
+    /// Marks drawn over the field by pipelines of their own (shaders/marks.wgsl), not by the
+    /// field's: the tracers, as streaks, and the streamlines.
+    pub const TRACERS: u32 = 4096;
+    pub const TRACER_STREAKS: u32 = 8192;
+    pub const STREAMLINES: u32 = 16384;
+    pub const MARKS: u32 = TRACERS | TRACER_STREAKS | STREAMLINES;
     /// Every flag by its WGSL name.
-    pub const ALL: [(&str, u32); 12] = [
+    pub const ALL: [(&str, u32); 15] = [
         ("SHOW_INK", SHOW_INK),
         ("SHOW_DIVERGENCE", SHOW_DIVERGENCE),
         ("DIVERGENCE_AFTER", DIVERGENCE_AFTER),
@@ -331,6 +355,9 @@ pub mod flags {
         ("DYE_PIXELS", DYE_PIXELS),
         ("SHORT_EDGE_ARROWS", SHORT_EDGE_ARROWS),
         ("SHOW_CURL", SHOW_CURL),
+        ("TRACERS", TRACERS),
+        ("TRACER_STREAKS", TRACER_STREAKS),
+        ("STREAMLINES", STREAMLINES),
     ];
 }
 

@@ -58,6 +58,22 @@ impl Simulation {
         out
     }
 
+    /// The particles `[x, y, previous x, previous y]` (blocking; tests only).
+    pub fn read_tracers(&self) -> Vec<[f32; 4]> {
+        let words = super::buffers::read_buffers(&self.device, &self.queue, &[&self.stages.tracers.buffer]).remove(0);
+        words.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
+    }
+
+    /// Traces the streamlines of `grid`'s seeds and reads their line list back (blocking; tests
+    /// and benchmarks only).
+    pub fn run_streamlines(&self, grid: &super::streamlines::SeedGrid) -> Vec<[f32; 2]> {
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("streamlines") });
+        self.stages.streamlines.encode(&self.queue, &mut encoder, grid);
+        self.queue.submit([encoder.finish()]);
+        let words = super::buffers::read_buffers(&self.device, &self.queue, &[&self.stages.streamlines.vertices]).remove(0);
+        words.chunks_exact(2).take(grid.vertices() as usize).map(|c| [c[0], c[1]]).collect()
+    }
+
     /// Runs one named pass alone on the current state (for tests against the CPU reference).
     pub fn run_pass(&mut self, name: &str) {
         let splats = self.take_splats();
@@ -100,6 +116,11 @@ impl Simulation {
             "body_loads" => timed_pass(&mut encoder, None, name, |pass| s.body_loads.encode(pass)),
             "probes" => timed_pass(&mut encoder, None, name, |pass| s.probes.encode(pass)),
             "move_body" => timed_pass(&mut encoder, None, name, |pass| s.move_body.encode(pass)),
+            // the queued seeds placed, then one move over dt
+            "tracers" => {
+                self.stages.tracers.encode_seeds(&self.device, &mut encoder);
+                timed_pass(&mut encoder, None, name, |pass| self.stages.tracers.encode(pass));
+            }
             "advect_velocity" => {
                 timed_pass(&mut encoder, None, name, |pass| {
                     s.advection.encode_blocks(pass);

@@ -31,7 +31,9 @@ pub mod sources;
 pub mod stage;
 pub mod stats;
 pub mod stepwise;
+pub mod streamlines;
 pub mod substeps;
+pub mod tracers;
 pub mod viscosity;
 pub mod vorticity;
 pub mod warm_start;
@@ -55,6 +57,8 @@ use sources::Sources;
 use stage::{Ctx, timed_pass};
 pub use stats::Figures;
 use stats::{Stats, StatsReadback};
+use streamlines::Streamlines;
+use tracers::Tracers;
 use viscosity::Viscosity;
 use vorticity::Vorticity;
 
@@ -76,6 +80,10 @@ pub struct Stages {
     pub probes: Probes,
     /// The dragged obstacle's cells, on the steps it moves.
     pub move_body: MoveBody,
+    /// Particles carried by the flow (the tracers view), moved every (sub-)step once seeded.
+    pub tracers: Tracers,
+    /// Lines along the velocity (the streamlines view), traced when the view asks.
+    pub streamlines: Streamlines,
 }
 
 impl Stages {
@@ -93,6 +101,8 @@ impl Stages {
             body_loads: BodyLoads::new(ctx)?,
             probes: Probes::new(ctx)?,
             move_body: MoveBody::new(ctx)?,
+            tracers: Tracers::new(ctx)?,
+            streamlines: Streamlines::new(ctx)?,
         })
     }
 
@@ -213,6 +223,8 @@ impl Simulation {
         params.ny = fields.ny as u32;
         params.dye_scale = k as u32;
         let rms = rms_speed(cpu::stats::kinetic_energy(fields, &params) as f32, &params, fields.nx * fields.ny);
+        // what reads the constants outside a step (the streamlines) sees them before the first
+        queue.write_buffer(&buffers.params, 0, bytemuck::bytes_of(&params));
         Ok(Simulation {
             device,
             device_serial: gpu.serial,
@@ -276,6 +288,7 @@ impl Simulation {
         self.emitters = init::emitter_splats(scene);
         self.max_cfl = scene.time.max_cfl;
         self.max_substeps = scene.time.max_substeps as u32;
+        self.queue.write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&self.params));
         Ok(())
     }
 
@@ -284,6 +297,7 @@ impl Simulation {
     pub fn restore(&mut self, fields: &Fields) {
         self.upload(fields);
         self.stages.solvers.forget_prediction(&self.queue);
+        self.stages.tracers.clear(&self.queue);
         self.pending_splats.clear();
         self.step_index = 0;
         self.time = 0.0;
@@ -415,6 +429,8 @@ impl Simulation {
         let plan = self.plan_step(&splats);
         self.params.dt = plan.dt;
         self.stages.solvers.begin_step(encoder);
+        self.stages.tracers.seed_inflow(&self.params);
+        self.stages.tracers.encode_seeds(&self.device, encoder);
         self.last_step_solved = false;
         for k in 0..plan.substeps {
             // the dabs land once, in the first sub-step; emitters act in every one
@@ -517,6 +533,9 @@ impl Simulation {
             });
         }
         s.advection.encode(encoder, profiler, b, freeze, self.params.schemes);
+        if s.tracers.active() {
+            timed_pass(encoder, profiler, "tracers", |pass| s.tracers.encode(pass));
+        }
         if figures != Figures::None {
             timed_pass(encoder, profiler, "stats", |pass| {
                 if !all {

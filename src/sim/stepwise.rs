@@ -242,6 +242,8 @@ impl Simulation {
             let plan = self.plan_step(&splats);
             self.params.dt = plan.dt;
             self.stages.solvers.begin_step(encoder);
+            self.stages.tracers.seed_inflow(&self.params);
+            self.stages.tracers.encode_seeds(&self.device, encoder);
             self.last_step_solved = false;
             (w.plan, w.substep, w.taken, w.splats) = (Some(plan), 0, 0, splats);
         }
@@ -322,7 +324,13 @@ impl Simulation {
                     d.encode(pass);
                 }
             }),
-            Stage::Advect => s.advection.encode(encoder, None, b, freeze, self.params.schemes),
+            Stage::Advect => {
+                s.advection.encode(encoder, None, b, freeze, self.params.schemes);
+                // the tracers ride the same velocity, as in `encode_substep`
+                if s.tracers.active() {
+                    timed_pass(encoder, None, "tracers", |pass| s.tracers.encode(pass));
+                }
+            }
         }
     }
 

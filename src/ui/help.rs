@@ -30,6 +30,8 @@ pub const HELP: &[(&str, &str)] = &[
     ("8", "curl (vorticity): purple counter-clockwise, green clockwise"),
     ("9", "plots: the last solve's residual, and energy, divergence and ink over time"),
     ("V", "split view: two runs side by side, one setting different (the panel's Split view picks it)"),
+    ("0", "streamlines: lines along the current velocity"),
+    ("D", "tracers: particles carried by the flow"),
 ];
 
 /// The hint shown over the field for the first steps.

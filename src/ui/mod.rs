@@ -61,6 +61,10 @@ pub enum Command {
     /// The web page: put a link that reproduces this setup (scene and every changed setting in
     /// `--set` form) in the address bar and on the clipboard.
     CopyLink,
+    /// Spread tracer particles evenly over the domain.
+    FillTracers,
+    /// Remove every tracer particle.
+    ClearTracers,
 }
 
 /// A grid change the app asks about before applying it.
@@ -238,6 +242,7 @@ pub fn toggle_overlay(o: &mut Overlays, n: u32) {
         6 => o.grid_lines ^= true,
         7 => o.numbers ^= true,
         8 => o.curl ^= true,
+        0 => o.streamlines ^= true,
         _ => {}
     }
 }

@@ -75,6 +75,7 @@ pub fn panel_contents(ui: &mut egui::Ui, shown: &Shown, view: &mut View, state: 
     egui::CollapsingHeader::new("Split view").default_open(false).show(ui, |ui| super::split::split_view(ui, view));
     egui::CollapsingHeader::new("Overlays").default_open(true).show(ui, |ui| {
         overlays(ui, view, state.canvas, shown.stats.pressure_range, shown.stats.divergence_range, shown.stats.curl_range);
+        out.extend(marks(ui, &mut view.overlays));
         sections::display(ui, &mut scene);
     });
     if scene != *shown.scene {
@@ -502,6 +503,11 @@ fn brush(ui: &mut egui::Ui, view: &mut View, scene: &Scene) {
                 "Left click pins a probe at the point (at most 8, the oldest goes), right click takes them all away: \
                  u, v, p, div and ink there show under the statistics, with a plot of u and v",
             ),
+            (
+                BrushMode::Tracers,
+                "tracers",
+                "Left drag drops tracer particles in the brush's disc (shown with key D); nothing else changes",
+            ),
         ] {
             ui.radio_value(&mut b.mode, mode, name).on_hover_text(tip);
         }
@@ -619,6 +625,36 @@ fn overlays(
             ui.small(format!("   {w}"));
         }
     }
+}
+
+/// The tracers' and streamlines' settings, and the tracers' commands.
+fn marks(ui: &mut egui::Ui, o: &mut crate::render::Overlays) -> Option<Command> {
+    checkbox(
+        ui,
+        &mut o.tracers,
+        "D tracers",
+        "Particles carried by the flow, moved on the GPU every step: seeded evenly when switched on, by the brush's tracers mode, \
+         and at inflow sides; removed at outflows and in obstacles (key D)",
+    );
+    checkbox(ui, &mut o.tracer_streaks, "tracer streaks", "Draw each particle as a short streak from where it was a step before");
+    checkbox(ui, &mut o.tracer_inflow, "tracers at inflows", "New particles come in continuously at the scene's inflow sides");
+    let mut command = None;
+    ui.horizontal(|ui| {
+        if ui.button("fill tracers").on_hover_text("Spread particles evenly over the whole domain").clicked() {
+            command = Some(Command::FillTracers);
+        }
+        if ui.button("clear tracers").on_hover_text("Remove every particle").clicked() {
+            command = Some(Command::ClearTracers);
+        }
+    });
+    checkbox(
+        ui,
+        &mut o.streamlines,
+        "0 streamlines",
+        "Lines along the current velocity, traced on the GPU from seeds about the spacing below apart on screen whatever the grid (key 0)",
+    );
+    slider(ui, &mut o.streamline_pixels, 16.0..=96.0, false, "streamline spacing (px)", "Screen pixels between the streamlines' seeds");
+    command
 }
 
 /// A tint's range on a logarithmic slider (typed values beyond its ends kept), greyed out where

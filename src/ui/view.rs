@@ -32,6 +32,8 @@ pub enum BrushMode {
     /// Probes: a left click pins one (at most `MAX_PROBES`, the oldest goes), a right click
     /// takes them all away; their series show under the statistics.
     Probe,
+    /// Tracers: a left drag drops particles in the brush's disc, and changes nothing else.
+    Tracers,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -17,6 +17,8 @@ pub mod solver_check;
 pub mod solver_gate_check;
 pub mod sources;
 pub mod stats;
+pub mod streamlines;
+pub mod tracers;
 pub mod viscosity;
 pub mod vorticity;
 pub mod warm_start;

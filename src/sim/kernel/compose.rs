@@ -154,6 +154,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("body_loads", include_str!("../../../shaders/body_loads.wgsl")),
     ("probes", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/probes.wgsl"))),
     ("move_body", concat!(part!(empty_cell), include_str!("../../../shaders/move_body.wgsl"))),
+    ("tracers", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/tracers.wgsl"))),
+    ("streamlines", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/streamlines.wgsl"))),
 ];
 
 /// Every pass, the multigrid family's included: (name, composed text after the prelude).
