@@ -140,7 +140,8 @@ impl Drag {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::sim::move_body::{BodyShape, Drag};
+    use crate::sim::params::{BODY_DROP, BODY_MOVE, BODY_PICK};
 
     #[test]
     fn a_drag_picks_then_follows_the_target_a_few_cells_a_step_then_drops() {
