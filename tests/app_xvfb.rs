@@ -1525,3 +1525,98 @@ fn key_v_splits_the_field_into_two_runs_that_differ_in_their_setting() {
     assert!(two_domains(&back).is_none(), "still split after V again (see {})", out.display());
     assert!(app.0.try_wait().unwrap().is_none(), "smokebox exited");
 }
+
+/// Issue 58, item 4: key D fills the wind tunnel with tracer dots (their warm yellow) that the
+/// flow carries downstream, a single step at a time while paused; key 0 draws streamlines (their
+/// pale blue-white), which upstream of the cylinder, in the inflow's uniform stream, run level.
+#[test]
+fn keys_d_and_0_show_tracers_carried_downstream_and_level_streamlines() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_marks");
+    let mut command = smokebox(&out);
+    std::fs::create_dir_all(out.join("config")).unwrap();
+    // no inflow seeding (the dots that move are the fill's), and no ink (the tracers' yellow alone)
+    std::fs::write(out.join("config").join("view.toml"), "[overlays]\ntracer_inflow = false\n").unwrap();
+    let args = ["--scene", "wind-tunnel", "--set", "display.ink=false"];
+    let mut app = Kill(command.args(args).env("DISPLAY", &display).stderr(Stdio::null()).spawn().unwrap());
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    xdo(&display, &["mousemove", "1275", "795"]);
+    sleep(Duration::from_secs(2));
+    pause(&display, &out);
+    let yellow = |p: &image::Rgb<u8>| p.0[0] > 200 && p.0[1] > 150 && p.0[2] < 90;
+    let pale = |p: &image::Rgb<u8>| (140..=185).contains(&p.0[0]) && (155..=200).contains(&p.0[1]) && (175..=215).contains(&p.0[2]);
+    // below the badges and captions at the field's top (the PAUSED badge is a yellow too)
+    let mask = |img: &image::RgbImage, f: &dyn Fn(&image::Rgb<u8>) -> bool| -> Vec<Vec<bool>> {
+        (img.height() * 3 / 10..img.height()).map(|y| (0..img.width()).map(|x| f(img.get_pixel(x, y))).collect()).collect()
+    };
+    let count = |m: &Vec<Vec<bool>>| m.iter().flatten().filter(|&&b| b).count();
+    let before = channel_of(&shot(&display, &out.join("before.png")));
+    assert!(count(&mask(&before, &yellow)) < 50, "tracer yellow before key D (see {})", out.display());
+    let mut dots = before.clone();
+    for attempt in 0..3 {
+        // paused: the dots show at once, no step needed
+        focus_and_key(&display, "d");
+        sleep(Duration::from_secs(2));
+        dots = channel_of(&shot(&display, &out.join(format!("dots_{attempt}.png"))));
+        if count(&mask(&dots, &yellow)) > 800 {
+            break;
+        }
+    }
+    let a = mask(&dots, &yellow);
+    assert!(count(&a) > 800, "no tracer dots after key D: {} yellow pixels (see {})", count(&a), out.display());
+    for _ in 0..6 {
+        focus_and_key(&display, "Right");
+        sleep(Duration::from_millis(600));
+    }
+    sleep(Duration::from_secs(1));
+    let moved = channel_of(&shot(&display, &out.join("dots_moved.png")));
+    let b = mask(&moved, &yellow);
+    // the shift of the dots' pattern along x: the overlap of a shifted by s with b, upstream half
+    let (w, h) = (a[0].len(), a.len());
+    let overlap = |s: usize| (0..h).map(|y| (0..w / 2).filter(|&x| a[y][x] && x + s < w && b[y][x + s]).count()).sum::<usize>();
+    let best = (0..12).max_by_key(|&s| overlap(s)).unwrap();
+    println!(
+        "tracers: {} yellow pixels, pattern moved {best} px downstream (overlap {} at 0, {} at {best})",
+        count(&a),
+        overlap(0),
+        overlap(best)
+    );
+    assert!(
+        best >= 1 && overlap(best) > overlap(0) * 3 / 2,
+        "the dots did not move downstream: best shift {best} px (see {})",
+        out.display()
+    );
+
+    // streamlines: D off, 0 on
+    focus_and_key(&display, "d");
+    let mut lines = moved.clone();
+    for attempt in 0..3 {
+        focus_and_key(&display, "0");
+        sleep(Duration::from_secs(2));
+        lines = channel_of(&shot(&display, &out.join(format!("streamlines_{attempt}.png"))));
+        if count(&mask(&lines, &pale)) > 1000 {
+            break;
+        }
+    }
+    let m = mask(&lines, &pale);
+    assert!(count(&m) > 1000, "no streamlines after key 0: {} pale pixels (see {})", count(&m), out.display());
+    // upstream fifth of the field: pale pixels lie in level runs (a row's run of 12 or more)
+    let runs: usize = (0..h).map(|y| (0..w / 5).collect::<Vec<_>>().split(|&x| !m[y][x]).filter(|r| r.len() >= 12).count()).sum();
+    println!("streamlines: {} pale pixels, {runs} level runs upstream", count(&m));
+    assert!(runs >= 4, "the streamlines upstream are not level: {runs} runs of 12 px (see {})", out.display());
+}
+
+/// The field of a scene whose left and right sides are open (no rim there): between its top and
+/// bottom rims, as wide as they run.
+fn channel_of(img: &image::RgbImage) -> image::RgbImage {
+    let grey = |x: u32, y: u32| {
+        let [r, g, b] = img.get_pixel(x, y).0;
+        (170..=186).contains(&r) && (172..=188).contains(&g) && (180..=196).contains(&b)
+    };
+    let w = img.width() * 2 / 3;
+    let rows: Vec<u32> = (0..img.height()).filter(|&y| (0..w).filter(|&x| grey(x, y)).count() > 200).collect();
+    let (y0, y1) = (*rows.first().expect("a top rim"), *rows.last().expect("a bottom rim"));
+    let xs: Vec<u32> = (0..w).filter(|&x| grey(x, y0)).collect();
+    let (x0, x1) = (xs[0], *xs.last().unwrap());
+    image::imageops::crop_imm(img, x0, y0 + 1, x1 - x0 + 1, y1 - y0 - 1).to_image()
+}

@@ -526,9 +526,15 @@ impl Running {
         }
         let alpha = if self.see_through { d.background_alpha } else { 1.0 };
         let params = RenderParams::new(sim, o, d.background, ppc, d.ranges).with_background_alpha(alpha);
-        crate::render::marks::trace_streamlines(sim, &mut encoder, o, ppc, d.steps > 0 || d.field_dirty);
+        // tracers seeded while paused (the view switched on, the brush) show at once; a step
+        // places them otherwise
+        let seeded = d.steps == 0 && sim.stages.tracers.pending() > 0;
+        if seeded {
+            sim.stages.tracers.encode_seeds(&device, &mut encoder);
+        }
+        let changed = d.steps > 0 || d.field_dirty || seeded;
+        crate::render::marks::trace_streamlines(sim, &mut encoder, o, ppc, changed);
         let window = [texture.width() as f32, texture.height() as f32];
-        let changed = d.steps > 0 || d.field_dirty;
         let mut field_redrawn = self.field.update(&device, &queue, &mut encoder, &params, d.viewport, window, changed);
         field_redrawn |= self
             .split

@@ -13,9 +13,10 @@ use crate::error::Result;
 pub const TRACER_CAPACITY: usize = 16384;
 /// A dead particle (shaders/tracers.wgsl `DEAD`).
 pub const DEAD: [f32; 4] = super::cpu::tracers::DEAD;
-/// Particles that fill the domain evenly (`fill`), and the density the inflows keep: a quarter of
-/// the capacity, so the ring holds four domains' worth before the oldest make way.
-pub const TRACER_FILL: usize = TRACER_CAPACITY / 4;
+/// Particles that fill the domain evenly (`fill`), and the density the inflows keep: an eighth of
+/// the capacity (dots that read as flow, not as a carpet), so the ring holds eight domains' worth
+/// before the oldest make way.
+pub const TRACER_FILL: usize = TRACER_CAPACITY / 8;
 /// At most this many particles come in at an inflow a step.
 const MAX_INFLOW_A_STEP: usize = 512;
 
@@ -154,7 +155,18 @@ pub fn even_points(w: f32, h: f32, count: usize) -> Vec<[f32; 2]> {
     // a stride prime to n visits every point once
     let stride = (n as f64 * 0.618_034) as usize | 1;
     let stride = (stride..).find(|s| gcd(*s, n) == 1).unwrap_or(1);
-    (0..n).map(|k| (k * stride) % n).map(|m| [((m % cols) as f32 + 0.5) * dx, ((m / cols) as f32 + 0.5) * dy]).collect()
+    // each point shaken inside its lattice cell: a lattice of dots reads as a mesh, not as fluid
+    let shake = |m: usize, salt: u32| {
+        let mut x = (m as u32).wrapping_mul(0x9e37_79b9) ^ salt;
+        x ^= x >> 16;
+        x = x.wrapping_mul(0x85eb_ca6b);
+        x ^= x >> 13;
+        (x >> 8) as f32 / (1u32 << 24) as f32 * 0.8 + 0.1
+    };
+    (0..n)
+        .map(|k| (k * stride) % n)
+        .map(|m| [((m % cols) as f32 + shake(m, 0x68e3_1da4)) * dx, ((m / cols) as f32 + shake(m, 0x1b56_c4e9)) * dy])
+        .collect()
 }
 
 fn gcd(a: usize, b: usize) -> usize {
