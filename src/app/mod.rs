@@ -27,8 +27,8 @@ mod rebuild;
 mod selftest;
 #[cfg(target_os = "linux")]
 mod soft_present;
-mod stages;
 mod split;
+mod stages;
 pub mod stepper;
 #[cfg(target_arch = "wasm32")]
 mod web;
@@ -657,4 +657,3 @@ impl App {
         }
     }
 }
-
