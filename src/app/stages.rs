@@ -39,7 +39,8 @@ pub fn overlays_for(stage: Option<Stage>, user: &Overlays, pixels_per_cell: f32)
         }
         // the level's values are in the divergence-after buffer (src/sim/level_picture.rs)
         Some(Stage::Level { part, .. }) => {
-            (o.divergence, o.divergence_after, o.arrows_mac, o.arrows_centre) = (true, true, false, false);
+            // on black: the ink's colours would read as the tint's
+            (o.divergence, o.divergence_after, o.arrows_mac, o.arrows_centre, o.ink) = (true, true, false, false, false);
             o.level_picture = Some(match part {
                 LevelPart::Residual => "V-cycle level: the residual restricted onto it",
                 LevelPart::Correction => "V-cycle level: its correction",
