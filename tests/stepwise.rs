@@ -197,9 +197,18 @@ fn the_divergence_left_after_1_2_4_jacobi_sweeps_falls_on_a_box() {
 /// breaks it. The step taken with these stages stays bit for bit a step taken at once.
 #[test]
 fn multigrid_level_pictures_show_the_vcycle_and_conserve_the_residuals_sum() {
+    // the device's V-cycle and the other (a GPU's tiled kernels, a CPU adapter's plain ones)
+    for tiled in [false, true] {
+        level_pictures(tiled);
+    }
+}
+
+fn level_pictures(tiled: bool) {
     use smokebox::sim::level_picture::LevelPart;
     let sets = ["grid.nx=128", "grid.ny=128", "solver.kind=\"multigrid\"", "solver.tolerance=0", "solver.iterations=4"];
     let (mut a, mut b) = (sim("plume", &sets), sim("plume", &sets));
+    a.stages.solvers.mg.tiled = tiled;
+    b.stages.solvers.mg.tiled = tiled;
     a.run_blocking(4, false);
     b.run_blocking(4, false);
     let mut w = b.stepwise().unwrap();
@@ -233,7 +242,7 @@ fn multigrid_level_pictures_show_the_vcycle_and_conserve_the_residuals_sum() {
                 let b0 = rhs_sum.expect("the first V-cycle before its levels");
                 assert!((sum - b0).abs() <= 1e-4 * size, "level {l}: Σ rhs {sum:e}, level 0's Σ b {b0:e} (Σ|rhs| {size:e})");
             }
-            println!("level {l} {part:?}: Σ {sum:e}, Σ|.| {size:e}, b0 {rhs_sum:?}");
+            println!("tiled {tiled}, level {l} {part:?}: Σ {sum:e}, Σ|.| {size:e}, b0 {rhs_sum:?}");
             seen.push((l, part));
         }
         if !w.in_step() {
