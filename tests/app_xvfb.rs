@@ -1620,3 +1620,30 @@ fn channel_of(img: &image::RgbImage) -> image::RgbImage {
     let (x0, x1) = (xs[0], *xs.last().unwrap());
     image::imageops::crop_imm(img, x0, y0 + 1, x1 - x0 + 1, y1 - y0 - 1).to_image()
 }
+
+/// Issue 58: with multigrid (`plume`, 128²), the stage view shows the first V-cycle's levels: S
+/// reaches "V-cycle level 1 (64²): the residual of level 0 restricted onto it" and then level 1's
+/// correction, and the two pictures differ.
+#[test]
+fn key_t_shows_the_multigrid_vcycles_levels() {
+    let (display, _x) = xvfb();
+    let out = fresh_folder("app_xvfb_stage_levels");
+    let (mut app, log) = logged_app(&display, &out, "plume");
+    wait_for_field(&display, &out.join("start.png"), &mut app);
+    sleep(Duration::from_secs(2));
+    key_until_line(&display, "t", &log, "stage view opened at step ", 20).expect("T opens the stage view");
+    let mut shots = Vec::new();
+    for want in ["V-cycle level 1 (64²): the residual", "V-cycle level 1 (64²): its correction"] {
+        // a stage a press: the plan's sub-steps and the solves' prediction decide how many come first
+        let found = (0..24).find_map(|_| {
+            focus_and_key(&display, "s");
+            wait_for_text(&log, want, 3)
+        });
+        println!("{}", found.unwrap_or_else(|| panic!("no '{want}' in 24 stages (see {})", log.display())));
+        sleep(Duration::from_secs(2));
+        shots.push(shot(&display, &out.join(format!("level_{}.png", shots.len() + 1))));
+    }
+    let d = differ_in(&shots[0], &shots[1], domain(&shots[0]));
+    println!("residual to correction: {d} pixels of the field changed");
+    assert!(d > 500, "level 1's residual and correction look alike ({d} pixels; see {})", out.display());
+}

@@ -792,3 +792,40 @@ fn streamlines_match_cpu() {
         assert!(drawn > want.len() / 8, "streamlines [{label}]: only {drawn} segments of {} drawn", want.len() / 2);
     }
 }
+
+/// The stage view's multigrid level pictures (shaders/level_picture.wgsl) against
+/// `cpu::level_picture` on the level buffers the first V-cycle left, on a grid whose levels end
+/// with short cells (100×60 → 50×30 → 25×15), with solids.
+#[test]
+fn level_picture_matches_cpu() {
+    use smokebox::config::SolverKind;
+    use smokebox::sim::level_picture::{LevelPart, place};
+    use smokebox::sim::stepwise::Stage;
+    let (nx, ny) = (100, 60);
+    let solver = SolverConfig { kind: SolverKind::Multigrid, multigrid_iterations: 4, tolerance: 0.0, ..SolverConfig::default() };
+    let mut sim = Simulation::new(&gpu(), &random_fields(nx, ny, 7, 0.1), box_params(nx, ny, 0.01, 0.01), solver).unwrap();
+    sim.freeze_velocity = false;
+    let mut w = sim.stepwise().unwrap();
+    let mut pictures = 0;
+    loop {
+        let mut encoder = sim.device.create_command_encoder(&Default::default());
+        let stage = sim.encode_stage(&mut w, &mut encoder);
+        sim.queue.submit([encoder.finish()]);
+        sim.after_submit();
+        if let Stage::Level { level, part, .. } = stage {
+            let mg = &sim.stages.solvers.mg;
+            let l = level as usize;
+            let values = if part == LevelPart::Residual { &mg.buffers.mg_rhs } else { &mg.buffers.mg_x[l % 2] };
+            let picture = &sim.div_after.as_ref().unwrap().buffer;
+            let got = smokebox::sim::buffers::read_buffers(&sim.device, &sim.queue, &[picture, values]);
+            let want = cpu::level_picture::level_picture(&got[1], place(&mg.levels()[l], part), nx, ny);
+            assert!(max_abs(&want) > 0.0, "level {l} {part:?}: nothing to compare");
+            assert_close(&format!("level {l} {part:?}"), &got[0], &want, 0.0);
+            pictures += 1;
+        }
+        if !w.in_step() {
+            break;
+        }
+    }
+    assert!(pictures >= 2, "no level pictures in {:?}", w.stages);
+}

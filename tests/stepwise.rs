@@ -187,3 +187,70 @@ fn the_divergence_left_after_1_2_4_jacobi_sweeps_falls_on_a_box() {
     let after = max_abs_of(&s, &s.div_after.as_ref().unwrap().buffer);
     assert!((after - left[8].1).abs() <= 1e-6 * before, "{after:e} against {:e}", left[8].1);
 }
+
+/// The multigrid level stages at 128² (levels 64², 32², 16²): they follow the first V-cycle with
+/// the sizes of the levels the V-cycle leaves in the level buffers, each picture is its level's
+/// cells spread over 2^l × 2^l blocks, and the restricted residual conserves the sum of the
+/// right-hand side. The restriction sums the fine residuals of each 2×2 block, and in a closed box
+/// Σ A·x = 0 (every face's flux enters one cell and leaves its neighbour), so on every level
+/// Σ rhs = Σ b of level 0 whatever the smoothing did; a picture of the wrong level, part or offset
+/// breaks it. The step taken with these stages stays bit for bit a step taken at once.
+#[test]
+fn multigrid_level_pictures_show_the_vcycle_and_conserve_the_residuals_sum() {
+    // the device's V-cycle and the other (a GPU's tiled kernels, a CPU adapter's plain ones)
+    for tiled in [false, true] {
+        level_pictures(tiled);
+    }
+}
+
+fn level_pictures(tiled: bool) {
+    use smokebox::sim::level_picture::LevelPart;
+    let sets = ["grid.nx=128", "grid.ny=128", "solver.kind=\"multigrid\"", "solver.tolerance=0", "solver.iterations=4"];
+    let (mut a, mut b) = (sim("plume", &sets), sim("plume", &sets));
+    a.stages.solvers.mg.tiled = tiled;
+    b.stages.solvers.mg.tiled = tiled;
+    a.run_blocking(4, false);
+    b.run_blocking(4, false);
+    let mut w = b.stepwise().unwrap();
+    let levels = smokebox::sim::multigrid::levels(128, 128);
+    let shown = b.stages.solvers.mg.levels_in_buffers();
+    assert!(shown >= 1, "no level of 128² in the level buffers");
+    a.run_blocking(1, false);
+    let (mut rhs_sum, mut seen) = (None, Vec::new());
+    loop {
+        let stage = take_stage(&mut b, &mut w);
+        if stage == Stage::Pressure(1) {
+            // level 0's b, as the first V-cycle loaded it
+            let rhs = &read_buffers(&b.device, &b.queue, &[&b.stages.solvers.mg.buffers.mg_rhs])[0];
+            rhs_sum = Some(rhs[..128 * 128].iter().map(|&v| v as f64).sum::<f64>());
+        }
+        if let Stage::Level { level, nx, ny, part } = stage {
+            let l = level as usize;
+            assert_eq!([nx, ny], [levels[l].nx, levels[l].ny], "level {l}'s size");
+            let picture = &read_buffers(&b.device, &b.queue, &[&b.div_after.as_ref().unwrap().buffer])[0];
+            let side = 1usize << l;
+            for j in 0..128 {
+                for i in 0..128 {
+                    let corner = picture[(j / side * side) * 128 + i / side * side];
+                    assert_eq!(picture[j * 128 + i].to_bits(), corner.to_bits(), "level {l}: cell {i},{j} off its block");
+                }
+            }
+            let sum = picture.iter().map(|&v| v as f64).sum::<f64>() / (side * side) as f64;
+            let size = picture.iter().map(|&v| v.abs() as f64).sum::<f64>() / (side * side) as f64;
+            assert!(size > 0.0, "level {l} {part:?}: an empty picture");
+            if part == LevelPart::Residual {
+                let b0 = rhs_sum.expect("the first V-cycle before its levels");
+                assert!((sum - b0).abs() <= 1e-4 * size, "level {l}: Σ rhs {sum:e}, level 0's Σ b {b0:e} (Σ|rhs| {size:e})");
+            }
+            println!("tiled {tiled}, level {l} {part:?}: Σ {sum:e}, Σ|.| {size:e}, b0 {rhs_sum:?}");
+            seen.push((l, part));
+        }
+        if !w.in_step() {
+            break;
+        }
+    }
+    let down: Vec<_> = (1..=shown).map(|l| (l, LevelPart::Residual)).collect();
+    let up: Vec<_> = (1..=shown).rev().map(|l| (l, LevelPart::Correction)).collect();
+    assert_eq!(seen, [down, up].concat());
+    assert!(bits(&a) == bits(&b), "the step with level pictures differs from the step at once");
+}

@@ -385,8 +385,16 @@ impl App {
             notes: self.panel.message.iter().chain(self.overlay_note.as_ref().map(|(n, _)| n)).cloned().collect(),
             legends,
             arrow_key: overlay_notes::arrow_key(o, crate::render::arrow_speed(r.sim.max_speed, r.sim.rms_speed), ppc, ppp),
-            readout: r.probe.latest.as_ref().filter(|_| over_field).map(|c| c.text()),
-            numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| numbers::label(o.pressure, s.divergence_after)),
+            readout: r
+                .probe
+                .latest
+                .as_ref()
+                .filter(|_| over_field)
+                .map(|c| if o.level_picture.is_some() { c.level_text() } else { c.text() }),
+            numbers: r.values.latest.as_ref().filter(|_| !numbers.is_empty()).map(|s| match o.level_picture {
+                Some(level) if !o.pressure => format!("numbers: {level}, Pa"),
+                _ => numbers::label(o.pressure, s.divergence_after),
+            }),
             bands: self.text_bands && !self.view.fill_window,
             halves: split::labels(r.split.as_ref(), self.viewport, ppp),
             pins: {

@@ -8,6 +8,7 @@
 use super::{App, SETTLE_FRAMES};
 use crate::render::Overlays;
 use crate::sim::Simulation;
+use crate::sim::level_picture::LevelPart;
 use crate::sim::stepwise::{self, Stage, Stepwise};
 use crate::ui::StageShown;
 
@@ -27,7 +28,7 @@ const EDGE_ARROW_CELL_PX: f32 = 12.0;
 /// arrow lengths): the velocity as arrows, the divergence before the solve, the pressure with the
 /// divergence it leaves, the divergence after the correction.
 pub fn overlays_for(stage: Option<Stage>, user: &Overlays, pixels_per_cell: f32) -> Overlays {
-    let mut o = Overlays { divergence: false, divergence_after: false, pressure: false, curl: false, ..user.clone() };
+    let mut o = Overlays { divergence: false, divergence_after: false, pressure: false, curl: false, level_picture: None, ..user.clone() };
     let edges = pixels_per_cell >= EDGE_ARROW_CELL_PX;
     let arrows = |o: &mut Overlays| (o.arrows_mac, o.arrows_centre) = (edges, !edges);
     match stage {
@@ -35,6 +36,15 @@ pub fn overlays_for(stage: Option<Stage>, user: &Overlays, pixels_per_cell: f32)
         Some(Stage::Divergence) => (o.divergence, o.arrows_mac, o.arrows_centre) = (true, false, false),
         Some(Stage::Pressure(_) | Stage::Solve) => {
             (o.pressure, o.divergence, o.divergence_after, o.arrows_mac, o.arrows_centre) = (true, true, true, false, false)
+        }
+        // the level's values are in the divergence-after buffer (src/sim/level_picture.rs)
+        Some(Stage::Level { part, .. }) => {
+            // on black: the ink's colours would read as the tint's
+            (o.divergence, o.divergence_after, o.arrows_mac, o.arrows_centre, o.ink) = (true, true, false, false, false);
+            o.level_picture = Some(match part {
+                LevelPart::Residual => "V-cycle level: the residual restricted onto it",
+                LevelPart::Correction => "V-cycle level: its correction",
+            });
         }
         Some(Stage::Project) => {
             arrows(&mut o);
@@ -160,6 +170,10 @@ mod tests {
         assert!(p.pressure && p.divergence && p.divergence_after && p.pressure_range == 7.0);
         let after = overlays_for(Some(Stage::Project), &user, 20.0);
         assert!(after.divergence_after && after.arrows_mac && !after.pressure);
+        let level = overlays_for(Some(Stage::Level { level: 1, nx: 64, ny: 64, part: LevelPart::Residual }), &user, 20.0);
+        assert!(level.divergence && level.divergence_after && level.level_picture.is_some() && !level.pressure);
+        let legend = &level.legends(1.0, 1.0)[0];
+        assert_eq!((legend.title, legend.unit), ("V-cycle level: the residual restricted onto it", "Pa"));
         // cells too small for edge arrows: the cell arrows
         let small = overlays_for(Some(Stage::Advect), &user, 4.0);
         assert!(small.arrows_centre && !small.arrows_mac);

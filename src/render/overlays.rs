@@ -62,6 +62,10 @@ pub struct Overlays {
     pub streamlines: bool,
     /// Spacing of the streamlines' seeds on screen, pixels (at least one cell).
     pub streamline_pixels: f32,
+    /// The divergence tint shows a multigrid level's values instead (the stage view): its
+    /// legend's title. Not a setting.
+    #[serde(skip)]
+    pub level_picture: Option<&'static str>,
 }
 
 impl Default for Overlays {
@@ -93,6 +97,7 @@ impl Default for Overlays {
             tracer_inflow: true,
             streamlines: false,
             streamline_pixels: 32.0,
+            level_picture: None,
         }
     }
 }
@@ -273,7 +278,8 @@ impl Overlays {
             let r = self.divergence_range;
             let colour = |t: f32| divergence_tint(t * r, r, [0.0; 3], 1.0);
             let title = if self.divergence_after { "divergence after the solve" } else { "divergence before the solve" };
-            out.push(Legend { title, unit: "1/s", range: r, stops: stops(r, &colour) });
+            let (title, unit) = self.level_picture.map_or((title, "1/s"), |level| (level, "Pa"));
+            out.push(Legend { title, unit, range: r, stops: stops(r, &colour) });
         }
         if self.curl {
             let r = curl_range;

@@ -208,14 +208,23 @@ impl CellReadout {
 
     /// One line for the panel: every value with its unit.
     pub fn text(&self) -> String {
+        self.text_as(&format!("div {}", divergence_when(self.divergence_after)), "1/s")
+    }
+
+    /// The line where the divergence-after buffer holds a multigrid level's picture (the stage
+    /// view, src/sim/level_picture.rs): its value is the level's, in Pa.
+    pub fn level_text(&self) -> String {
+        self.text_as("V-cycle level", "Pa")
+    }
+
+    fn text_as(&self, divergence: &str, unit: &str) -> String {
         let [u, v] = self.velocity();
         format!(
-            "cell ({}, {}){}  u {u:+.3} m/s  v {v:+.3} m/s  p {:+.4} Pa  div {} {:+.3e} 1/s  ink ({:.2}, {:.2}, {:.2})",
+            "cell ({}, {}){}  u {u:+.3} m/s  v {v:+.3} m/s  p {:+.4} Pa  {divergence} {:+.3e} {unit}  ink ({:.2}, {:.2}, {:.2})",
             self.i,
             self.j,
             if self.solid { " solid" } else { "" },
             self.p,
-            divergence_when(self.divergence_after),
             self.divergence,
             self.ink[0],
             self.ink[1],

@@ -13,6 +13,7 @@ pub mod fields;
 pub mod forces;
 pub mod init;
 pub mod kernel;
+pub mod level_picture;
 pub mod limits;
 pub mod mgpcg;
 pub mod move_body;
@@ -595,18 +596,22 @@ impl Simulation {
     /// From now on each step also keeps the divergence right after the correction.
     pub fn enable_div_after(&mut self) -> Result<()> {
         if self.div_after.is_none() {
-            let ctx = Ctx {
-                device: &self.device,
-                device_serial: Some(self.device_serial),
-                buffers: &self.buffers,
-                nx: self.nx,
-                ny: self.ny,
-                dye_scale: self.dye_scale,
-                switches: &self.switches,
-            };
-            self.div_after = Some(div_after::DivergenceAfter::new(&ctx)?);
+            self.div_after = Some(div_after::DivergenceAfter::new(&self.ctx())?);
         }
         Ok(())
+    }
+
+    /// This simulation's device, buffers and grid, for building kernels after it started.
+    pub fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            device: &self.device,
+            device_serial: Some(self.device_serial),
+            buffers: &self.buffers,
+            nx: self.nx,
+            ny: self.ny,
+            dye_scale: self.dye_scale,
+            switches: &self.switches,
+        }
     }
 }
 

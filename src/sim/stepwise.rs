@@ -11,7 +11,14 @@
 //! pressures back once more and runs the very solve a step runs; the solver's memory is kept
 //! (`Solvers::keeping_memory`), so a step taken by stages leaves the state bit for bit as one
 //! taken at once (tests/stepwise.rs).
+//!
+//! With multigrid, the V-cycle's levels follow the pressure after one V-cycle (or the solve,
+//! where that is its only one): the level buffers still hold that V-cycle's values, so each
+//! level's restricted residual (going down) and correction (going up) is drawn from them
+//! (src/sim/level_picture.rs) into the divergence-after buffer, nothing run again. Levels below
+//! `Multigrid::levels_in_buffers` live only in workgroup memory and are not shown.
 
+use super::level_picture::{LevelPart, LevelPicture};
 use super::params::Splat;
 use super::solver::{SolveSpec, unit_sweeps};
 use super::stage::{copy_all, timed_pass};
@@ -31,6 +38,9 @@ pub enum Stage {
     /// The pressure after this many units (Jacobi or SOR sweeps, V-cycles, MGPCG iterations) of
     /// a fixed count from the step's start, and the divergence its correction would leave.
     Pressure(u32),
+    /// A multigrid level (from 1, `nx` × `ny` cells) of the V-cycle just run: its rhs (the
+    /// residual restricted onto it) or its x (its correction).
+    Level { level: u32, nx: u32, ny: u32, part: LevelPart },
     /// The solve with its own stopping rule (its tolerance or its count).
     Solve,
     /// The edge-velocity correction u -= Δt/(ρh)·(p_right - p_left).
@@ -40,7 +50,7 @@ pub enum Stage {
 }
 
 /// What decides a sub-step's stages.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StageSettings {
     pub kind: SolverKind,
     /// The solve's count (sweeps or V-cycles): its cap with a tolerance.
@@ -53,6 +63,17 @@ pub struct StageSettings {
     pub viscous: bool,
     /// The step projects: the flow is not frozen, or velocity was painted into it.
     pub projects: bool,
+    /// Sizes of the multigrid levels 1.. whose values a V-cycle leaves in the level buffers
+    /// (empty unless the solver is multigrid).
+    pub levels: Vec<[u32; 2]>,
+}
+
+/// The V-cycle's levels: the residual restricted onto each going down, then each correction
+/// going up.
+fn level_stages(levels: &[[u32; 2]]) -> impl Iterator<Item = Stage> + '_ {
+    let at = |(k, &[nx, ny]): (usize, &[u32; 2]), part| Stage::Level { level: k as u32 + 1, nx, ny, part };
+    let down = levels.iter().enumerate().map(move |l| at(l, LevelPart::Residual));
+    down.chain(levels.iter().enumerate().rev().map(move |l| at(l, LevelPart::Correction)))
 }
 
 /// The stages of one sub-step. The pressure is shown after 1, 2, 4, … units, below the count
@@ -68,9 +89,17 @@ pub fn stage_list(s: &StageSettings) -> Vec<Stage> {
         let mut k = 1;
         while k < end {
             stages.push(Stage::Pressure(k));
+            if k == 1 {
+                stages.extend(level_stages(&s.levels));
+            }
             k *= 2;
         }
-        stages.extend([Stage::Solve, Stage::Project]);
+        stages.push(Stage::Solve);
+        if end <= 1 {
+            // the solve's one V-cycle left its levels
+            stages.extend(level_stages(&s.levels));
+        }
+        stages.push(Stage::Project);
     }
     stages.push(Stage::Advect);
     stages
@@ -95,6 +124,15 @@ pub fn stage_title(stage: Stage, kind: SolverKind) -> String {
         Stage::Pressure(k) => {
             let (one, many) = unit_name(kind);
             format!("pressure after {k} {}, and the divergence its correction would leave", if k == 1 { one } else { many })
+        }
+        Stage::Level { level, nx, ny, part } => {
+            let size = side(nx, ny);
+            match part {
+                LevelPart::Residual => {
+                    format!("V-cycle level {level} ({size}): the residual of level {} restricted onto it", level - 1)
+                }
+                LevelPart::Correction => format!("V-cycle level {level} ({size}): its correction, sent up to level {}", level - 1),
+            }
         }
         Stage::Solve => "pressure solve to its stopping rule, and the divergence its correction leaves".into(),
         Stage::Project => "correction: the pressure's gradient taken off the edge velocities".into(),
@@ -139,6 +177,25 @@ pub fn stage_equation(stage: Stage, kind: SolverKind, levels: &str) -> String {
             };
             how + end
         }
+        Stage::Level { level, part, .. } => {
+            let what = match part {
+                LevelPart::Residual => format!(
+                    "r = b − A·x of level {} after its two red-black sweeps, each 2×2 block of it summed into one cell: \
+                     the right-hand side of level {level}'s equation A·e = r for the error e.",
+                    level - 1
+                ),
+                LevelPart::Correction => format!(
+                    "e on level {level} after the levels below corrected it and two sweeps smoothed it: what is \
+                     interpolated bilinearly onto level {} and added to its x.",
+                    level - 1
+                ),
+            };
+            let cover = 1u32 << level;
+            format!(
+                "{what} Shown after the first V-cycle, each cell of level {level} over the {cover}×{cover} cells it covers \
+                 (Pa, signed scale); the levels below the last shown are solved in one workgroup's memory. V-cycle: {levels}."
+            )
+        }
         Stage::Project => "u −= Δt/(ρh)·(p_right − p_left) on every vertical edge, v likewise with p_top − p_bottom; \
              faces of solids keep zero normal velocity. The divergence left is what the solve did not remove."
             .into(),
@@ -150,8 +207,12 @@ pub fn stage_equation(stage: Stage, kind: SolverKind, levels: &str) -> String {
 
 /// The multigrid levels' sizes, finest first: "128² → 64² → 32² → 16²".
 pub fn level_sizes(nx: usize, ny: usize) -> String {
-    let side = |w: u32, h: u32| if w == h { format!("{w}²") } else { format!("{w}×{h}") };
     super::multigrid::levels::levels(nx, ny).iter().map(|l| side(l.nx, l.ny)).collect::<Vec<_>>().join(" → ")
+}
+
+/// A level's size: "64²", or "64×32".
+fn side(w: u32, h: u32) -> String {
+    if w == h { format!("{w}²") } else { format!("{w}×{h}") }
 }
 
 /// The pressures the step started from and a copy of the velocity, kept while a stage looks
@@ -179,6 +240,7 @@ pub struct Stepwise {
     dt: f32,
     splats: Vec<Splat>,
     kept: Kept,
+    levels: LevelPicture,
 }
 
 impl Stepwise {
@@ -217,13 +279,18 @@ impl Simulation {
         let mut pending = self.emitters.clone();
         pending.extend_from_slice(&self.pending_splats);
         let stages = stage_list(&self.stage_settings(&pending));
-        Ok(Stepwise { stages, taken: 0, shown: None, substep: 0, plan: None, dt: self.params.dt, splats: Vec::new(), kept })
+        let (mg, picture) = (&self.stages.solvers.mg, &self.div_after.as_ref().expect("enabled above").buffer);
+        let levels = LevelPicture::new(&self.ctx(), mg.levels(), &mg.buffers, picture)?;
+        let dt = self.params.dt;
+        Ok(Stepwise { stages, taken: 0, shown: None, substep: 0, plan: None, dt, splats: Vec::new(), kept, levels })
     }
 
     /// What decides the stages of a sub-step with `splats`.
     pub fn stage_settings(&self, splats: &[Splat]) -> StageSettings {
         let spec = self.solve_spec();
         let freeze = self.freeze_velocity;
+        let mg = &self.stages.solvers.mg;
+        let shown = if spec.kind == SolverKind::Multigrid { mg.levels_in_buffers() } else { 0 };
         StageSettings {
             kind: spec.kind,
             iterations: spec.iterations,
@@ -231,6 +298,7 @@ impl Simulation {
             needed: self.stages.solvers.units_now().map(|u| u * unit_sweeps(spec.kind)),
             viscous: !freeze && self.params.viscosity > 0.0,
             projects: !freeze || substeps::speed_with_splats(0.0, splats) > 0.0,
+            levels: mg.levels()[1..=shown].iter().map(|l| [l.nx, l.ny]).collect(),
         }
     }
 
@@ -252,7 +320,7 @@ impl Simulation {
             w.stages = stage_list(&self.stage_settings(&splats));
         }
         let stage = w.stages[w.taken];
-        self.encode_one(stage, &w.kept, &splats, encoder);
+        self.encode_one(stage, w, &splats, encoder);
         w.taken += 1;
         w.shown = Some(stage);
         if w.taken == w.stages.len() {
@@ -284,7 +352,8 @@ impl Simulation {
         }
     }
 
-    fn encode_one(&mut self, stage: Stage, kept: &Kept, splats: &[Splat], encoder: &mut wgpu::CommandEncoder) {
+    fn encode_one(&mut self, stage: Stage, w: &Stepwise, splats: &[Splat], encoder: &mut wgpu::CommandEncoder) {
+        let kept = &w.kept;
         if stage == Stage::SourcesAndForces {
             self.prepare(encoder, splats);
         }
@@ -317,6 +386,9 @@ impl Simulation {
                 pressures.iter().for_each(|(to, from)| copy_all(encoder, from, to));
                 s.solvers.encode_solve(encoder, None, b, self.solve_spec(), self.params.bc_kind);
                 self.encode_divergence_left(kept, encoder);
+            }
+            Stage::Level { level, part, .. } => {
+                timed_pass(encoder, None, "level_picture", |pass| w.levels.encode(pass, level as usize, part))
             }
             Stage::Project => timed_pass(encoder, None, "project", |pass| {
                 s.project.encode(pass);
@@ -356,7 +428,7 @@ mod tests {
     use super::*;
 
     fn settings(kind: SolverKind, iterations: u32, tolerance: f32, needed: Option<u32>) -> StageSettings {
-        StageSettings { kind, iterations, tolerance, needed, viscous: false, projects: true }
+        StageSettings { kind, iterations, tolerance, needed, viscous: false, projects: true, levels: Vec::new() }
     }
 
     #[test]
@@ -384,6 +456,26 @@ mod tests {
     }
 
     #[test]
+    fn multigrid_shows_its_levels_after_its_first_vcycle() {
+        use LevelPart::*;
+        use Stage::*;
+        let lv = |level, n, part| Level { level, nx: n, ny: n, part };
+        let levels = vec![[64, 64], [32, 32]];
+        let list = stage_list(&StageSettings { levels: levels.clone(), ..settings(SolverKind::Multigrid, 4, 0.0, None) });
+        let down_and_up = [lv(1, 64, Residual), lv(2, 32, Residual), lv(2, 32, Correction), lv(1, 64, Correction)];
+        assert_eq!(list[..3], [SourcesAndForces, Divergence, Pressure(1)]);
+        assert_eq!(list[3..7], down_and_up);
+        assert_eq!(list[7..], [Pressure(2), Solve, Project, Advect]);
+        // a solve of one V-cycle: its levels follow it
+        let one = stage_list(&StageSettings { levels, ..settings(SolverKind::Multigrid, 1, 0.0, None) });
+        assert_eq!(one[2..7], [Solve, down_and_up[0], down_and_up[1], down_and_up[2], down_and_up[3]]);
+        assert_eq!(
+            stage_title(lv(1, 64, Residual), SolverKind::Multigrid),
+            "V-cycle level 1 (64²): the residual of level 0 restricted onto it"
+        );
+    }
+
+    #[test]
     fn viscosity_and_a_frozen_flow_change_the_list() {
         use Stage::*;
         let viscous = StageSettings { viscous: true, ..settings(SolverKind::Multigrid, 1, 0.0, None) };
@@ -397,7 +489,8 @@ mod tests {
         let levels = level_sizes(128, 128);
         assert_eq!(levels, "128² → 64² → 32² → 16²");
         for kind in [SolverKind::Jacobi, SolverKind::Sor, SolverKind::Multigrid, SolverKind::Mgpcg] {
-            for stage in stage_list(&StageSettings { viscous: true, ..settings(kind, 8, 0.0, None) }) {
+            let sizes = vec![[64, 64], [32, 32]];
+            for stage in stage_list(&StageSettings { viscous: true, levels: sizes, ..settings(kind, 8, 0.0, None) }) {
                 assert!(!stage_title(stage, kind).is_empty() && stage_equation(stage, kind, &levels).len() > 40);
             }
         }

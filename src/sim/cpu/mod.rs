@@ -6,6 +6,7 @@ pub mod body_loads;
 pub mod divergence;
 pub mod forces;
 pub mod grid;
+pub mod level_picture;
 pub mod mgpcg;
 pub mod move_body;
 pub mod multigrid;

@@ -156,6 +156,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("move_body", concat!(part!(empty_cell), include_str!("../../../shaders/move_body.wgsl"))),
     ("tracers", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/tracers.wgsl"))),
     ("streamlines", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/streamlines.wgsl"))),
+    ("level_picture", include_str!("../../../shaders/level_picture.wgsl")),
 ];
 
 /// Every pass, the multigrid family's included: (name, composed text after the prelude).

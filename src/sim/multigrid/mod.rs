@@ -258,6 +258,12 @@ impl Multigrid {
         self.plain.lower_level(&self.h)
     }
 
+    /// The deepest level whose rhs and x a V-cycle leaves in the level buffers (0: none); the
+    /// levels below it live only in the one-workgroup dispatch's workgroup memory.
+    pub fn levels_in_buffers(&self) -> usize {
+        if self.tiled { self.h.coarse } else { self.lower_level().map_or(self.h.coarse, |l| l + 1) }
+    }
+
     /// Whether level `l` has an odd periodic axis (four colours, one sweep a tile dispatch).
     pub fn odd_seam(&self, l: usize) -> bool {
         self.h.odd_seam(l)
