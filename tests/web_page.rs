@@ -589,11 +589,14 @@ fn the_url_switches_the_curl_view_on() {
 #[test]
 fn the_url_switches_tracers_streamlines_and_the_split_view_on() {
     let plain = "view.show_panel=false&view.field_text=false&view.overlays.grid_lines=false&view.overlays.numbers=false";
-    let query = format!("scene=wind-tunnel&{plain}&view.overlays.ink=false&view.overlays.tracers=true&view.overlays.streamlines=true&canvas=512x256&steps=3");
+    let query = format!(
+        "scene=wind-tunnel&{plain}&view.overlays.ink=false&view.overlays.tracers=true&view.overlays.streamlines=true&canvas=512x256&steps=3"
+    );
     let (done, page, path) = page_canvas(&format!("index.html?{query}"), "512,256", "tracers");
     assert_eq!(done["step"], 3, "{}", done["faults"]);
     let yellow = page.pixels().filter(|p| p.0[0] > 200 && p.0[1] > 150 && p.0[2] < 90).count();
-    let pale = page.pixels().filter(|p| (140..=185).contains(&p.0[0]) && (155..=200).contains(&p.0[1]) && (175..=215).contains(&p.0[2])).count();
+    let pale =
+        page.pixels().filter(|p| (140..=185).contains(&p.0[0]) && (155..=200).contains(&p.0[1]) && (175..=215).contains(&p.0[2])).count();
     println!("tracers and streamlines on the page: {yellow} yellow, {pale} pale pixels; picture {}", path.display());
     assert!(yellow > 200, "no tracer dots ({yellow} yellow pixels; see {})", path.display());
     assert!(pale > 200, "no streamlines ({pale} pale pixels; see {})", path.display());
@@ -602,7 +605,9 @@ fn the_url_switches_tracers_streamlines_and_the_split_view_on() {
     let (done, page, path) = page_canvas(&format!("index.html?{query}"), "512,256", "split");
     assert_eq!(done["step"], 4, "{}", done["faults"]);
     let (w, h) = page.dimensions();
-    let half = |x0: u32| -> Vec<[u8; 4]> { (0..h).flat_map(|y| (x0..x0 + w / 2).map(move |x| (x, y))).map(|(x, y)| page.get_pixel(x, y).0).collect() };
+    let half = |x0: u32| -> Vec<[u8; 4]> {
+        (0..h).flat_map(|y| (x0..x0 + w / 2).map(move |x| (x, y))).map(|(x, y)| page.get_pixel(x, y).0).collect()
+    };
     let (left, right) = (half(0), half(w / 2));
     let lit = |v: &[[u8; 4]]| v.iter().filter(|p| p[0] as u32 + p[1] as u32 + p[2] as u32 > 150).count();
     let differ = left.iter().zip(&right).filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 30)).count();

@@ -425,14 +425,7 @@ impl Simulation {
     /// limit (`max_cfl`, from `max_speed`). The GPU also reduces the (last sub-)step's `figures`
     /// into the stats buffer (copy it out with `readback.encode_copy`).
     pub fn encode_step(&mut self, encoder: &mut wgpu::CommandEncoder, figures: Figures, profiler: Option<&wgpu_profiler::GpuProfiler>) {
-        let splats = self.take_splats();
-        let dt = self.params.dt;
-        let plan = self.plan_step(&splats);
-        self.params.dt = plan.dt;
-        self.stages.solvers.begin_step(encoder);
-        self.stages.tracers.seed_inflow(&self.params);
-        self.stages.tracers.encode_seeds(&self.device, encoder);
-        self.last_step_solved = false;
+        let (splats, dt, plan) = self.begin_step(encoder);
         for k in 0..plan.substeps {
             // the dabs land once, in the first sub-step; emitters act in every one
             let these = if k == 0 { splats.clone() } else { self.emitters.clone() };
@@ -444,6 +437,21 @@ impl Simulation {
         self.params.dt = dt;
         self.last_plan = plan;
         self.step_index += 1;
+    }
+
+    /// A step's start, as a whole step and the stage view take it: the dabs taken, the sub-steps
+    /// planned (dt set to theirs), the solve's step begun and the tracers' seeds placed; returns
+    /// the dabs, the step's own dt and the plan.
+    pub(super) fn begin_step(&mut self, encoder: &mut wgpu::CommandEncoder) -> (Vec<Splat>, f32, substeps::Plan) {
+        let splats = self.take_splats();
+        let dt = self.params.dt;
+        let plan = self.plan_step(&splats);
+        self.params.dt = plan.dt;
+        self.stages.solvers.begin_step(encoder);
+        self.stages.tracers.seed_inflow(&self.params);
+        self.stages.tracers.encode_seeds(&self.device, encoder);
+        self.last_step_solved = false;
+        (splats, dt, plan)
     }
 
     /// The sub-steps of a step with `splats`: from the speeds read back since the last step, the

@@ -305,14 +305,8 @@ impl Simulation {
     /// Encodes the next stage (beginning a step where none is under way) and returns it.
     pub fn encode_stage(&mut self, w: &mut Stepwise, encoder: &mut wgpu::CommandEncoder) -> Stage {
         if w.plan.is_none() {
-            let splats = self.take_splats();
-            w.dt = self.params.dt;
-            let plan = self.plan_step(&splats);
-            self.params.dt = plan.dt;
-            self.stages.solvers.begin_step(encoder);
-            self.stages.tracers.seed_inflow(&self.params);
-            self.stages.tracers.encode_seeds(&self.device, encoder);
-            self.last_step_solved = false;
+            let (splats, dt, plan) = self.begin_step(encoder);
+            w.dt = dt;
             (w.plan, w.substep, w.taken, w.splats) = (Some(plan), 0, 0, splats);
         }
         let splats = if w.substep == 0 { w.splats.clone() } else { self.emitters.clone() };
