@@ -1,8 +1,9 @@
 //! Forces on bodies (shaders/body_loads.wgsl; CPU twin src/sim/cpu/body_loads.rs): drag and lift
 //! of each body from the pressure and viscous stress on its faces, reduced on the GPU into the
 //! stats buffer with the step's other figures. A body is a 4-connected group of solid cells,
-//! labelled on the CPU when a state is loaded (the obstacles are static; cells painted later
-//! with the obstacle brush belong to no body until the next load or Reset).
+//! labelled on the CPU when a state is loaded and again after each step that moves a dragged
+//! body (`BodyLoads::follow_body`); cells painted with the obstacle brush belong to no body
+//! until the next load or Reset.
 
 use super::buffers::{MAX_BODIES, STATS_BODIES_AT};
 use super::cpu::grid::{Grid, wrap};
@@ -325,8 +326,11 @@ pub struct BodyLoads {
     kernel: Kernel,
     faces: wgpu::Buffer,
     group: wgpu::BindGroup,
-    /// The bodies of the state last loaded.
+    /// The bodies of the state last loaded, as a dragged body has moved since.
     pub bodies: Bodies,
+    /// The solid cells the bodies were labelled from (only `solid` is filled): a dragged body's
+    /// steps are followed on it (`follow_body`).
+    mask: Fields,
 }
 
 impl BodyLoads {
@@ -334,13 +338,40 @@ impl BodyLoads {
         let kernel = Kernel::with_options(ctx.target(), "body_loads", "main", &[("STATS_AT", STATS_BODIES_AT as f64)], true)?;
         let faces = face_buffer(ctx.device, &[0; 2 * MAX_BODIES]);
         let group = kernel.bind(ctx.device, &ctx.buffers.table().with("body_faces", &faces));
-        Ok(BodyLoads { kernel, faces, group, bodies: Bodies::default() })
+        let mask = solids_of(&Fields::zeros(0, 0));
+        Ok(BodyLoads { kernel, faces, group, bodies: Bodies::default(), mask })
     }
 
     /// Labels the bodies of `f` and lists their faces for the kernel.
     pub fn set_state(&mut self, device: &wgpu::Device, buffers: &super::buffers::Buffers, f: &Fields, p: &Params) {
-        self.bodies = label_bodies(f, p);
-        self.faces = face_buffer(device, &face_list(f, p, &self.bodies));
+        self.mask = solids_of(f);
+        self.list(device, buffers, p);
+    }
+
+    /// Relabels the kept solids as the step's dragged-body stage does on the GPU
+    /// (shaders/move_body.wgsl, by its CPU twin's rule), and lists the bodies and their faces
+    /// again where a cell changed: the forces of a body dragged elsewhere are those on its new
+    /// faces. Obstacles painted since the last load are not in the kept solids.
+    pub fn follow_body(&mut self, device: &wgpu::Device, buffers: &super::buffers::Buffers, p: &Params) {
+        if p.body_stage == super::params::BODY_NONE || self.mask.solid.len() != p.nx as usize * p.ny as usize {
+            return;
+        }
+        let nx = self.mask.nx;
+        let mut changed = false;
+        for (c, now) in self.mask.solid.iter_mut().enumerate() {
+            if let Some((label, _)) = super::cpu::move_body::relabel(p, c % nx, c / nx, *now) {
+                changed |= (label > 0.5) != (*now > 0.5);
+                *now = label;
+            }
+        }
+        if changed {
+            self.list(device, buffers, p);
+        }
+    }
+
+    fn list(&mut self, device: &wgpu::Device, buffers: &super::buffers::Buffers, p: &Params) {
+        self.bodies = label_bodies(&self.mask, p);
+        self.faces = face_buffer(device, &face_list(&self.mask, p, &self.bodies));
         self.group = self.kernel.bind(device, &buffers.table().with("body_faces", &self.faces));
     }
 
@@ -350,6 +381,11 @@ impl BodyLoads {
             self.kernel.dispatch_groups(pass, &self.group, 1);
         }
     }
+}
+
+/// The solid cells of `f` alone (the labelling and the face list read nothing else).
+fn solids_of(f: &Fields) -> Fields {
+    Fields { nx: f.nx, ny: f.ny, dye_scale: 1, solid: f.solid.clone(), ..Fields::zeros(0, 0) }
 }
 
 fn face_buffer(device: &wgpu::Device, words: &[u32]) -> wgpu::Buffer {

@@ -468,6 +468,9 @@ impl Simulation {
             Some(b) => b.apply(&mut self.params),
             None => (self.params.body_stage, self.params.body_velocity) = (params::BODY_NONE, [0.0, 0.0]),
         }
+        if body.is_some() {
+            self.stages.body_loads.follow_body(&self.device, &self.buffers, &self.params);
+        }
         if body.is_some_and(|b| b.stage == params::BODY_DROP) {
             self.drag = None;
         }

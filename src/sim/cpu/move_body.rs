@@ -15,24 +15,28 @@ pub fn in_shape(p: &Params, x: f32, y: f32) -> bool {
     dx * dx + dy * dy <= s[2] * s[2]
 }
 
+/// What the step's stage (`Params::body_stage`) makes of cell (i, j), whose label is `now`: its
+/// new label, and whether it is emptied (no ink, ambient density, p = 0); None: left as it is.
+pub fn relabel(p: &Params, i: usize, j: usize, now: f32) -> Option<(f32, bool)> {
+    let inside = in_shape(p, (i as f32 + 0.5) * p.h, (j as f32 + 0.5) * p.h);
+    match p.body_stage {
+        BODY_PICK if inside && now > 0.5 => Some((SOLID_MOVING, false)),
+        BODY_MOVE if inside && now < 0.5 => Some((SOLID_MOVING, true)),
+        BODY_MOVE if !inside && now > 1.5 => Some((0.0, true)),
+        BODY_DROP if now > 1.5 => Some((1.0, false)),
+        _ => None,
+    }
+}
+
 pub fn move_body(f: &mut Fields, p: &Params) {
     for j in 0..f.ny {
         for i in 0..f.nx {
             let c = j * f.nx + i;
-            let now = f.solid[c];
-            let inside = in_shape(p, (i as f32 + 0.5) * p.h, (j as f32 + 0.5) * p.h);
-            match p.body_stage {
-                BODY_PICK if inside && now > 0.5 => f.solid[c] = SOLID_MOVING,
-                BODY_MOVE if inside && now < 0.5 => {
+            if let Some((label, emptied)) = relabel(p, i, j, f.solid[c]) {
+                if emptied {
                     empty_cell(f, i, j);
-                    f.solid[c] = SOLID_MOVING;
                 }
-                BODY_MOVE if !inside && now > 1.5 => {
-                    empty_cell(f, i, j);
-                    f.solid[c] = 0.0;
-                }
-                BODY_DROP if now > 1.5 => f.solid[c] = 1.0,
-                _ => {}
+                f.solid[c] = label;
             }
         }
     }
