@@ -396,7 +396,7 @@ impl App {
                 _ => numbers::label(o.pressure, s.divergence_after),
             }),
             bands: self.text_bands && !self.view.fill_window,
-            halves: split::labels(r.split.as_ref(), self.viewport, ppp),
+            halves: split::labels(r.split.as_ref(), self.viewport, ppp, self.stats.div_after),
             pins: {
                 let (w, h) = (r.sim.nx as f32 * r.sim.params.h, r.sim.ny as f32 * r.sim.params.h);
                 let at = |[x, y]: [f32; 2]| egui::pos2(field.left() + x / w * field.width(), field.bottom() - y / h * field.height());

@@ -68,11 +68,18 @@ pub fn add_splats(sim: &mut Simulation, mut split: Option<&mut Split>, splats: V
     }
 }
 
-/// Each half's rectangle (points) and label, for the text on the field.
-pub fn labels(split: Option<&Split>, left: Viewport, ppp: f32) -> Vec<(egui::Rect, String)> {
+/// Each half's rectangle (points) and label, for the text on the field: its setting, and the
+/// largest divergence its last projection left where full figures have come (`left_div_after`
+/// the window's run's), so the halves compare by number as well as by eye.
+pub fn labels(split: Option<&Split>, left: Viewport, ppp: f32, left_div_after: Option<f32>) -> Vec<(egui::Rect, String)> {
     let Some(s) = split else { return Vec::new() };
     let rect = |v: Viewport| egui::Rect::from_min_size(egui::pos2(v.x / ppp, v.y / ppp), egui::vec2(v.w / ppp, v.h / ppp));
-    vec![(rect(left), s.labels[0].clone()), (rect(s.viewport), s.labels[1].clone())]
+    let label = |setting: &str, div: Option<f32>| match div {
+        Some(d) => format!("{setting} · max |div| after {d:.1e} 1/s"),
+        None => setting.to_string(),
+    };
+    let right_div_after = s.pair.latest.as_ref().map(|f| f.div_max_after);
+    vec![(rect(left), label(&s.labels[0], left_div_after)), (rect(s.viewport), label(&s.labels[1], right_div_after))]
 }
 
 /// The field image at `viewport`, and the split view's second beside it.

@@ -14,6 +14,8 @@ use crate::gpu::Gpu;
 
 pub struct Pair {
     pub second: Simulation,
+    /// The second run's last full figures (`Figures::All`), as the first run's reach the panel.
+    pub latest: Option<super::stats::StepStats>,
 }
 
 impl Pair {
@@ -31,7 +33,7 @@ impl Pair {
                 first.dye_scale
             );
         }
-        Ok(Pair { second })
+        Ok(Pair { second, latest: None })
     }
 
     /// A brush dab for both runs, at the same point of the domain.
@@ -54,9 +56,11 @@ impl Pair {
     }
 
     /// Takes the second run's figures that have arrived (never waits): its next step's sub-steps
-    /// follow them.
+    /// follow them, and the last full ones are kept for its label.
     pub fn collect(&mut self) {
-        let _ = self.second.readback.collect();
+        if let Some(s) = self.second.readback.collect().pop() {
+            self.latest = Some(s);
+        }
     }
 
     /// Steps both runs `n` times in one encoder a step, waiting for the GPU after each, as
