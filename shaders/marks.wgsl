@@ -118,12 +118,19 @@ fn stroke(a: vec2<f32>, b: vec2<f32>, half: f32, colour: vec4<f32>) {
     }
 }
 
+// Whether a point in metres lies in a solid cell: seeds placed there while the run is paused
+// stay until the next step's tracers pass removes them, and are not drawn meanwhile.
+fn over_solid(m: vec2<f32>) -> bool {
+    let c = vec2<i32>(floor(m / rp.view.y));
+    return solid[cell(c.x, c.y)] > 0.5;
+}
+
 // The particles over the field image, a thread each, opaque (a storage image cannot blend).
 @compute @workgroup_size(64)
 fn cs_tracers(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= arrayLength(&tracers) { return; }
     let t = tracers[id.x];
-    if t.x < 0.0 { return; }
+    if t.x < 0.0 || over_solid(t.xy) { return; }
     stroke(streak_start(t), metres_to_px(t.xy), screen_px(TRACER_HALF), vec4<f32>(TRACER_COLOUR.rgb, 1.0));
 }
 

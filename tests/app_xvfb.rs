@@ -1564,6 +1564,27 @@ fn keys_d_and_0_show_tracers_carried_downstream_and_level_streamlines() {
     }
     let a = mask(&dots, &yellow);
     assert!(count(&a) > 800, "no tracer dots after key D: {} yellow pixels (see {})", count(&a), out.display());
+    // the seeds that fell on the cylinder are not drawn while the run waits for its next step
+    // (the cylinder's light grey; the middle of its disc holds no dot)
+    let grey = |p: &image::Rgb<u8>| p.0.iter().zip([158u8, 162, 170]).all(|(&c, g)| c.abs_diff(g) <= 8);
+    // (left of the panel, the rows about the one with most of it that the walls' full-width
+    // grey does not fill)
+    let greys = |y: u32| (0..dots.width() / 2).filter(|&x| grey(dots.get_pixel(x, y))).count();
+    let counts: Vec<usize> = (0..dots.height()).map(|y| greys(y)).map(|n| if n < 200 { n } else { 0 }).collect();
+    let middle = (0..counts.len()).max_by_key(|&y| counts[y]).unwrap();
+    let top = (0..=middle).rev().take_while(|&y| counts[y] >= 3).last().unwrap_or(middle);
+    let bottom = (middle..counts.len()).take_while(|&y| counts[y] >= 3).last().unwrap_or(middle);
+    let rows: Vec<u32> = (top as u32..=bottom as u32).collect();
+    let disc: Vec<(u32, u32)> =
+        rows.iter().flat_map(|&y| (0..dots.width() / 2).map(move |x| (x, y))).filter(|&(x, y)| grey(dots.get_pixel(x, y))).collect();
+    println!("the cylinder's grey: {} px", disc.len());
+    let (x0, x1) = (disc.iter().map(|p| p.0).min().unwrap_or(0), disc.iter().map(|p| p.0).max().unwrap_or(0));
+    let (y0, y1) = (disc.iter().map(|p| p.1).min().unwrap_or(0), disc.iter().map(|p| p.1).max().unwrap_or(0));
+    assert!(x1 - x0 > 30 && y1 - y0 > 30, "no cylinder in the picture: {}x{} px of its grey (see {})", x1 - x0, y1 - y0, out.display());
+    let (dx, dy) = ((x1 - x0) / 4, (y1 - y0) / 4);
+    let on_disc =
+        (y0 + dy..y1 - dy).flat_map(|y| (x0 + dx..x1 - dx).map(move |x| (x, y))).filter(|&(x, y)| yellow(dots.get_pixel(x, y))).count();
+    assert_eq!(on_disc, 0, "tracer dots drawn over the cylinder (see {})", out.display());
     for _ in 0..6 {
         focus_and_key(&display, "Right");
         sleep(Duration::from_millis(600));
