@@ -1570,7 +1570,7 @@ fn keys_d_and_0_show_tracers_carried_downstream_and_level_streamlines() {
     // (left of the panel, the rows about the one with most of it that the walls' full-width
     // grey does not fill)
     let greys = |y: u32| (0..dots.width() / 2).filter(|&x| grey(dots.get_pixel(x, y))).count();
-    let counts: Vec<usize> = (0..dots.height()).map(|y| greys(y)).map(|n| if n < 200 { n } else { 0 }).collect();
+    let counts: Vec<usize> = (0..dots.height()).map(greys).map(|n| if n < 200 { n } else { 0 }).collect();
     let middle = (0..counts.len()).max_by_key(|&y| counts[y]).unwrap();
     let top = (0..=middle).rev().take_while(|&y| counts[y] >= 3).last().unwrap_or(middle);
     let bottom = (middle..counts.len()).take_while(|&y| counts[y] >= 3).last().unwrap_or(middle);
