@@ -222,8 +222,8 @@ pub const KEYS: &[Key] = &[
         "iterations",
         Special,
         Some((0.0, 200.0)),
-        "40",
-        "MGPCG iterations per step, a V-cycle each (at most, with a tolerance), up to 200; kept while another solver is in use.",
+        "100",
+        "MGPCG iterations per step, a V-cycle each (at most, with a tolerance), up to 200; kept while another solver is in use. Thin walls with gaps take tens (baffles six cells apart at 128²: up to 67).",
     ),
     key(
         "solver.jacobi_iterations",

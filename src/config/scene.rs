@@ -239,7 +239,7 @@ impl Default for SolverConfig {
             iterations: None,
             multigrid_iterations: 20,
             // MGPCG from rest around logo's letters took 20-30 iterations to 1e-4 at 128²
-            mgpcg_iterations: 40,
+            mgpcg_iterations: 100,
             jacobi_iterations: 2000,
             sor_iterations: 1000,
             tolerance: 1e-4,
