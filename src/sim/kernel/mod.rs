@@ -136,7 +136,18 @@ impl Kernel {
         let profile = target.profile();
         // a kernel that never reads the dye scale is built (and kept) as on scale 1, so a scene of
         // another dye scale finds it built
-        let grid = if reads_dye_scale(shader, entry)? { target.grid } else { GridSize { dye_scale: 1, ..target.grid } };
+        let scale_one = GridSize { dye_scale: 1, ..target.grid };
+        // which entry points read the dye scale, found in the module of the source on scale 1,
+        // which most kernels are built from (so parsed once for both)
+        let reads = match compose::known_dye_reader(shader, entry) {
+            Some(r) => r,
+            None => {
+                let module = parsed(shader, &compose::kernel_source(shader, profile.cell_block, scale_one)?)?;
+                compose::note_dye_readers(shader, &module.0);
+                compose::known_dye_reader(shader, entry).ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?
+            }
+        };
+        let grid = if reads { target.grid } else { scale_one };
         let key = pipelines::CacheKey {
             src: compose::kernel_source(shader, profile.cell_block, grid)?,
             entry: entry.to_string(),
