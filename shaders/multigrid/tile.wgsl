@@ -15,7 +15,7 @@ const TILE_CELLS: u32 = 1024u;
 // each takes the tile cells lid + k TILE_WG, k < OWN_CELLS, and keeps what only it reads of them
 // in its own variables below.
 const TILE_WG: u32 = 256u;
-const OWN_CELLS: u32 = 4u;
+const OWN_CELLS: u32 = TILE_CELLS / TILE_WG;
 
 // The tile's x: the one array read across invocations (a cell's neighbours).
 var<workgroup> tx: array<f32, 1024>;
