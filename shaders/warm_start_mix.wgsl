@@ -51,10 +51,18 @@ const MIN_SIN2_G: f32 = 1e-3;
 override PAIR: bool = true;
 
 // The sums: (p1·b, d·b, p1·Ap1, p1·Ad), d·Ad and max |b|; (g·b, p1·Ag, d·Ag, g·Ag).
-var<workgroup> red_a: array<vec4<f32>, 256>;
-var<workgroup> red_b: array<f32, 256>;
-var<workgroup> red_m: array<f32, 256>;
-var<workgroup> red_g: array<vec4<f32>, 256>;
+// Each invocation keeps its running sums; the workgroup arrays are only a mailbox through which
+// the upper half of the invocations still summing hands its sums to the lower half, MAIL at a
+// time (and the fold's FOLD, at most 64, hand theirs to the first). Why not one slot an
+// invocation: a browser's WebGPU clears workgroup memory for each dispatch, and SwiftShader
+// compiles that clearing into code a scalar at a time; with 256 slots of the ten sums each of
+// `measure_mg` and `scale` took 1.1-1.6 s to compile there (BENCHMARKS.md, "Where the time goes:
+// the page").
+const MAIL: u32 = 64u;
+var<workgroup> red_a: array<vec4<f32>, MAIL>;
+var<workgroup> red_b: array<f32, MAIL>;
+var<workgroup> red_m: array<f32, MAIL>;
+var<workgroup> red_g: array<vec4<f32>, MAIL>;
 var<workgroup> mix: vec3<f32>;
 var<workgroup> rhs_max: f32;
 var<workgroup> opened: u32;
@@ -72,27 +80,34 @@ fn no_sums() -> Terms {
     return Terms(vec4<f32>(0.0), 0.0, 0.0, vec4<f32>(0.0));
 }
 
-fn finish_partials(lid: u32, wid: u32, t: Terms) {
-    red_a[lid] = t.a;
-    red_b[lid] = t.b;
-    red_m[lid] = t.m;
-    if PAIR { red_g[lid] = t.g; }
+fn finish_partials(lid: u32, wid: u32, mine: Terms) {
+    // the tree of sums pairs invocation i with i + s, s = WG / 2, WG / 4, ... 1, as i's sum
+    // plus i + s's
+    var t = mine;
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
-        workgroupBarrier();
-        if lid < s {
-            red_a[lid] += red_a[lid + s];
-            red_b[lid] += red_b[lid + s];
-            red_m[lid] = max_nf(red_m[lid], red_m[lid + s]);
-            if PAIR { red_g[lid] += red_g[lid + s]; }
+        for (var r = 0u; r < s; r += MAIL) {
+            if lid >= s + r && lid < s + r + MAIL {
+                red_a[lid - s - r] = t.a;
+                red_b[lid - s - r] = t.b;
+                red_m[lid - s - r] = t.m;
+                if PAIR { red_g[lid - s - r] = t.g; }
+            }
+            workgroupBarrier();
+            if lid >= r && lid < min(r + MAIL, s) {
+                t.a += red_a[lid - r];
+                t.b += red_b[lid - r];
+                t.m = max_nf(t.m, red_m[lid - r]);
+                if PAIR { t.g += red_g[lid - r]; }
+            }
+            workgroupBarrier();
         }
     }
-    workgroupBarrier();
     if lid == 0u {
-        for (var k = 0u; k < 4u; k++) { partials[base() + k * GROUPS + wid] = red_a[0][k]; }
-        partials[base() + 4u * GROUPS + wid] = red_b[0];
-        partials[base() + 5u * GROUPS + wid] = red_m[0];
+        for (var k = 0u; k < 4u; k++) { partials[base() + k * GROUPS + wid] = t.a[k]; }
+        partials[base() + 4u * GROUPS + wid] = t.b;
+        partials[base() + 5u * GROUPS + wid] = t.m;
         if PAIR {
-            for (var k = 0u; k < 4u; k++) { partials[base() + (6u + k) * GROUPS + wid] = red_g[0][k]; }
+            for (var k = 0u; k < 4u; k++) { partials[base() + (6u + k) * GROUPS + wid] = t.g[k]; }
         }
     }
 }

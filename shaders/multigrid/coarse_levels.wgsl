@@ -6,8 +6,8 @@
 // level, the bottom solved exactly (x = M rhs, M its operator's inverse from the set-up:
 // multigrid/bottom.wgsl; while that is not ready, BOTTOM_SWEEPS SOR sweeps), then back up with
 // prolongation and two sweeps. The same steps in the
-// same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse_pass`). The pass loads x,
-// rhs and the stencils into `sx`, `srhs` and `sst` and stores x back.
+// same order as the per-level passes (src/sim/cpu/multigrid.rs `coarse_pass`). The pass loads x
+// into `sx` and stores it back.
 
 // The bottom level's inverse operator by columns, a quad of rows a load (multigrid/bottom.wgsl):
 // its ready flag from the buffer, its columns from their copy in a texture (texel (t, j) = quad t
@@ -36,14 +36,13 @@ const BOTTOM_SWEEPS: u32 = 48u;
 const BOTTOM_OMEGA: f32 = 1.6;
 
 var<workgroup> sx: array<f32, 1280>;
-var<workgroup> srhs: array<f32, 1280>;
-// The levels' stencils, read once (workgroup memory is cheaper to read than storage).
-var<workgroup> sst: array<u32, 1280>;
+// The levels' rhs and stencils, by the same index as sx, come from the pass's own file:
+// `s_rhs(c)`, `s_set_rhs(c, value)` (the restriction's, on the bottom) and `s_st(c)`.
 
 // Side lengths of level k (the first or the bottom).
 fn s_nx(k: u32) -> u32 { return select(BOTTOM_NX, FIRST_NX, k == FIRST); }
 fn s_ny(k: u32) -> u32 { return select(BOTTOM_NY, FIRST_NY, k == FIRST); }
-// Offset of level k in sx / srhs / sst.
+// Offset of level k in sx (and in the rhs and stencils by `s_rhs`, `s_st`).
 fn s_off(k: u32) -> u32 { return select(FIRST_NX * FIRST_NY, 0u, k == FIRST); }
 
 fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
@@ -57,7 +56,7 @@ fn s_residual(k: u32, i: i32, j: i32, s: u32) -> f32 {
     if (s & STENCIL_RIGHT) != 0u { d += sx[base + u32(j * w + select(i + 1, 0, i == w - 1))] - xc; fluid += 1.0; }
     if (s & STENCIL_BOTTOM) != 0u { d += sx[base + u32(select(j - 1, h - 1, j == 0) * w + i)] - xc; fluid += 1.0; }
     if (s & STENCIL_TOP) != 0u { d += sx[base + u32(select(j + 1, 0, j == h - 1) * w + i)] - xc; fluid += 1.0; }
-    return srhs[base + u32(j * w + i)] + (d - (stencil_count(s) - fluid) * outflow_weight(k) * xc);
+    return s_rhs(base + u32(j * w + i)) + (d - (stencil_count(s) - fluid) * outflow_weight(k) * xc);
 }
 
 // Cell t of colour c on a w x h level: red and black (c < 2) take the t-th cell of the colour, row
@@ -95,7 +94,7 @@ fn s_relax(k: u32, c: i32, omega: f32, lid: u32) {
         let g = s_cell(c, t, w, h);
         if g.x < 0 { continue; }
         let at = u32(g.y * w + g.x);
-        let s = sst[base + at];
+        let s = s_st(base + at);
         var x = 0.0;
         if stencil_count(s) > 0.0 { x = sx[base + at] + omega * s_residual(k, g.x, g.y, s) / diagonal(s, k); }
         sx[base + at] = x;
@@ -130,13 +129,13 @@ fn s_restrict(k: u32, lid: u32) {
                 let a = 2 * i + di;
                 let b = 2 * j + dj;
                 if a < fw && b < fh {
-                    let s = sst[s_off(k) + u32(b * fw + a)];
+                    let s = s_st(s_off(k) + u32(b * fw + a));
                     if stencil_count(s) > 0.0 { sum += s_residual(k, a, b, s); }
                 }
             }
         }
-        if stencil_count(sst[s_off(k + 1u) + c]) == 0.0 { sum = 0.0; }
-        srhs[s_off(k + 1u) + c] = sum;
+        if stencil_count(s_st(s_off(k + 1u) + c)) == 0.0 { sum = 0.0; }
+        s_set_rhs(s_off(k + 1u) + c, sum);
         sx[s_off(k + 1u) + c] = 0.0;
     }
     workgroupBarrier();
@@ -154,7 +153,7 @@ fn s_coarse_value(k: u32, ci: i32, cj: i32, parent: f32, joined: bool) -> f32 {
 // The stencil of cell (ci, cj) of level k, wrapped (only read across an open face).
 fn s_stencil(k: u32, ci: i32, cj: i32) -> u32 {
     let w = i32(s_nx(k));
-    return sst[s_off(k) + u32(wrap(cj, i32(s_ny(k))) * w + wrap(ci, w))];
+    return s_st(s_off(k) + u32(wrap(cj, i32(s_ny(k))) * w + wrap(ci, w)));
 }
 
 // Level k + 1's correction interpolated bilinearly and added to level k.
@@ -164,7 +163,7 @@ fn s_prolong(k: u32, lid: u32) {
     for (var c = lid; c < s_nx(k) * s_ny(k); c += WG) {
         let i = i32(c) % w;
         let j = i32(c) / w;
-        if stencil_count(sst[s_off(k) + c]) == 0.0 { continue; }
+        if stencil_count(s_st(s_off(k) + c)) == 0.0 { continue; }
         let pi = i / 2;
         let pj = j / 2;
         let si = select(1, -1, i % 2 == 0);
@@ -196,7 +195,7 @@ fn s_bottom(lid: u32) {
     for (var t = lid; t < quads; t += WG) {
         var acc = vec4<f32>(0.0);
         for (var j = 0u; j < n; j++) {
-            acc += textureLoad(bottom_tex, vec2<u32>(t, j), 0) * srhs[base + j];
+            acc += textureLoad(bottom_tex, vec2<u32>(t, j), 0) * s_rhs(base + j);
         }
         for (var e = 0u; e < 4u; e++) {
             if 4u * t + e < n { sx[base + 4u * t + e] = acc[e]; }

@@ -8,6 +8,14 @@
 // VM), and at 64² the ten dispatches of such a level did little else; one thread does the
 // level's work in less than their waits (BENCHMARKS.md, "Where the time goes: lavapipe").
 
+// The coarse levels' rhs and stencils (multigrid/coarse_levels.wgsl), copied in beside sx.
+var<workgroup> srhs: array<f32, 1280>;
+var<workgroup> sst: array<u32, 1280>;
+
+fn s_rhs(c: u32) -> f32 { return srhs[c]; }
+fn s_set_rhs(c: u32, value: f32) { srhs[c] = value; }
+fn s_st(c: u32) -> u32 { return sst[c]; }
+
 // Sweeps before and after the coarse correction (src/sim/levels.rs PRE_SMOOTH, POST_SMOOTH).
 const PRE_SMOOTH: u32 = 2u;
 const POST_SMOOTH: u32 = 2u;

@@ -11,7 +11,7 @@
 @group(0) @binding(4) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(5) var<storage, read> mg_xc: array<f32>;
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(TILE_WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     tile_load(wid, lid, true);
     tile_relax(wid, lid, SMOOTH_OMEGA);

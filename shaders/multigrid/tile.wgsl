@@ -11,16 +11,23 @@ const TILE: i32 = 24;
 const HALO: i32 = 4;
 const SPAN: i32 = 32;
 const TILE_CELLS: u32 = 1024u;
-// Invocations of a workgroup (src/sim/kernel/profile.rs `DeviceProfile::solver_workgroup`); each takes the tile cells
-// lid, lid + WG, ...
-override WG: u32 = 256u;
+// Invocations of a tile's workgroup (16 x 16), whatever `DeviceProfile::solver_workgroup` says:
+// each takes the tile cells lid + k TILE_WG, k < OWN_CELLS, and keeps what only it reads of them
+// in its own variables below.
+const TILE_WG: u32 = 256u;
+const OWN_CELLS: u32 = TILE_CELLS / TILE_WG;
 
+// The tile's x: the one array read across invocations (a cell's neighbours).
 var<workgroup> tx: array<f32, 1024>;
-// Each tile cell's colour (bits 0-1) and its distance in from the tile's border (bits 2 up), set
-// as it is loaded: the sweeps' tests, without their index arithmetic.
-var<workgroup> tkey: array<u32, 1024>;
-var<workgroup> tst: array<u32, 1024>;
-var<workgroup> trhs: array<f32, 1024>;
+// An invocation's own cells' stencil, rhs, and colour (bits 0-1) with distance in from the tile's
+// border (bits 2 up), set as they are loaded: the sweeps' tests, without their index arithmetic.
+// Why not workgroup memory: a browser's WebGPU clears workgroup memory for each dispatch, and
+// SwiftShader compiles that clearing into code a scalar at a time; with these three in workgroup
+// memory too, the page spent 2-3 s compiling each of `smooth` and `prolong` (BENCHMARKS.md, "Where
+// the time goes: the page").
+var<private> own_st: array<u32, OWN_CELLS>;
+var<private> own_rhs: array<f32, OWN_CELLS>;
+var<private> own_key: array<u32, OWN_CELLS>;
 
 fn tile_origin(wid: vec3<u32>) -> vec2<i32> {
     return vec2<i32>(wid.xy) * TILE - vec2<i32>(HALO, HALO);
@@ -75,7 +82,8 @@ fn prolonged(i: i32, j: i32) -> f32 {
 // Loads the tile (with the coarse-grid correction added first when `correct`).
 fn tile_load(wid: vec3<u32>, lid: u32, correct: bool) {
     let origin = tile_origin(wid);
-    for (var q = lid; q < TILE_CELLS; q += WG) {
+    for (var k = 0u; k < OWN_CELLS; k++) {
+        let q = lid + k * TILE_WG;
         let g = tile_cell(origin, q);
         var x = 0.0;
         var s = 0u;
@@ -86,13 +94,13 @@ fn tile_load(wid: vec3<u32>, lid: u32, correct: bool) {
             r = mg_rhs[lidx(g.x, g.y)];
             if correct && stencil_count(s) > 0.0 { x += prolonged(g.x, g.y); }
         }
-        tst[q] = s;
-        trhs[q] = r;
+        own_st[k] = s;
+        own_rhs[k] = r;
         tx[q] = x;
         let a = i32(q) % SPAN;
         let b = i32(q) / SPAN;
         let ring = min(min(a, b), min(SPAN - 1 - a, SPAN - 1 - b));
-        tkey[q] = u32(colour(g.x, g.y, lnx(), lny())) | (u32(ring) << 2u);
+        own_key[k] = u32(colour(g.x, g.y, lnx(), lny())) | (u32(ring) << 2u);
     }
     workgroupBarrier();
 }
@@ -110,11 +118,12 @@ fn tile_sweeps() -> i32 {
 fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32) {
     let colours = sweep_colours(lnx(), lny());
     for (var k = 0; k < colours * tile_sweeps(); k++) {
-        for (var q = lid; q < TILE_CELLS; q += WG) {
+        for (var own = 0u; own < OWN_CELLS; own++) {
+            let q = lid + own * TILE_WG;
             // sub-sweep k: its colour's cells k + 1 or more in from the border (the halo's are stale)
-            let key = tkey[q];
+            let key = own_key[own];
             if i32(key & 3u) != k % colours || i32(key >> 2u) <= k { continue; }
-            let s = tst[q];
+            let s = own_st[own];
             let count = stencil_count(s);
             if count == 0.0 {
                 tx[q] = 0.0;
@@ -127,7 +136,7 @@ fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32) {
             if (s & STENCIL_RIGHT) != 0u { d += tx[q + 1u] - xc; fluid += 1.0; }
             if (s & STENCIL_BOTTOM) != 0u { d += tx[q - u32(SPAN)] - xc; fluid += 1.0; }
             if (s & STENCIL_TOP) != 0u { d += tx[q + u32(SPAN)] - xc; fluid += 1.0; }
-            let r = trhs[q] + (d - (count - fluid) * outflow_weight(level.index) * xc);
+            let r = own_rhs[own] + (d - (count - fluid) * outflow_weight(level.index) * xc);
             tx[q] = xc + omega * r / (fluid + (count - fluid) * outflow_weight(level.index));
         }
         workgroupBarrier();
@@ -137,7 +146,7 @@ fn tile_relax(wid: vec3<u32>, lid: u32, omega: f32) {
 // Writes the owned block to y: never in place, since neighbouring workgroups read it as halo.
 fn tile_store(wid: vec3<u32>, lid: u32) {
     let origin = tile_origin(wid);
-    for (var q = lid; q < TILE_CELLS; q += WG) {
+    for (var q = lid; q < TILE_CELLS; q += TILE_WG) {
         let a = i32(q) % SPAN;
         let b = i32(q) / SPAN;
         let cell = origin + vec2<i32>(a, b);

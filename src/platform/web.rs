@@ -145,13 +145,17 @@ pub fn show_status(line: &str) {
     }
 }
 
-/// Lets the browser run its event loop once (and so paint the status line) before work that
-/// holds the page's thread.
+/// Lets the browser paint a frame (the status line) before work that holds the page's thread:
+/// the work goes on in the animation frame after the next, which comes once the next is painted.
+/// A timeout alone ran before any frame, and the first step's frame then held the thread (its
+/// kernels compiling in the GPU process) with the line never painted.
 pub async fn yield_to_page() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    for _ in 0..2 {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
 }
 
 thread_local! {

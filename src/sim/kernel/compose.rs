@@ -262,14 +262,23 @@ static DYE_READERS: std::sync::Mutex<Vec<(String, String, bool)>> = std::sync::M
 /// calls. Found for all of a pass's entry points when one is first asked for: each alone, with
 /// what only the others use dropped (naga's compaction).
 pub fn reads_dye_scale(shader: &str, entry: &str) -> Result<bool> {
-    let known = || {
-        let list = DYE_READERS.lock().unwrap_or_else(|e| e.into_inner());
-        list.iter().find(|(s, e, _)| s == shader && e == entry).map(|t| t.2)
-    };
-    if let Some(r) = known() {
+    if let Some(r) = known_dye_reader(shader, entry) {
         return Ok(r);
     }
     let (module, _) = parse(shader, &source(shader)?)?;
+    note_dye_readers(shader, &module);
+    known_dye_reader(shader, entry).ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))
+}
+
+/// `reads_dye_scale` where it is known already.
+pub fn known_dye_reader(shader: &str, entry: &str) -> Option<bool> {
+    let list = DYE_READERS.lock().unwrap_or_else(|e| e.into_inner());
+    list.iter().find(|(s, e, _)| s == shader && e == entry).map(|t| t.2)
+}
+
+/// Finds which entry points of pass `shader` read the dye scale in `module`, any composition of
+/// the pass (what calls `dye_k` is the same whatever the constants in front of it).
+pub fn note_dye_readers(shader: &str, module: &naga::Module) {
     let found: Vec<(String, String, bool)> = module
         .entry_points
         .iter()
@@ -281,8 +290,12 @@ pub fn reads_dye_scale(shader: &str, entry: &str) -> Result<bool> {
             (shader.to_string(), e.name.clone(), reads)
         })
         .collect();
-    DYE_READERS.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
-    known().ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))
+    let mut list = DYE_READERS.lock().unwrap_or_else(|e| e.into_inner());
+    for f in found {
+        if !list.iter().any(|(s, e, _)| *s == f.0 && *e == f.1) {
+            list.push(f);
+        }
+    }
 }
 
 /// The source a kernel is built from: `source_with`, and the level `with_level_compiled` gives

@@ -136,7 +136,18 @@ impl Kernel {
         let profile = target.profile();
         // a kernel that never reads the dye scale is built (and kept) as on scale 1, so a scene of
         // another dye scale finds it built
-        let grid = if reads_dye_scale(shader, entry)? { target.grid } else { GridSize { dye_scale: 1, ..target.grid } };
+        let scale_one = GridSize { dye_scale: 1, ..target.grid };
+        // which entry points read the dye scale, found in the module of the source on scale 1,
+        // which most kernels are built from (so parsed once for both)
+        let reads = match compose::known_dye_reader(shader, entry) {
+            Some(r) => r,
+            None => {
+                let module = parsed(shader, &compose::kernel_source(shader, profile.cell_block, scale_one)?)?;
+                compose::note_dye_readers(shader, &module.0);
+                compose::known_dye_reader(shader, entry).ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?
+            }
+        };
+        let grid = if reads { target.grid } else { scale_one };
         let key = pipelines::CacheKey {
             src: compose::kernel_source(shader, profile.cell_block, grid)?,
             entry: entry.to_string(),
@@ -147,14 +158,15 @@ impl Kernel {
         let compiled = match target.device_serial.and_then(|d| pipelines::cached(d, &key)) {
             Some(c) => c,
             None => {
-                let (module, info) = parse(shader, &key.src)?;
+                let parsed = parsed(shader, &key.src)?;
+                let (module, info) = (&parsed.0, &parsed.1);
                 let index = module
                     .entry_points
                     .iter()
                     .position(|e| e.name == entry)
                     .ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?;
                 let label = if entry == "main" { shader.to_string() } else { format!("{shader}.{entry}") };
-                let binds = Bindings::new(device, &label, &module, &info, index)?;
+                let binds = Bindings::new(device, &label, module, info, index)?;
                 let source =
                     pipelines::ModuleSource { label: &label, src: &key.src, entry, constants, zero_workgroup_memory, checks: key.checks };
                 let declares = |name: &str| module.overrides.iter().any(|(_, o)| o.name.as_deref() == Some(name));
@@ -217,4 +229,30 @@ impl Kernel {
         pass.set_bind_group(0, bind_group, &[]);
         super::dispatch_probe::timed(pass, &self.compiled.label, |pass| pass.dispatch_workgroups(groups[0], groups[1], 1));
     }
+}
+
+/// A parsed and validated module with its analysis.
+type Parsed = std::rc::Rc<(naga::Module, naga::valid::ModuleInfo)>;
+
+thread_local! {
+    /// The sources parsed last, newest at the end: a simulation builds the entry points of one
+    /// source one after another (the statistics' four, the multigrid set-up's, the bottom's), and
+    /// parsing a composed source in the page's wasm took most of the time to make the plume's
+    /// simulation (BENCHMARKS.md, "Where the time goes: the page").
+    static PARSED: std::cell::RefCell<Vec<(String, Parsed)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `parse`, once for the last few sources a thread has parsed.
+fn parsed(shader: &str, src: &str) -> Result<Parsed> {
+    if let Some(hit) = PARSED.with_borrow(|p| p.iter().find(|(s, _)| s == src).map(|(_, m)| m.clone())) {
+        return Ok(hit);
+    }
+    let module = Parsed::new(parse(shader, src)?);
+    PARSED.with_borrow_mut(|p| {
+        p.push((src.to_string(), module.clone()));
+        if p.len() > 8 {
+            p.remove(0);
+        }
+    });
+    Ok(module)
 }

@@ -134,6 +134,14 @@ impl PerLevel {
         Ok(PerLevel { kernel, groups })
     }
 
+    /// A kernel of the fused smoothers' tile (shaders/multigrid/tile.wgsl): its workgroup is the
+    /// tile's 16 x 16 on every device, memory not cleared.
+    pub fn tiled(target: Target, shader: &str, tables: &Tables) -> Result<PerLevel> {
+        let kernel = Kernel::with_options(target, shader, "main", &[], false)?;
+        let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
+        Ok(PerLevel { kernel, groups })
+    }
+
     /// A workgroup-memory kernel: sized by `DeviceProfile::solver_workgroup`, memory not cleared.
     pub fn shared(target: Target, shader: &str, entry: &str, tables: &Tables) -> Result<PerLevel> {
         Self::shared_with(target, shader, entry, tables, &[], &[])

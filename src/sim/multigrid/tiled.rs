@@ -28,15 +28,12 @@ impl Tiled {
     pub fn new(target: Target, tables: &Tables, back: &Tables, coarse: usize) -> Result<Tiled> {
         let (above, back_above) = (&tables[..coarse], &back[..coarse]);
         Ok(Tiled {
-            smooth: PerLevel::shared(target, "multigrid/smooth", "main", above)?,
+            smooth: PerLevel::tiled(target, "multigrid/smooth", above)?,
             restrict: PerLevel::new(target, "multigrid/restrict", "main", back_above)?,
-            prolong: PerLevel::shared(target, "multigrid/prolong", "main", back_above)?,
-            smooth_back: PerLevel::shared(target, "multigrid/smooth", "main", back_above)?,
-            prolong_fwd: PerLevel::shared(target, "multigrid/prolong", "main", above)?,
-            sor: [
-                PerLevel::shared(target, "pressure_sor", "main", &tables[..1])?,
-                PerLevel::shared(target, "pressure_sor", "main", &back[..1])?,
-            ],
+            prolong: PerLevel::tiled(target, "multigrid/prolong", back_above)?,
+            smooth_back: PerLevel::tiled(target, "multigrid/smooth", back_above)?,
+            prolong_fwd: PerLevel::tiled(target, "multigrid/prolong", above)?,
+            sor: [PerLevel::tiled(target, "pressure_sor", &tables[..1])?, PerLevel::tiled(target, "pressure_sor", &back[..1])?],
         })
     }
 
