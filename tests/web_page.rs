@@ -17,6 +17,11 @@
 //!   fills the frame;
 //! - `the_embedded_page_paints_on_hover_and_splats_when_idle`: `?embed&selftest=embed` (a hover
 //!   stroke with hover painting off and on, idle splats before and after the idle time);
+//! - `the_stage_view_and_a_finger_drag_work_on_the_page`: `?selftest=views` (keyboard events take
+//!   the stage view through `teaching`'s step and plume's V-cycle levels, each stage's line
+//!   written on the field, leaving lets the run go on from the same state; one finger drags a
+//!   disc with the move brush, which leaves a wake), and the stages' canvases differ where they
+//!   must;
 //! - `a_see_through_background_leaves_the_canvas_transparent`: `view.background_alpha=0`, read
 //!   in the canvas's alpha;
 //! - `a_narrow_window_opens_with_the_panel_folded`: 400 x 800, the Settings button above the
@@ -615,4 +620,85 @@ fn the_url_switches_tracers_streamlines_and_the_split_view_on() {
     println!("split on the page: lit {} and {} pixels, {differ} differ; picture {}", lit(&left), lit(&right), path.display());
     assert!(lit(&left) > 1000 && lit(&right) > 1000, "a half of the split page is dark (see {})", path.display());
     assert!(differ > 500, "the two halves look alike: {differ} pixels differ (see {})", path.display());
+}
+
+/// A canvas the page sent with `POST /picture` (`?selftest=views`): what it shows, where the
+/// field lies in it (x, y, width, height), and the picture.
+struct Picture {
+    about: serde_json::Value,
+    viewport: Vec<f64>,
+    canvas: image::RgbaImage,
+}
+
+/// Pixels of `rect` (x, y, width, height) where two pictures differ by more than 30 in a channel.
+fn differ_in(a: &image::RgbaImage, b: &image::RgbaImage, rect: [u32; 4]) -> usize {
+    let [x0, y0, w, h] = rect;
+    (y0..y0 + h)
+        .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
+        .filter(|&(x, y)| a.get_pixel(x, y).0.iter().zip(b.get_pixel(x, y).0).take(3).any(|(p, q)| p.abs_diff(q) > 30))
+        .count()
+}
+
+/// Issue 58 on the page (`?selftest=views`): keyboard events on the canvas take the stage view
+/// (T) through `teaching`'s step, a stage a press of S or → with the line on the field naming each
+/// in order, and T leaves it, the step finished and the run going on, the state bit for bit the
+/// one whole steps reach; on plume (multigrid) S reaches the first V-cycle's level 1 going down
+/// and coming up, and Esc leaves. One finger's touch events drag the box's disc with the move
+/// brush: the solid mask moves with it and the fluid behind it moves. Here: the stages' pictures
+/// (kept as PNGs) differ where they must, in the field clear of the text over it: the divergence
+/// before the solve from the pressure the solve leaves, and a level's residual from its
+/// correction.
+#[test]
+fn the_stage_view_and_a_finger_drag_work_on_the_page() {
+    let _shared = BROWSERS.read().unwrap_or_else(|e| e.into_inner());
+    let (port, rx) = serve(page_dir());
+    let browser = Browser::open(&format!("http://127.0.0.1:{port}/index.html?selftest=views"), true, "1000,700");
+    let deadline = std::time::Instant::now() + Duration::from_secs(600);
+    let mut pictures = Vec::new();
+    let result: serde_json::Value = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok((p, body)) if p == "/picture" => {
+                let sent: serde_json::Value = serde_json::from_str(&body).unwrap();
+                let viewport = viewport_of(&sent);
+                pictures.push(Picture { about: sent["about"].clone(), viewport, canvas: canvas_of(&sent) });
+            }
+            Ok((p, body)) if p == "/result" => break serde_json::from_str(&body).unwrap(),
+            Ok(_) => {}
+            Err(_) => panic!("the page posted no /result within 600 s; its console:\n{}", browser.console()),
+        }
+    };
+    println!("{}", serde_json::to_string_pretty(&result["checks"]).unwrap());
+    assert_eq!(result["checks"].as_array().map_or(0, |c| c.len()), 4, "{result}");
+    assert!(result["ok"] == true, "the page's checks of the stage view and the finger drag failed: {result}");
+
+    let find = |check: &str, words: &str| {
+        pictures
+            .iter()
+            .find(|p| p.about["check"] == check && p.about["line"].as_str().is_some_and(|l| l.contains(words)))
+            .unwrap_or_else(|| panic!("no picture of {check}'s '{words}'"))
+    };
+    for p in &pictures {
+        let name = format!("stage_{}_{:02}", p.about["check"].as_str().unwrap_or("").to_lowercase(), p.about["stage"]);
+        println!("{}: {} ({})", name, p.about["line"], keep(&p.canvas, &name).display());
+    }
+    // the field clear of the text written over it: the hint and stage line along its top, the
+    // legends along its bottom
+    let field = |p: &Picture| {
+        let [x, y, w, h] = p.viewport[..] else { panic!("a viewport of four numbers") };
+        [x + 0.05 * w, y + 0.2 * h, 0.9 * w, 0.68 * h].map(|v| v.round() as u32)
+    };
+    for (check, a, b) in [
+        ("Teaching", "divergence: ∇·u", "pressure solve"),
+        ("Plume", "divergence: ∇·u", "pressure solve"),
+        ("Plume", "level 0 restricted onto it", "sent up to level 0"),
+    ] {
+        let (a, b) = (find(check, a), find(check, b));
+        let d = differ_in(&a.canvas, &b.canvas, field(a));
+        println!("{check}: {} against {}: {d} pixels of the field differ", a.about["line"], b.about["line"]);
+        assert!(d > 500, "{check}: the pictures of {} and {} look alike ({d} pixels)", a.about["line"], b.about["line"]);
+    }
+    // (the page checked that each stage's line is written on the field, outside the panel)
+    let teaching = pictures.iter().filter(|p| p.about["check"] == "Teaching").count();
+    assert_eq!(teaching, 13, "a picture a stage of teaching");
 }

@@ -83,7 +83,8 @@ impl App {
                 crate::platform::toggle_video(&name).map(|line| self.note = Some(line))
             }
             Command::Quit => {
-                self.quit = true;
+                // (a page is closed with its tab: Esc or Ctrl+Q there would only stop it, frozen)
+                self.quit = cfg!(not(target_arch = "wasm32"));
                 Ok(())
             }
             Command::Configure(scene) => self.configure(*scene, false),

@@ -271,6 +271,14 @@ impl Running {
         self.kept = None;
     }
 
+    /// The simulation's buffers changed (the divergence-after buffer was made): the field image
+    /// and the captures bind them again, or "divergence after" would still be drawn from the
+    /// velocity.
+    pub fn attach_buffers(&mut self) {
+        self.field.attach(&self.sim);
+        self.capture.attach(&self.sim);
+    }
+
     /// Takes a new simulation (another grid or scene): the field image and read-back follow it.
     pub fn replace_sim(&mut self, sim: Simulation) {
         self.field.attach(&sim);
@@ -355,6 +363,21 @@ impl LastUi {
 
     /// The same output for a frame at `now`: no commands, no texture changes, egui's next frame
     /// still when it asked for it.
+    /// Where the last UI pass wrote `text` (points) outside the side panel: on the field, or in
+    /// the bands above and below it (the page's self-test looks for the stage line there).
+    #[cfg(target_arch = "wasm32")]
+    pub fn written_beside_panel(&self, text: &str) -> Option<egui::Rect> {
+        fn find(shape: &egui::Shape, text: &str) -> Option<egui::Rect> {
+            match shape {
+                egui::Shape::Text(t) if t.galley.text() == text => Some(t.galley.rect.translate(t.pos.to_vec2())),
+                egui::Shape::Vec(all) => all.iter().find_map(|s| find(s, text)),
+                _ => None,
+            }
+        }
+        // (the field's text is in the hover layer, drawn over the kept picture each frame)
+        self.hover.iter().chain(&self.shapes).filter_map(|c| find(&c.shape, text)).find(|r| self.central.contains_rect(*r))
+    }
+
     pub fn again(&self, now: Instant) -> UiFrame {
         let full = egui::FullOutput { shapes: self.shapes.clone(), pixels_per_point: self.pixels_per_point, ..Default::default() };
         let repaint_after = self.repaint_after.map(|d| d.saturating_sub(now.duration_since(self.at)));

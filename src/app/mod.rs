@@ -659,7 +659,7 @@ impl App {
         // the numbers and the readout show it too, tint or not
         if (o.divergence || o.numbers) && o.divergence_after && r.sim.div_after.is_none() {
             match r.sim.enable_div_after() {
-                Ok(()) => r.field.attach(&r.sim),
+                Ok(()) => r.attach_buffers(),
                 Err(e) => crate::platform::say(&e.to_string()),
             }
         }

@@ -93,6 +93,9 @@ impl App {
         match (self.view.stage_view, self.stage_view.take()) {
             (true, None) => match sim.stepwise() {
                 Ok(steps) => {
+                    // (it made the divergence-after buffer the stages draw, the levels' among them)
+                    r.attach_buffers();
+                    let sim = &mut r.sim;
                     let (overlays, paused) = (self.view.overlays.clone(), self.stepper.paused());
                     self.stepper.set_paused(true);
                     self.view.overlays = overlays_for(None, &overlays, self.viewport.pixels_per_cell(sim.nx));
@@ -120,7 +123,7 @@ impl App {
             }
             (_, kept) => self.stage_view = kept,
         }
-        self.panel.stage = self.stage_view.as_ref().map(|v| shown(&v.steps, sim));
+        self.panel.stage = self.stage_view.as_ref().map(|v| shown(&v.steps, &r.sim));
     }
 
     /// Takes the next stage (S, → or Next stage while the view is on); false when it is off.

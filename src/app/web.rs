@@ -53,6 +53,8 @@ pub fn run_web() {
         app.selftest = Some(selftest::SelfTest::after_reload());
     } else if page.embed_checks {
         app.selftest = Some(selftest::SelfTest::embedded());
+    } else if page.views_checks {
+        app.selftest = Some(selftest::SelfTest::views());
     } else if page.selftest {
         app.selftest = Some(selftest::SelfTest::default());
     } else if page.bench {
@@ -129,8 +131,13 @@ impl App {
     }
 
     /// After each frame is drawn (and before the browser presents it, so the canvas can still be
-    /// read): `?steps=N` pauses at step N and tells the browser test, with the canvas.
+    /// read): the self-test keeps the canvas where a check asked for it; `?steps=N` pauses at
+    /// step N and tells the browser test, with the canvas.
     pub(super) fn page_frame_drawn(&mut self) {
+        if let Some(mut t) = self.selftest.take() {
+            t.drawn(self);
+            self.selftest = Some(t);
+        }
         if self.running.as_ref().is_some_and(|r| r.sim.step_index > 0) {
             platform::show_status("");
             self.first_step_at.get_or_insert_with(crate::platform::Instant::now);

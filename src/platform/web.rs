@@ -209,6 +209,9 @@ pub struct UrlSetup {
     /// `?selftest=embed` (with `?embed`): the embedded page's own checks, hover painting and
     /// idle splats.
     pub embed_checks: bool,
+    /// `?selftest=views`: the stage view driven by keys and an obstacle dragged by one finger,
+    /// with the canvas of each stage sent along.
+    pub views_checks: bool,
     /// `?bench`: time the step at 128² and 256², POSTed to `/result` as the self-test does.
     pub bench: bool,
     /// `?canvas=WxH`: the canvas's size in CSS pixels (else the whole page).
@@ -234,7 +237,7 @@ pub fn parse_query(search: &str) -> UrlSetup {
         let (k, v) = (decode(k), decode(v));
         match k.as_str() {
             "scene" => s.scene = Some(v),
-            "selftest" => (s.selftest, s.after_reload, s.embed_checks) = (true, v == "reload", v == "embed"),
+            "selftest" => (s.selftest, s.after_reload, s.embed_checks, s.views_checks) = (true, v == "reload", v == "embed", v == "views"),
             "bench" => s.bench = true,
             "canvas" => s.canvas = v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))),
             "steps" => s.steps = v.parse().ok(),
@@ -389,6 +392,23 @@ pub fn pointer_event(kind: &str, pointer: &str, css: [f64; 2], pressed: bool) ->
     }
     let e = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).map_err(js_error)?;
     c.dispatch_event(&e).map_err(js_error)?;
+    Ok(())
+}
+
+/// A key pressed and let go on the canvas, as a keyboard makes it: `key` is the DOM's key value
+/// ("t", "s", "ArrowRight", "Escape"), `code` the physical key ("KeyT", "ArrowRight").
+pub fn key_event(key: &str, code: &str) -> std::result::Result<(), String> {
+    let c = canvas(None).ok_or("no canvas")?;
+    for kind in ["keydown", "keyup"] {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        init.set_composed(true);
+        init.set_key(key);
+        init.set_code(code);
+        let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict(kind, &init).map_err(js_error)?;
+        c.dispatch_event(&e).map_err(js_error)?;
+    }
     Ok(())
 }
 
