@@ -277,7 +277,7 @@ impl Overlays {
         if self.divergence {
             let r = self.divergence_range;
             let colour = |t: f32| divergence_tint(t * r, r, [0.0; 3], 1.0);
-            let title = if self.divergence_after { "divergence after the solve" } else { "divergence before the solve" };
+            let title = if self.divergence_after { "divergence after the correction" } else { "divergence before the solve" };
             let (title, unit) = self.level_picture.map_or((title, "1/s"), |level| (level, "Pa"));
             out.push(Legend { title, unit, range: r, stops: stops(r, &colour) });
         }

@@ -236,7 +236,7 @@ impl CellReadout {
 /// Which divergence a figure is: the one the pressure solve started from or the one its
 /// correction left (a learner must not read the first as the flow's).
 pub fn divergence_when(after: bool) -> &'static str {
-    if after { "after the solve" } else { "before the solve" }
+    if after { "after the correction" } else { "before the solve" }
 }
 
 /// The hover readout's read-back: a few floats of the cell under the cursor, copied when asked
