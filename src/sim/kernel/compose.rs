@@ -262,23 +262,29 @@ static DYE_READERS: std::sync::Mutex<Vec<(String, String, bool)>> = std::sync::M
 /// calls. Found for all of a pass's entry points when one is first asked for: each alone, with
 /// what only the others use dropped (naga's compaction).
 pub fn reads_dye_scale(shader: &str, entry: &str) -> Result<bool> {
+    reads_dye_scale_in(shader, entry, || parse(shader, &source(shader)?).map(Box::new))
+}
+
+/// `reads_dye_scale`, from the parsed pass `module` gives where it is not known yet (any
+/// composition of the pass: what calls `dye_k` is the same whatever the constants in front of it).
+pub fn reads_dye_scale_in<M>(shader: &str, entry: &str, module: impl FnOnce() -> Result<M>) -> Result<bool>
+where
+    M: std::ops::Deref<Target = (naga::Module, naga::valid::ModuleInfo)>,
+{
     if let Some(r) = known_dye_reader(shader, entry) {
         return Ok(r);
     }
-    let (module, _) = parse(shader, &source(shader)?)?;
-    note_dye_readers(shader, &module);
+    note_dye_readers(shader, &module()?.0);
     known_dye_reader(shader, entry).ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))
 }
 
-/// `reads_dye_scale` where it is known already.
-pub fn known_dye_reader(shader: &str, entry: &str) -> Option<bool> {
+fn known_dye_reader(shader: &str, entry: &str) -> Option<bool> {
     let list = DYE_READERS.lock().unwrap_or_else(|e| e.into_inner());
     list.iter().find(|(s, e, _)| s == shader && e == entry).map(|t| t.2)
 }
 
-/// Finds which entry points of pass `shader` read the dye scale in `module`, any composition of
-/// the pass (what calls `dye_k` is the same whatever the constants in front of it).
-pub fn note_dye_readers(shader: &str, module: &naga::Module) {
+/// Notes which entry points of pass `shader` read the dye scale in `module`.
+fn note_dye_readers(shader: &str, module: &naga::Module) {
     let found: Vec<(String, String, bool)> = module
         .entry_points
         .iter()

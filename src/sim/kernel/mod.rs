@@ -139,14 +139,8 @@ impl Kernel {
         let scale_one = GridSize { dye_scale: 1, ..target.grid };
         // which entry points read the dye scale, found in the module of the source on scale 1,
         // which most kernels are built from (so parsed once for both)
-        let reads = match compose::known_dye_reader(shader, entry) {
-            Some(r) => r,
-            None => {
-                let module = parsed(shader, &compose::kernel_source(shader, profile.cell_block, scale_one)?)?;
-                compose::note_dye_readers(shader, &module.0);
-                compose::known_dye_reader(shader, entry).ok_or_else(|| crate::error!("shaders/{shader}.wgsl has no entry point {entry}"))?
-            }
-        };
+        let reads =
+            compose::reads_dye_scale_in(shader, entry, || parsed(shader, &compose::kernel_source(shader, profile.cell_block, scale_one)?))?;
         let grid = if reads { target.grid } else { scale_one };
         let key = pipelines::CacheKey {
             src: compose::kernel_source(shader, profile.cell_block, grid)?,
