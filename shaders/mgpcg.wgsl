@@ -35,7 +35,7 @@ fn B() -> u32 { return 3u * cells(); }
 fn APPLY_SUMS() -> u32 { return 3u * GROUPS; }
 fn LAST_DQ() -> u32 { return 5u * GROUPS; }
 
-var<workgroup> red_sum: array<vec3<f32>, 256>;
+var<workgroup> red_sum: array<vec3<f32>, WG>;
 var<workgroup> folded: vec3<f32>;
 
 // The workgroup's sum of v (every invocation's), in every invocation.

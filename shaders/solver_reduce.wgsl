@@ -10,7 +10,7 @@ override GROUPS: u32 = 64u;
 override WG: u32 = 256u;
 const PARTIALS: u32 = 8u;
 
-var<workgroup> red_max: array<f32, 256>;
+var<workgroup> red_max: array<f32, WG>;
 var<workgroup> closed: u32;
 
 // Whether the gate is closed already: a check after it has nothing to measure (uniform over the

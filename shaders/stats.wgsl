@@ -32,7 +32,7 @@ override FOLD: u32 = 1u;
 // (src/sim/stats.rs `reduction`).
 override WG: u32 = 256u;
 
-var<workgroup> red: array<f32, 256>;
+var<workgroup> red: array<f32, WG>;
 
 // The larger of a and b, or whichever is not finite (inf, NaN: told by its bits, as WGSL may assume
 // floats finite), so a blown-up field reads as non-finite (JSON null), never as 0.
@@ -146,7 +146,7 @@ fn flow(lid: u32, wid: u32) {
     if lid == 0u { partials[7u * GROUPS + wid] = red[0]; }
 }
 
-var<workgroup> folded: array<array<f32, 6>, 64>;
+var<workgroup> folded: array<array<f32, 6>, FOLD>;
 
 @compute @workgroup_size(FOLD)
 fn finish(@builtin(local_invocation_id) lid: vec3<u32>) {

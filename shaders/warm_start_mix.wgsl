@@ -57,8 +57,8 @@ override PAIR: bool = true;
 // invocation: a browser's WebGPU clears workgroup memory for each dispatch, and SwiftShader
 // compiles that clearing into code a scalar at a time; with 256 slots of the ten sums each of
 // `measure_mg` and `scale` took 1.1-1.6 s to compile there (BENCHMARKS.md, "Where the time goes:
-// the page").
-const MAIL: u32 = 64u;
+// the page"). Half the workgroup at most: no more slots than the upper half can fill.
+override MAIL: u32 = min(WG / 2u, 64u);
 var<workgroup> red_a: array<vec4<f32>, MAIL>;
 var<workgroup> red_b: array<f32, MAIL>;
 var<workgroup> red_m: array<f32, MAIL>;

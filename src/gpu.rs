@@ -2,6 +2,7 @@
 //! simulation needs and explains what to install when there is none.
 
 use crate::error::{Error, Result};
+use crate::platform::BrowserAdapter;
 
 pub const NO_ADAPTER_HELP: &str = "no GPU adapter found: smokebox needs Vulkan, Metal or DirectX 12; \
 on a machine without a GPU install Mesa's software Vulkan driver lavapipe \
@@ -84,6 +85,9 @@ impl Gpu {
             slot.act(on_lost(on_fault, slot.is_set(), reason, &message));
         });
         let browser = crate::platform::browser_adapter().await;
+        if cfg!(target_arch = "wasm32") {
+            PAGE_ON_SOFTWARE.store(browser.as_ref().is_some_and(BrowserAdapter::is_software), std::sync::atomic::Ordering::Relaxed);
+        }
         static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let serial = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         OPEN.lock().unwrap_or_else(|e| e.into_inner()).push(serial);
@@ -105,7 +109,7 @@ impl Gpu {
     /// Whether the adapter is a CPU rasteriser (lavapipe/llvmpipe, SwiftShader, WARP), where the
     /// window picks lighter defaults (`app::rebuild::for_adapter`).
     pub fn is_software(&self) -> bool {
-        let browser = self.browser.as_ref().is_some_and(|b| b.fallback || names_software(&b.name));
+        let browser = self.browser.as_ref().is_some_and(BrowserAdapter::is_software);
         browser || is_software(&self.adapter.get_info())
     }
 
@@ -360,6 +364,21 @@ pub fn limits_for(adapter: &wgpu::Limits) -> wgpu::Limits {
 
 /// Whether `info` names a CPU adapter. A browser reports SwiftShader as "other" unless it is the
 /// fallback adapter, so its name counts too.
+/// Whether the page's WebGPU runs on a CPU rasteriser (SwiftShader), as the browser said when
+/// its device opened: the kernels take `DeviceProfile::BROWSER_SOFTWARE` (src/sim/kernel/profile.rs).
+pub fn page_on_software() -> bool {
+    PAGE_ON_SOFTWARE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static PAGE_ON_SOFTWARE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+impl BrowserAdapter {
+    /// A fallback adapter, or one whose name says it rasterises on the CPU.
+    fn is_software(&self) -> bool {
+        self.fallback || names_software(&self.name)
+    }
+}
+
 pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
     info.device_type == wgpu::DeviceType::Cpu || names_software(&info.name)
 }

@@ -38,7 +38,7 @@ fn dispatches_a_step(gpu: &smokebox::gpu::Gpu, kind: &str, iterations: u32) -> u
 fn dispatches_a_step_at_128_are_pinned() {
     let gpu = common::gpu();
     // (class, solver, count, dispatches a step with stats on)
-    let pinned: [(DeviceClass, &str, u32, u64); 12] = [
+    let pinned: [(DeviceClass, &str, u32, u64); 16] = [
         (DeviceClass::Software, "jacobi", 20, 37),
         (DeviceClass::Software, "sor", 40, 97),
         (DeviceClass::Software, "multigrid", 4, 45),
@@ -51,6 +51,10 @@ fn dispatches_a_step_at_128_are_pinned() {
         (DeviceClass::Browser, "sor", 40, 35),
         (DeviceClass::Browser, "multigrid", 4, 43),
         (DeviceClass::Browser, "mgpcg", 2, 38),
+        (DeviceClass::BrowserSoftware, "jacobi", 20, 37),
+        (DeviceClass::BrowserSoftware, "sor", 40, 97),
+        (DeviceClass::BrowserSoftware, "multigrid", 4, 69),
+        (DeviceClass::BrowserSoftware, "mgpcg", 2, 52),
     ];
     let mut wrong = Vec::new();
     for (class, kind, iterations, want) in pinned {

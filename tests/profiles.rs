@@ -4,19 +4,20 @@
 
 use smokebox::sim::kernel::{DeviceClass, DeviceProfile};
 
-/// The table's rows: family, then the cells of the gpu, software and browser columns.
-fn table() -> Vec<(String, [String; 3])> {
+/// The table's rows: family, then the cells of the gpu, software, browser and browser-software
+/// columns.
+fn table() -> Vec<(String, [String; 4])> {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md")).unwrap();
     let section = doc.split("\n## What runs where\n").nth(1).expect("docs/architecture.md has a section \"What runs where\"");
     let section = section.split("\n## ").next().unwrap();
     let mut lines = section.lines().filter(|l| l.starts_with('|'));
     let head: Vec<&str> = lines.next().expect("the table's head").split('|').map(str::trim).collect();
-    assert_eq!(&head[1..5], ["kernel family", "gpu", "software", "browser"], "the table's columns");
+    assert_eq!(&head[1..6], ["kernel family", "gpu", "software", "browser", "browser-software"], "the table's columns");
     lines
         .skip(1) // |---|
         .map(|l| {
             let cells: Vec<String> = l.split('|').map(|c| c.trim().trim_matches('*').to_string()).collect();
-            (cells[1].clone(), [cells[2].clone(), cells[3].clone(), cells[4].clone()])
+            (cells[1].clone(), [cells[2].clone(), cells[3].clone(), cells[4].clone(), cells[5].clone()])
         })
         .collect()
 }
@@ -36,6 +37,7 @@ fn each_class_runs_what_the_architecture_table_says() {
     }
     // a check that cannot fail is no check: the classes differ where the table says they do
     assert_ne!(DeviceProfile::GPU.variants(), DeviceProfile::SOFTWARE.variants());
+    assert_ne!(DeviceProfile::BROWSER.variants(), DeviceProfile::BROWSER_SOFTWARE.variants());
     assert!(rows.len() >= 6, "{rows:?}");
 }
 

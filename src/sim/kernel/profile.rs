@@ -13,18 +13,23 @@ pub enum DeviceClass {
     /// A native CPU adapter (lavapipe, llvmpipe, WARP): workgroups are calls of the compiled
     /// kernel, barriers suspend coroutines, storage is read lane by lane and textures a pass.
     Software,
-    /// The page's WebGPU, whatever the browser runs it on (it cannot tell SwiftShader from a GPU).
+    /// The page's WebGPU on a GPU.
     Browser,
+    /// The page's WebGPU on a CPU rasteriser (SwiftShader), as the browser's `GPUAdapterInfo`
+    /// tells (`gpu::page_on_software`): it clears each dispatch's workgroup memory for every
+    /// invocation, so the kernels that keep most there cost the most.
+    BrowserSoftware,
 }
 
 impl DeviceClass {
-    pub const ALL: [DeviceClass; 3] = [DeviceClass::Gpu, DeviceClass::Software, DeviceClass::Browser];
+    pub const ALL: [DeviceClass; 4] = [DeviceClass::Gpu, DeviceClass::Software, DeviceClass::Browser, DeviceClass::BrowserSoftware];
 
     pub fn name(self) -> &'static str {
         match self {
             DeviceClass::Gpu => "gpu",
             DeviceClass::Software => "software",
             DeviceClass::Browser => "browser",
+            DeviceClass::BrowserSoftware => "browser-software",
         }
     }
 }
@@ -42,6 +47,10 @@ pub struct DeviceProfile {
     /// The solvers' workgroup-memory (tiled, temporally blocked) kernels, else one plain dispatch
     /// a sweep or half-sweep.
     pub solver_tiles: bool,
+    /// On the plain path, the level above the coarse solve (64² at most) and the solve in one
+    /// dispatch of one workgroup (shaders/multigrid/lower.wgsl), else a dispatch a half-sweep
+    /// down to the coarse solve.
+    pub lower_in_one: bool,
     /// Storage read through textures where lavapipe gathers texels a pass and reads storage lane
     /// by lane: the velocity's bilinear blocks and the ink's texels for the semi-Lagrangian
     /// traces, the multigrid's textures of quads on the plain path.
@@ -109,6 +118,7 @@ impl DeviceProfile {
         cell_block: [16, 16],
         solver_workgroup: 256,
         solver_tiles: true,
+        lower_in_one: false,
         textures: false,
         checks: GPU_CHECKS,
     };
@@ -122,19 +132,37 @@ impl DeviceProfile {
         cell_block: [32, 8],
         solver_workgroup: 8,
         solver_tiles: false,
+        lower_in_one: true,
         textures: true,
         checks: ShaderChecks::ALL,
     };
 
-    /// The page: a GPU's shapes but 8 x 8 cells a workgroup (SwiftShader ran the plume's 128²
-    /// step in 38-40 ms with it against 39-48 ms with 16 x 16), and every check kept (the
-    /// browser's WebGPU adds its own).
+    /// The page on a GPU: a GPU's shapes but 8 x 8 cells a workgroup (as on SwiftShader), and
+    /// every check kept (the browser's WebGPU adds its own).
     pub const BROWSER: DeviceProfile = DeviceProfile {
         class: DeviceClass::Browser,
         cell_block: [8, 8],
         solver_workgroup: 256,
         solver_tiles: true,
+        lower_in_one: false,
         textures: false,
+        checks: ShaderChecks::ALL,
+    };
+
+    /// The page on SwiftShader: a CPU adapter's shapes but 8 x 8 cells a workgroup (the plume's
+    /// 128² step in 38-40 ms against 39-48 ms with 16 x 16) and a dispatch a half-sweep down to
+    /// the coarse solve (the one-workgroup lower V-cycle took 3 s of the first step to compile),
+    /// every check kept. Chromium's SwiftShader clears a dispatch's workgroup memory for every
+    /// invocation, and compiles the clearing a word at a time: with the tiles and 64 or 256
+    /// invocations the page's steps took two to seven times as long (docs/architecture.md, "What
+    /// runs where").
+    pub const BROWSER_SOFTWARE: DeviceProfile = DeviceProfile {
+        class: DeviceClass::BrowserSoftware,
+        cell_block: [8, 8],
+        solver_workgroup: 8,
+        solver_tiles: false,
+        lower_in_one: false,
+        textures: true,
         checks: ShaderChecks::ALL,
     };
 
@@ -143,6 +171,7 @@ impl DeviceProfile {
             DeviceClass::Gpu => Self::GPU,
             DeviceClass::Software => Self::SOFTWARE,
             DeviceClass::Browser => Self::BROWSER,
+            DeviceClass::BrowserSoftware => Self::BROWSER_SOFTWARE,
         }
     }
 
@@ -150,7 +179,7 @@ impl DeviceProfile {
     /// (whose kernels keep every check but on Vulkan).
     pub fn for_adapter(info: &wgpu::AdapterInfo) -> DeviceProfile {
         if cfg!(target_arch = "wasm32") {
-            Self::BROWSER
+            if crate::gpu::page_on_software() { Self::BROWSER_SOFTWARE } else { Self::BROWSER }
         } else if info.device_type == wgpu::DeviceType::Cpu {
             Self::SOFTWARE
         } else if info.backend != wgpu::Backend::Vulkan {
@@ -162,7 +191,7 @@ impl DeviceProfile {
 
     /// A profile from its text: a class's name, then `key=value` changes, comma-separated:
     /// `cell_block=WxH` (W a multiple of 4, W x H at most 256), `solver_workgroup=N` (1-256),
-    /// `solver_tiles=0|1`, `textures=0|1`, `checks=all|none|bounds+loops+division`. E.g.
+    /// `solver_tiles=0|1`, `lower_in_one=0|1`, `textures=0|1`, `checks=all|none|bounds+loops+division`. E.g.
     /// `software,cell_block=16x16` or `gpu,checks=all`. The error names the word it could not read.
     pub fn parse(text: &str) -> Result<DeviceProfile, String> {
         let mut words = text.split(',').map(str::trim);
@@ -170,7 +199,7 @@ impl DeviceProfile {
         let class = DeviceClass::ALL
             .into_iter()
             .find(|c| c.name() == first)
-            .ok_or_else(|| format!("{first:?} is no device class (expected gpu, software or browser)"))?;
+            .ok_or_else(|| format!("{first:?} is no device class (expected gpu, software, browser or browser-software)"))?;
         let mut p = Self::of_class(class);
         let flag = |v: &str| match v {
             "1" | "true" => Some(true),
@@ -180,7 +209,7 @@ impl DeviceProfile {
         for word in words {
             let bad = || {
                 format!(
-                    "{word:?} is not a profile setting (expected cell_block=WxH, solver_workgroup=N, solver_tiles=0|1, textures=0|1 or checks=all|none|bounds+loops+division)"
+                    "{word:?} is not a profile setting (expected cell_block=WxH, solver_workgroup=N, solver_tiles=0|1, lower_in_one=0|1, textures=0|1 or checks=all|none|bounds+loops+division)"
                 )
             };
             let (key, value) = word.split_once('=').ok_or_else(bad)?;
@@ -195,6 +224,7 @@ impl DeviceProfile {
                 }
                 "solver_workgroup" => p.solver_workgroup = value.parse::<u32>().ok().filter(|n| (1..=256).contains(n)).ok_or_else(bad)?,
                 "solver_tiles" => p.solver_tiles = flag(value).ok_or_else(bad)?,
+                "lower_in_one" => p.lower_in_one = flag(value).ok_or_else(bad)?,
                 "textures" => p.textures = flag(value).ok_or_else(bad)?,
                 "checks" => p.checks = ShaderChecks::parse(value).ok_or_else(bad)?,
                 _ => return Err(bad()),
@@ -213,6 +243,17 @@ impl DeviceProfile {
             ("cell kernels", format!("{bx} x {by} cells a workgroup")),
             ("Jacobi", tiles("four sweeps a dispatch", "a sweep a dispatch, four cells a thread").to_string()),
             ("multigrid smoothing", tiles("tiles in workgroup memory", "a black and a red half-sweep a dispatch").to_string()),
+            (
+                "multigrid level above the coarse solve",
+                if self.solver_tiles {
+                    "a tile dispatch"
+                } else if self.lower_in_one {
+                    "one workgroup with the coarse solve"
+                } else {
+                    "a dispatch a half-sweep"
+                }
+                .to_string(),
+            ),
             ("multigrid level 0 reads", if self.textures && !self.solver_tiles { "textures" } else { "storage" }.to_string()),
             ("semi-Lagrangian traces read", reads.to_string()),
             (

@@ -176,6 +176,7 @@ impl Plain {
         let lower = match coarse.checked_sub(1) {
             Some(l)
                 if per_level
+                    && target.profile().lower_in_one
                     && levels[l].cells() <= LOWER_CELLS
                     && quad_rows(&levels[l])
                     && restrict_quads(&levels[l], &levels[coarse]) =>
