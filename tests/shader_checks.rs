@@ -3,7 +3,9 @@
 //! after a few steps, on a CPU adapter's kernels and on a GPU's (256 invocations, 16 x 16 cell
 //! blocks, the tiled solvers). On lavapipe a kernel that read out of bounds would read something
 //! else than the clamped index gives; passed on an H200 too, with 8 x 8 blocks (BENCHMARKS.md,
-//! "NVIDIA H200").
+//! "NVIDIA H200"). And the page's SwiftShader profile (`browser-software`: 8 x 8 blocks, one kernel
+//! for every multigrid level, the coarse solve on the bottom level alone) steps as a CPU adapter's
+//! does, bit for bit: the same arithmetic in other shapes.
 
 mod common;
 use common::*;
@@ -30,7 +32,7 @@ fn same_bits(ctx: &str, a: &Fields, b: &Fields) {
     ] {
         assert_eq!(x.len(), y.len(), "{ctx} {name}");
         let differ = x.iter().zip(y).filter(|(p, q)| p.to_bits() != q.to_bits()).count();
-        assert_eq!(differ, 0, "{ctx}: {differ} values of {name} differ without the checks");
+        assert_eq!(differ, 0, "{ctx}: {differ} values of {name} differ");
         assert!(x.iter().any(|&v| v != 0.0) || matches!(name, "p_prev" | "density"), "{ctx}: {name} is all zero, a test of nothing");
     }
 }
@@ -44,6 +46,16 @@ fn kernels_without_the_checks_give_the_same_bits() {
         same_bits(&format!("{scene}, a CPU adapter's kernels"), &run(ShaderChecks::ALL), &run(ShaderChecks::NONE));
         let wide = |checks| with_profile(DeviceProfile { checks, ..DeviceProfile::GPU }, || state_after(&gpu, scene, 12));
         same_bits(&format!("{scene}, a GPU's kernels"), &wide(ShaderChecks::ALL), &wide(ShaderChecks::NONE));
+    }
+}
+
+#[test]
+fn the_pages_software_profile_gives_a_cpu_adapters_bits() {
+    let gpu = gpu();
+    for scene in ["plume", "logo"] {
+        let run = |p| with_profile(p, || state_after(&gpu, scene, 12));
+        let (software, page) = (run(DeviceProfile::SOFTWARE), run(DeviceProfile::BROWSER_SOFTWARE));
+        same_bits(&format!("{scene}, the page's software profile against a CPU adapter's"), &software, &page);
     }
 }
 

@@ -22,7 +22,8 @@
 override WG: u32 = 256u;
 // The levels this dispatch solves, compiled in (src/sim/multigrid.rs `coarse_constants`): the
 // first and the bottom (the last level), the same one when there is one level here. At most two:
-// a level that fits 32 x 32 coarsens to one within the bottom's 16 x 16. Known sizes let the
+// a level that fits 32 x 32 coarsens to one within the bottom's 16 x 16 (a device profile may
+// start the solve at the bottom: `DeviceProfile::coarse_side`). Known sizes let the
 // compiler turn every index, wrap and division by a side into constants: a CPU adapter runs this
 // one workgroup on one thread, where that was most of its cost.
 override FIRST: u32 = 0u;
@@ -31,11 +32,13 @@ override FIRST_NX: u32 = 1u;
 override FIRST_NY: u32 = 1u;
 override BOTTOM_NX: u32 = 1u;
 override BOTTOM_NY: u32 = 1u;
-const COARSE_CELLS: u32 = 1280u;
+// Cells of the levels here, sx's length (src/sim/multigrid/levels.rs COARSE_CELLS at most): a
+// browser's WebGPU clears workgroup memory at every dispatch.
+override COARSE_CELLS: u32 = 1280u;
 const BOTTOM_SWEEPS: u32 = 48u;
 const BOTTOM_OMEGA: f32 = 1.6;
 
-var<workgroup> sx: array<f32, 1280>;
+var<workgroup> sx: array<f32, COARSE_CELLS>;
 // The levels' rhs and stencils, by the same index as sx, come from the pass's own file:
 // `s_rhs(c)`, `s_set_rhs(c, value)` (the restriction's, on the bottom) and `s_st(c)`.
 

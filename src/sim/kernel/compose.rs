@@ -243,10 +243,10 @@ thread_local! {
 }
 
 /// Runs `f` with the kernels this thread builds reading multigrid level `l`'s description as
-/// constants (`compile_level_in`) instead of from the level buffer. Like the grid's
-/// size, a level's sizes and offsets compiled in let a CPU adapter fold the kernel's index
-/// arithmetic: the quad kernels, built once per level, cost about 8 % less CPU a V-cycle on
-/// lavapipe.
+/// constants (`compile_level_in`) instead of from the level buffer, where the device profile
+/// compiles levels in (`DeviceProfile::levels_compiled_in`). Like the grid's size, a level's
+/// sizes and offsets compiled in let a CPU adapter fold the kernel's index arithmetic: the quad
+/// kernels, built once per level, cost about 8 % less CPU a V-cycle on lavapipe.
 pub fn with_level_compiled<T>(l: &crate::sim::multigrid::levels::LevelDesc, f: impl FnOnce() -> T) -> T {
     let before = COMPILED_LEVEL.replace(Some(*l));
     let out = f();
@@ -305,10 +305,10 @@ fn note_dye_readers(shader: &str, module: &naga::Module) {
 }
 
 /// The source a kernel is built from: `source_with`, and the level `with_level_compiled` gives
-/// compiled in.
-pub fn kernel_source(name: &str, block: [u32; 2], grid: GridSize) -> Result<String> {
+/// compiled in where `level_in` (the device profile's `levels_compiled_in`).
+pub fn kernel_source(name: &str, block: [u32; 2], grid: GridSize, level_in: bool) -> Result<String> {
     let src = composed(name, block, grid)?;
-    Ok(number_bindings(&match COMPILED_LEVEL.get() {
+    Ok(number_bindings(&match COMPILED_LEVEL.get().filter(|_| level_in) {
         Some(l) => compile_level_in(&src, &l),
         None => src,
     }))

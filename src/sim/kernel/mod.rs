@@ -139,11 +139,12 @@ impl Kernel {
         let scale_one = GridSize { dye_scale: 1, ..target.grid };
         // which entry points read the dye scale, found in the module of the source on scale 1,
         // which most kernels are built from (so parsed once for both)
-        let reads =
-            compose::reads_dye_scale_in(shader, entry, || parsed(shader, &compose::kernel_source(shader, profile.cell_block, scale_one)?))?;
+        let reads = compose::reads_dye_scale_in(shader, entry, || {
+            parsed(shader, &compose::kernel_source(shader, profile.cell_block, scale_one, profile.levels_compiled_in)?)
+        })?;
         let grid = if reads { target.grid } else { scale_one };
         let key = pipelines::CacheKey {
-            src: compose::kernel_source(shader, profile.cell_block, grid)?,
+            src: compose::kernel_source(shader, profile.cell_block, grid, profile.levels_compiled_in)?,
             entry: entry.to_string(),
             constants: constants.iter().map(|&(k, v)| (k.to_string(), v.to_bits())).collect(),
             zero_workgroup_memory,

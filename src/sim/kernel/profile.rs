@@ -5,6 +5,9 @@
 
 use std::cell::Cell;
 
+/// The coarse solve's largest side where a profile takes the most it can.
+const COARSE_SIDE: u32 = crate::sim::multigrid::levels::COARSE_SIDE as u32;
+
 /// The kinds of device the kernels are shaped for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceClass {
@@ -51,6 +54,12 @@ pub struct DeviceProfile {
     /// dispatch of one workgroup (shaders/multigrid/lower.wgsl), else a dispatch a half-sweep
     /// down to the coarse solve.
     pub lower_in_one: bool,
+    /// Each multigrid level's sizes and offsets compiled into its own kernels
+    /// (`kernel::with_level_compiled`), else one kernel reading the level buffer for every level.
+    pub levels_compiled_in: bool,
+    /// Largest side of a multigrid level the one-workgroup coarse solve takes (32 or 16: the
+    /// bottom alone); the levels above it are smoothed level by level.
+    pub coarse_side: u32,
     /// Storage read through textures where lavapipe gathers texels a pass and reads storage lane
     /// by lane: the velocity's bilinear blocks and the ink's texels for the semi-Lagrangian
     /// traces, the multigrid's textures of quads on the plain path.
@@ -119,6 +128,8 @@ impl DeviceProfile {
         solver_workgroup: 256,
         solver_tiles: true,
         lower_in_one: false,
+        levels_compiled_in: true,
+        coarse_side: COARSE_SIDE,
         textures: false,
         checks: GPU_CHECKS,
     };
@@ -133,6 +144,8 @@ impl DeviceProfile {
         solver_workgroup: 8,
         solver_tiles: false,
         lower_in_one: true,
+        levels_compiled_in: true,
+        coarse_side: COARSE_SIDE,
         textures: true,
         checks: ShaderChecks::ALL,
     };
@@ -145,13 +158,17 @@ impl DeviceProfile {
         solver_workgroup: 256,
         solver_tiles: true,
         lower_in_one: false,
+        levels_compiled_in: true,
+        coarse_side: COARSE_SIDE,
         textures: false,
         checks: ShaderChecks::ALL,
     };
 
     /// The page on SwiftShader: a CPU adapter's shapes but 8 x 8 cells a workgroup (the plume's
-    /// 128² step in 38-40 ms against 39-48 ms with 16 x 16) and a dispatch a half-sweep down to
-    /// the coarse solve (the one-workgroup lower V-cycle took 3 s of the first step to compile),
+    /// 128² step in 38-40 ms against 39-48 ms with 16 x 16), a dispatch a half-sweep down to the
+    /// coarse solve (the one-workgroup lower V-cycle took 3 s of the first step to compile), one
+    /// kernel for every level (a pipeline each level was a second more of it) and the coarse
+    /// solve on the bottom level alone (its 32 x 32 level's workgroup memory took 0.4 s more),
     /// every check kept. Chromium's SwiftShader clears a dispatch's workgroup memory for every
     /// invocation, and compiles the clearing a word at a time: with the tiles and 64 or 256
     /// invocations the page's steps took two to seven times as long (docs/architecture.md, "What
@@ -162,6 +179,8 @@ impl DeviceProfile {
         solver_workgroup: 8,
         solver_tiles: false,
         lower_in_one: false,
+        levels_compiled_in: false,
+        coarse_side: 16,
         textures: true,
         checks: ShaderChecks::ALL,
     };
@@ -191,7 +210,7 @@ impl DeviceProfile {
 
     /// A profile from its text: a class's name, then `key=value` changes, comma-separated:
     /// `cell_block=WxH` (W a multiple of 4, W x H at most 256), `solver_workgroup=N` (1-256),
-    /// `solver_tiles=0|1`, `lower_in_one=0|1`, `textures=0|1`, `checks=all|none|bounds+loops+division`. E.g.
+    /// `solver_tiles=0|1`, `lower_in_one=0|1`, `levels_compiled_in=0|1`, `coarse_side=16|32`, `textures=0|1`, `checks=all|none|bounds+loops+division`. E.g.
     /// `software,cell_block=16x16` or `gpu,checks=all`. The error names the word it could not read.
     pub fn parse(text: &str) -> Result<DeviceProfile, String> {
         let mut words = text.split(',').map(str::trim);
@@ -209,7 +228,7 @@ impl DeviceProfile {
         for word in words {
             let bad = || {
                 format!(
-                    "{word:?} is not a profile setting (expected cell_block=WxH, solver_workgroup=N, solver_tiles=0|1, lower_in_one=0|1, textures=0|1 or checks=all|none|bounds+loops+division)"
+                    "{word:?} is not a profile setting (expected cell_block=WxH, solver_workgroup=N, solver_tiles=0|1, lower_in_one=0|1, levels_compiled_in=0|1, coarse_side=16|32, textures=0|1 or checks=all|none|bounds+loops+division)"
                 )
             };
             let (key, value) = word.split_once('=').ok_or_else(bad)?;
@@ -225,6 +244,8 @@ impl DeviceProfile {
                 "solver_workgroup" => p.solver_workgroup = value.parse::<u32>().ok().filter(|n| (1..=256).contains(n)).ok_or_else(bad)?,
                 "solver_tiles" => p.solver_tiles = flag(value).ok_or_else(bad)?,
                 "lower_in_one" => p.lower_in_one = flag(value).ok_or_else(bad)?,
+                "levels_compiled_in" => p.levels_compiled_in = flag(value).ok_or_else(bad)?,
+                "coarse_side" => p.coarse_side = value.parse::<u32>().ok().filter(|n| [16, 32].contains(n)).ok_or_else(bad)?,
                 "textures" => p.textures = flag(value).ok_or_else(bad)?,
                 "checks" => p.checks = ShaderChecks::parse(value).ok_or_else(bad)?,
                 _ => return Err(bad()),
@@ -253,6 +274,11 @@ impl DeviceProfile {
                     "a dispatch a half-sweep"
                 }
                 .to_string(),
+            ),
+            ("multigrid coarse solve", format!("levels up to {0} x {0} in one workgroup", self.coarse_side)),
+            (
+                "multigrid levels' sizes",
+                if self.levels_compiled_in { "compiled into each level's kernels" } else { "read from the level's buffer" }.to_string(),
             ),
             ("multigrid level 0 reads", if self.textures && !self.solver_tiles { "textures" } else { "storage" }.to_string()),
             ("semi-Lagrangian traces read", reads.to_string()),

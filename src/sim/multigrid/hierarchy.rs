@@ -165,8 +165,8 @@ impl PerLevel {
 }
 
 /// The coarse solve's levels as its pipeline constants (shaders/multigrid/coarse.wgsl): the first,
-/// from `coarse`, and the bottom, the last level (the same one, or the next).
-pub fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64); 6] {
+/// from `coarse`, and the bottom, the last level (the same one, or the next), and their cells.
+pub fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, f64); 7] {
     let last = levels.len() - 1;
     let (first, bottom) = (&levels[coarse], &levels[last]);
     assert!(last - coarse <= 1, "a level that fits the coarse solve coarsens to the bottom at once");
@@ -177,6 +177,7 @@ pub fn coarse_constants(levels: &[LevelDesc], coarse: usize) -> [(&'static str, 
         ("FIRST_NY", first.ny as f64),
         ("BOTTOM_NX", bottom.nx as f64),
         ("BOTTOM_NY", bottom.ny as f64),
+        ("COARSE_CELLS", super::levels::total_cells(&levels[coarse..]) as f64),
     ]
 }
 

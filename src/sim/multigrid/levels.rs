@@ -15,7 +15,8 @@
 
 use bytemuck::{Pod, Zeroable};
 
-/// Largest side of a level solved in workgroup memory (shaders/multigrid/coarse.wgsl).
+/// Largest side of a level solved in workgroup memory (shaders/multigrid/coarse.wgsl), where the
+/// device profile does not ask for less (`DeviceProfile::coarse_side`).
 pub const COARSE_SIDE: usize = 32;
 /// Cells of workgroup memory the coarse solve needs: a 32 x 32 level and the 16 x 16 below it.
 pub const COARSE_CELLS: usize = 1280;
@@ -64,9 +65,9 @@ impl LevelDesc {
     pub fn cells(&self) -> usize {
         (self.nx * self.ny) as usize
     }
-    /// Whether the coarse solve (one workgroup) takes this level.
-    pub fn fits_workgroup(&self) -> bool {
-        self.nx as usize <= COARSE_SIDE && self.ny as usize <= COARSE_SIDE
+    /// Whether the coarse solve (one workgroup) takes this level, its sides `side` at most.
+    pub fn fits_workgroup(&self, side: usize) -> bool {
+        self.nx as usize <= side && self.ny as usize <= side
     }
 }
 
@@ -103,9 +104,10 @@ pub fn total_cells(levels: &[LevelDesc]) -> usize {
     levels.iter().map(LevelDesc::cells).sum()
 }
 
-/// The first level the one-workgroup coarse solve takes (every level from it down fits).
-pub fn coarse_level(levels: &[LevelDesc]) -> usize {
-    levels.iter().position(LevelDesc::fits_workgroup).unwrap_or(levels.len() - 1)
+/// The first level the one-workgroup coarse solve takes, its sides `side` at most
+/// (`COARSE_SIDE` or less; every level from it down fits).
+pub fn coarse_level(levels: &[LevelDesc], side: usize) -> usize {
+    levels.iter().position(|l| l.fits_workgroup(side.min(COARSE_SIDE))).unwrap_or(levels.len() - 1)
 }
 
 /// Workgroups of a tile kernel over an nx x ny level.

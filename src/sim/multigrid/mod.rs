@@ -58,7 +58,7 @@ impl Multigrid {
         let target = ctx.target();
         let profile = target.profile();
         let levels = levels(ctx.nx, ctx.ny);
-        let coarse = coarse_level(&levels);
+        let coarse = coarse_level(&levels, profile.coarse_side as usize);
         assert!(total_cells(&levels[coarse..]) <= COARSE_CELLS, "the coarse solve's levels fit its workgroup memory");
         let buffers = LevelBuffers::new(ctx.device, &levels, control, args);
         let tables = buffers.tables(ctx.buffers);
