@@ -504,11 +504,11 @@ impl Running {
         let queue = self.gpu.queue.clone();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         let now = Instant::now();
-        // the first stepping frame starts the clock instead of sampling: its step then waits for
-        // fewer kernels to compile (the page's first step; BENCHMARKS.md, "The web page on
-        // SwiftShader"), and the full statistics follow SAMPLE_EVERY later
-        let sample = d.steps > 0 && self.sampled.is_some_and(|t| now.duration_since(t) >= SAMPLE_EVERY);
-        if sample || (d.steps > 0 && self.sampled.is_none()) {
+        // a new simulation's first frame reduces only the speeds (the sub-steps need them): its
+        // step then waits for fewer kernels to compile (the page's first step; BENCHMARKS.md,
+        // "The web page on SwiftShader"), and the full statistics come with the next frame
+        let sample = d.steps > 0 && self.sim.step_index > 0 && self.sampled.is_none_or(|t| now.duration_since(t) >= SAMPLE_EVERY);
+        if sample {
             self.sampled = Some(now);
         }
         let profiler = self.profiler.as_ref().filter(|_| sample);
