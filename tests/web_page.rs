@@ -369,7 +369,7 @@ fn step_times() {
 }
 
 /// The page's first step, from the request for index.html (navigation) to `?steps=1`'s `/done`,
-/// which reads the canvas back and so waits for the step's GPU work: 4.7-5.5 s on SwiftShader on
+/// which reads the canvas back and so waits for the step's GPU work: 4.3-5.5 s on SwiftShader on
 /// an idle 2-core VM, well over twice that on one loaded by other builds (BENCHMARKS.md, "The web
 /// page on SwiftShader"; the aim is 5 s). The bound leaves room for a slower, loaded machine; the
 /// test runs with no other browser open (`BROWSERS`).
