@@ -167,8 +167,9 @@ impl DeviceProfile {
     /// The page on SwiftShader: a CPU adapter's shapes but 8 x 8 cells a workgroup (the plume's
     /// 128² step in 38-40 ms against 39-48 ms with 16 x 16), a dispatch a half-sweep down to the
     /// coarse solve (the one-workgroup lower V-cycle took 3 s of the first step to compile), one
-    /// kernel for every level (a pipeline each level was a second more of it) and the coarse
-    /// solve on the bottom level alone (its 32 x 32 level's workgroup memory took 0.4 s more),
+    /// kernel for every level (a pipeline each level was about half a second more of it) and the
+    /// coarse solve on the bottom level alone (its 32 x 32 level's workgroup memory took 0.6 s
+    /// more),
     /// every check kept. Chromium's SwiftShader clears a dispatch's workgroup memory for every
     /// invocation, and compiles the clearing a word at a time: with the tiles and 64 or 256
     /// invocations the page's steps took two to seven times as long (docs/architecture.md, "What
@@ -210,7 +211,8 @@ impl DeviceProfile {
 
     /// A profile from its text: a class's name, then `key=value` changes, comma-separated:
     /// `cell_block=WxH` (W a multiple of 4, W x H at most 256), `solver_workgroup=N` (1-256),
-    /// `solver_tiles=0|1`, `lower_in_one=0|1`, `levels_compiled_in=0|1`, `coarse_side=16|32`, `textures=0|1`, `checks=all|none|bounds+loops+division`. E.g.
+    /// `solver_tiles=0|1`, `lower_in_one=0|1`, `levels_compiled_in=0|1`, `coarse_side=16|32`,
+    /// `textures=0|1`, `checks=all|none|bounds+loops+division`. E.g.
     /// `software,cell_block=16x16` or `gpu,checks=all`. The error names the word it could not read.
     pub fn parse(text: &str) -> Result<DeviceProfile, String> {
         let mut words = text.split(',').map(str::trim);
