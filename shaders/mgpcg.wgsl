@@ -4,21 +4,23 @@
 // the V-cycle gets wrong. CPU twin: src/sim/cpu/mgpcg.rs (the method and why each step is as it
 // is); Rust: src/sim/mgpcg.rs.
 //
-// The iterate x lives in `pcg` while the V-cycles use level 0's x (`p`) for z, and the residual
-// r is level 0's rhs, which they read. One iteration: the V-cycle (z = V(r), p from zero), then
+// The solve is for the pressure's correction (multigrid/setup.wgsl `load`): the iterate x, from
+// zero, lives in `pcg` while the V-cycles use level 0's x (`mg_x`, the correction buffer dp) for
+// z, and the residual r is level 0's rhs, which they read. One iteration: the V-cycle
+// (z = V(r), mg_x from zero), then
 //   `measure`:   partial sums of z·q, Σz and the fluid cells (q: the last direction's A d);
 //   `direction`: β = −z·q / d·q (0 first), d = z − mean(z) + β d (the mean only where no side
-//                is an outflow, the operator's null space the constants); p = 0 again;
+//                is an outflow, the operator's null space the constants); mg_x = 0 again;
 //   `apply`:     q = A d, r = b − A x afresh (no drift from the true residual); partial sums of
 //                d·q and r·d;
 //   `update`:    α = r·d / d·q; x += α d, r −= α q; partial max |r| for the gate
 //                (solver_reduce.wgsl), which the check after it folds.
-// `start` (once a solve, after the warm start and the load): b = rhs, x = p, r = b − A x; the
-// solver clears p after it (src/sim/solver.rs) and copies x back into p after the last unit.
+// `start` (once a solve, after the load): b = rhs, x = 0 (r = b is the rhs as loaded); the solver
+// copies x into dp after the last unit (src/sim/solver.rs).
 // Every kernel is a reduction's shape: GROUPS workgroups of WG invocations striding over the cells.
 
 @group(0) @binding(0) var<storage, read> level: Level;
-@group(0) @binding(1) var<storage, read_write> p: array<f32>;
+@group(0) @binding(1) var<storage, read_write> mg_x: array<f32>;
 @group(0) @binding(2) var<storage, read_write> mg_rhs: array<f32>;
 @group(0) @binding(3) var<storage, read> mg_stencil: array<u32>;
 @group(0) @binding(4) var<storage, read_write> mg_control: array<u32>;
@@ -107,15 +109,10 @@ fn pcg_at(base: u32, at: array<u32, 4>) -> vec4<f32> {
 @compute @workgroup_size(WG)
 fn start(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     for (var c = wid.x * WG + lid.x; c < cells(); c += GROUPS * WG) {
-        let s = mg_stencil[c];
-        let b = mg_rhs[c];
-        pcg[B() + c] = b;
-        pcg[X() + c] = p[c];
+        pcg[B() + c] = mg_rhs[c];
+        pcg[X() + c] = 0.0;
         pcg[D() + c] = 0.0;
         pcg[Q() + c] = 0.0;
-        let at = neighbours(c);
-        let pn = vec4<f32>(p[at[0]], p[at[1]], p[at[2]], p[at[3]]);
-        mg_rhs[c] = select(0.0, b + differences(s, p[c], pn), fluid_cell(s));
     }
     if wid.x == 0u && lid.x == 0u { pcg_sums[LAST_DQ()] = 0.0; }
 }
@@ -124,7 +121,7 @@ fn start(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
 fn measure(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = vec3<f32>(0.0);
     for (var c = wid.x * WG + lid.x; c < cells(); c += GROUPS * WG) {
-        if fluid_cell(mg_stencil[c]) { t += vec3<f32>(p[c] * pcg[Q() + c], p[c], 1.0); }
+        if fluid_cell(mg_stencil[c]) { t += vec3<f32>(mg_x[c] * pcg[Q() + c], mg_x[c], 1.0); }
     }
     put_sums(lid.x, wid.x, 0u, 3u, t);
 }
@@ -137,8 +134,8 @@ fn direction(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     let singular = !any(params.bc_kind == vec4<u32>(BC_OUTFLOW));
     let mean = select(0.0, m.y / max(m.z, 1.0), singular);
     for (var c = wid.x * WG + lid.x; c < cells(); c += GROUPS * WG) {
-        if fluid_cell(mg_stencil[c]) { pcg[D() + c] = (p[c] - mean) + beta * pcg[D() + c]; }
-        p[c] = 0.0;
+        if fluid_cell(mg_stencil[c]) { pcg[D() + c] = (mg_x[c] - mean) + beta * pcg[D() + c]; }
+        mg_x[c] = 0.0;
     }
 }
 

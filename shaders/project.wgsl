@@ -2,21 +2,41 @@
 // v with the top and bottom pressures. Prescribed faces get exactly their prescribed value, so the
 // normal velocity is 0 on every face touching a solid cell or a wall. Each thread reads only its
 // own face (in place); on periodic sides the duplicated last face computes the same value.
+//
+// The pressure is p + dp: a solve other than Jacobi's leaves its correction to p in dp, added to
+// p after this pass (multigrid/setup.wgsl `correct`). The two differences are taken apart, p's
+// exact and dp's small, so the divergence left is the solve's: the rounding of p + dp, at |p|,
+// would leave 1.4e-4 of max |b| at 1024^2 (zero dp: p's difference).
 
 // Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read_write> u: array<f32>;
 @group(0) @binding(1) var<storage, read_write> v: array<f32>;
 @group(0) @binding(2) var<storage, read> p: array<f32>;
 @group(0) @binding(3) var<storage, read> solid: array<f32>;
+@group(0) @binding(4) var<storage, read> dp: array<f32>;
 
-// Pressure across a face from the cell at (i, j): outside an outflow side the ghost is p = 0.
-fn pressure_or_ghost(i: i32, j: i32) -> f32 {
+// The cell at (i, j), wrapped on periodic sides; -1 outside an outflow side, where the ghost is
+// p = 0.
+fn pressure_cell(i: i32, j: i32) -> i32 {
     var a = i;
     var b = j;
     if periodic_x() { a = wrap(a, nx()); }
     if periodic_y() { b = wrap(b, ny()); }
-    if a < 0 || a >= nx() || b < 0 || b >= ny() { return 0.0; }
-    return p[cell_idx(a, b)];
+    if a < 0 || a >= nx() || b < 0 || b >= ny() { return -1; }
+    return i32(cell_idx(a, b));
+}
+
+// The pressure's difference from cell (i0, j0) to cell (i1, j1), p's and dp's apart.
+fn pressure_step(i0: i32, j0: i32, i1: i32, j1: i32) -> f32 {
+    let c0 = pressure_cell(i0, j0);
+    let c1 = pressure_cell(i1, j1);
+    var p0 = 0.0;
+    var d0 = 0.0;
+    var p1 = 0.0;
+    var d1 = 0.0;
+    if c0 >= 0 { p0 = p[c0]; d0 = dp[c0]; }
+    if c1 >= 0 { p1 = p[c1]; d1 = dp[c1]; }
+    return (p1 - p0) + (d1 - d0);
 }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
@@ -29,7 +49,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if f.fixed {
             u[u_idx(i, j)] = f.value;
         } else {
-            u[u_idx(i, j)] = u[u_idx(i, j)] - k * (pressure_or_ghost(i, j) - pressure_or_ghost(i - 1, j));
+            u[u_idx(i, j)] = u[u_idx(i, j)] - k * pressure_step(i - 1, j, i, j);
         }
     }
     if i < nx() && j <= ny() {
@@ -37,7 +57,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if f.fixed {
             v[v_idx(i, j)] = f.value;
         } else {
-            v[v_idx(i, j)] = v[v_idx(i, j)] - k * (pressure_or_ghost(i, j) - pressure_or_ghost(i, j - 1));
+            v[v_idx(i, j)] = v[v_idx(i, j)] - k * pressure_step(i, j - 1, i, j);
         }
     }
 }

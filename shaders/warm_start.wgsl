@@ -8,10 +8,9 @@
 @group(0) @binding(1) var<storage, read> divergence: array<Lanes>;
 @group(0) @binding(2) var<storage, read> stencil: array<LaneWords>;
 @group(0) @binding(3) var<storage, read> level: Level;
-@group(0) @binding(4) var<storage, read_write> mg_rhs: array<Lanes>;
-@group(0) @binding(5) var<storage, read> mg_stencil: array<LaneWords>;
-@group(0) @binding(6) var<storage, read_write> p_prev: array<Lanes>;
-@group(0) @binding(7) var<storage, read_write> p_prev2: array<Lanes>;
+@group(0) @binding(4) var<storage, read> mg_stencil: array<LaneWords>;
+@group(0) @binding(5) var<storage, read_write> p_prev: array<Lanes>;
+@group(0) @binding(6) var<storage, read_write> p_prev2: array<Lanes>;
 
 // The sums' terms of a thread's cells (or their sums over its cells so far), a lane each: p1·b,
 // d·b, p1·Ap1, p1·Ad, d·Ad; max |b| of the fluid lanes; g·b, p1·Ag, d·Ag, g·Ag (with `PAIR`,
@@ -127,18 +126,12 @@ fn measure_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     finish_partials(lid.x, wid.x, folded(t));
 }
 
-// The sums with multigrid level 0's stencil (multigrid and SOR; the same packing), and level 0's
-// right-hand side on the way, zero on solid cells (multigrid/setup.wgsl `load`, whose dispatch a
-// warm start saves).
+// The sums with multigrid level 0's stencil (multigrid, MGPCG and SOR; the same packing).
 @compute @workgroup_size(WG)
 fn measure_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     var t = no_terms();
     for (var c = wid.x * WG + lid.x; c < threads(); c += GROUPS * WG) {
-        let k = level.off / LANES + c;
-        let s = mg_stencil[k];
-        let b = rhs_lanes(c);
-        t = add_lanes(t, lane_terms(c, s, b));
-        mg_rhs[k] = select(b, Lanes(0.0), lanes_count(s) == Lanes(0.0));
+        t = add_lanes(t, lane_terms(c, mg_stencil[level.off / LANES + c], rhs_lanes(c)));
     }
     finish_partials(lid.x, wid.x, folded(t));
 }

@@ -3,10 +3,10 @@
 
 // The buffers it reads (level, mg_x, mg_rhs, ...) are declared by the pass that takes this part.
 
-// The residual rhs - (count x - sum of fluid neighbours) of cell (i, j) with stencil s, in the form
+// The residual b - (count x - sum of fluid neighbours) of cell (i, j) with stencil s, in the form
 // that avoids cancellation: the neighbour differences x_nb - x_c are small and exact where the
 // count x - sum form rounds at |x| (at 512^2 that rounding alone was a 1e-4 relative floor).
-fn local_residual(i: i32, j: i32, s: u32) -> f32 {
+fn residual_for(i: i32, j: i32, s: u32, b: f32) -> f32 {
     let w = lnx();
     let h = lny();
     let base = level.x_off;
@@ -18,5 +18,10 @@ fn local_residual(i: i32, j: i32, s: u32) -> f32 {
     if (s & STENCIL_BOTTOM) != 0u { d += mg_x[base + u32(select(j - 1, h - 1, j == 0) * w + i)] - xc; fluid += 1.0; }
     if (s & STENCIL_TOP) != 0u { d += mg_x[base + u32(select(j + 1, 0, j == h - 1) * w + i)] - xc; fluid += 1.0; }
     // Dirichlet (outflow) neighbours are the count's rest, each x_nb = 0, weighted by level
-    return mg_rhs[lidx(i, j)] + (d - (stencil_count(s) - fluid) * outflow_weight(level.index) * xc);
+    return b + (d - (stencil_count(s) - fluid) * outflow_weight(level.index) * xc);
+}
+
+// The residual of cell (i, j) of the level, against its own rhs.
+fn local_residual(i: i32, j: i32, s: u32) -> f32 {
+    return residual_for(i, j, s, mg_rhs[lidx(i, j)]);
 }

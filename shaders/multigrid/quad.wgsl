@@ -12,8 +12,6 @@
 @group(0) @binding(2) var<storage, read_write> mg_rhs: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> mg_stencil: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> mg_xc: array<vec4<f32>>;
-// level 0's right-hand side (`load`)
-@group(0) @binding(5) var<storage, read> divergence: array<vec4<f32>>;
 // A level's x as a texture of quads (texel (q, j) = quad q of row j), in and out of the sweeps
 // inside a smoothing block (`red_to_tex` .. `black_from_tex`; src/sim/multigrid.rs `QuadTex`):
 // lavapipe gathers a texture's texels in one pass over the lanes, where it reads storage lane by
@@ -115,26 +113,6 @@ fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
     let j = i32(id.y);
     if !on_level(q, j) { return; }
     mg_x[x_row(j) + q] = relaxed_quad(quad_at(q, j), j, parity, omega);
-}
-
-// -rho h^2 div / dt of grid quad k (level 0's right-hand side where the cells are fluid).
-fn rhs_quad(k: i32) -> vec4<f32> {
-    return -params.rho * params.h * params.h * divergence[k] / params.dt;
-}
-
-// Level 0's right-hand side at quad q of row j from b (`rhs_quad`): zero on solid cells.
-fn store_rhs(q: i32, j: i32, b: vec4<f32>) {
-    let c = l_row(j) + q;
-    mg_rhs[c] = select(b, vec4<f32>(0.0), counts(mg_stencil[c]) == vec4<f32>(0.0));
-}
-
-// multigrid_setup `load` four cells a thread: level 0's right-hand side from the divergence.
-@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
-fn load(@builtin(global_invocation_id) id: vec3<u32>) {
-    let q = i32(id.x);
-    let j = i32(id.y);
-    if q >= row_quads() || j >= lny() { return; }
-    store_rhs(q, j, rhs_quad(j * row_quads() + q));
 }
 
 // The colour a half-sweep relaxes (0 red, 1 black; the first of `pair_tex`'s two) and whether

@@ -99,9 +99,13 @@ impl Simulation {
                 let start = if self.solver.warm_start { solver::Start::AsIs } else { solver::Start::Cold };
                 let one_sweep = solver::SolveSpec { iterations: 1, tolerance: 0.0, start, ..self.solve_spec() };
                 s.solvers.encode_solve(&mut encoder, None, b, one_sweep, self.params.bc_kind);
+                timed_pass(&mut encoder, None, name, |pass| s.solvers.encode_merge(pass));
             }
             // the whole solve with the current settings, on the divergence as it is
-            "solve" => s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind),
+            "solve" => {
+                s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
+                timed_pass(&mut encoder, None, name, |pass| s.solvers.encode_merge(pass));
+            }
             // the warm start's scaling of p alone (its stencil set up by an earlier solve)
             "warm_start" => timed_pass(&mut encoder, None, name, |pass| {
                 s.solvers.warm.encode(pass, solver::Solvers::measure(self.solver.kind), self.solve_spec().gated())
@@ -110,9 +114,15 @@ impl Simulation {
             "projection" => {
                 timed_pass(&mut encoder, None, "divergence", |pass| s.divergence.encode(pass));
                 s.solvers.encode_solve(&mut encoder, None, b, self.solve_spec(), self.params.bc_kind);
-                timed_pass(&mut encoder, None, "project", |pass| s.project.encode(pass));
+                timed_pass(&mut encoder, None, "project", |pass| {
+                    s.project.encode(pass);
+                    s.solvers.encode_merge(pass);
+                });
             }
-            "project" => timed_pass(&mut encoder, None, name, |pass| s.project.encode(pass)),
+            "project" => timed_pass(&mut encoder, None, name, |pass| {
+                s.project.encode(pass);
+                s.solvers.encode_merge(pass);
+            }),
             "body_loads" => timed_pass(&mut encoder, None, name, |pass| s.body_loads.encode(pass)),
             "probes" => timed_pass(&mut encoder, None, name, |pass| s.probes.encode(pass)),
             "move_body" => timed_pass(&mut encoder, None, name, |pass| s.move_body.encode(pass)),

@@ -29,6 +29,10 @@ pub struct Buffers {
     pub p_prev: wgpu::Buffer,
     /// The pressure of the step before `p_prev`'s (shaders/warm_start_mix.wgsl).
     pub p_prev2: wgpu::Buffer,
+    /// The pressure solve's correction to `p` (multigrid level 0's x): the solvers other than
+    /// Jacobi solve A dp = b - A p for it, so that float32 rounds dp at its own size and not at
+    /// p's, then `p += dp` (src/sim/solver.rs). Zero between solves.
+    pub dp: wgpu::Buffer,
     pub divergence: wgpu::Buffer,
     pub ink: wgpu::Buffer,
     pub density: wgpu::Buffer,
@@ -90,7 +94,7 @@ pub fn bytes_for(nx: usize, ny: usize, k: usize) -> u64 {
     let cells = nx * ny;
     let dye = cells * k * k;
     let floats = 2 * (ny * (nx + 1) + (ny + 1) * nx) // u, v and their outputs
-        + 4 * cells // p, p_prev, p_prev2, p_out
+        + 5 * cells // p, p_prev, p_prev2, dp, p_out
         + cells // divergence
         + 3 * 3 * dye // ink, ink_out, and ink's part of transport_tmp
         + 2 * cells // density, density_out
@@ -122,6 +126,7 @@ impl Buffers {
             p: storage(device, "p", cells),
             p_prev: storage(device, "p_prev", cells),
             p_prev2: storage(device, "p_prev2", cells),
+            dp: storage(device, "dp", cells),
             divergence: storage(device, "divergence", cells),
             ink: storage(device, "ink", 3 * dye),
             density: storage(device, "density", cells),
@@ -185,6 +190,7 @@ impl Buffers {
             ("vel_tmp", &self.vel_tmp),
             ("p_prev", &self.p_prev),
             ("p_prev2", &self.p_prev2),
+            ("dp", &self.dp),
         ];
         named.into_iter().fold(Table::default(), |t, (name, buffer)| t.with(name, buffer))
     }

@@ -21,7 +21,7 @@ pub struct Mgpcg {
 }
 
 impl Mgpcg {
-    /// `level0` is multigrid level 0's binding table (x = p, the control words in place).
+    /// `level0` is multigrid level 0's binding table (x = dp, the control words in place).
     pub fn new(target: Target, level0: &Table, cells: usize) -> Result<Mgpcg> {
         let device = target.device;
         let groups = target.reduction_groups();
@@ -54,13 +54,12 @@ impl Mgpcg {
         launch.go(pass, kernel, group, [self.groups, 1, 1], ctl::REDUCE_SLOT);
     }
 
-    /// b, x and r = b − A x from level 0's rhs and `p` (after the warm start and the load); the
-    /// solver clears `p` after it, for the first V-cycle.
+    /// b = level 0's rhs (the correction's, after the load) and x = 0.
     pub fn encode_start(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
         self.go(pass, launch, &self.kernels[0]);
     }
 
-    /// One iteration: the V-cycle (z in `p`), then `measure`, `direction`, `apply`, `update`.
+    /// One iteration: the V-cycle (z in level 0's x, `dp`), then `measure`, `direction`, `apply`, `update`.
     pub fn encode_iteration(&self, pass: &mut wgpu::ComputePass<'_>, mg: &Multigrid, launch: Launch<'_>) {
         mg.encode_vcycle(pass, launch);
         for kernel in &self.kernels[1..] {
@@ -68,9 +67,9 @@ impl Mgpcg {
         }
     }
 
-    /// The iterate into `p`, after the last iteration.
-    pub fn encode_finish(&self, encoder: &mut wgpu::CommandEncoder, p: &wgpu::Buffer) {
-        encoder.copy_buffer_to_buffer(&self.vectors, 0, p, 0, self.cells * 4);
+    /// The iterate into `dp`, after the last iteration.
+    pub fn encode_finish(&self, encoder: &mut wgpu::CommandEncoder, dp: &wgpu::Buffer) {
+        encoder.copy_buffer_to_buffer(&self.vectors, 0, dp, 0, self.cells * 4);
     }
 
     /// x, d, q and b, a level 0's worth each (tests read them).

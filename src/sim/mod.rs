@@ -536,6 +536,7 @@ impl Simulation {
             s.solvers.encode_solve(encoder, profiler, b, self.solve_spec(), self.params.bc_kind);
             timed_pass(encoder, profiler, "project", |pass| {
                 s.project.encode(pass);
+                s.solvers.encode_merge(pass);
                 if all {
                     s.stats.encode_div_after(pass);
                 }

@@ -1,6 +1,6 @@
-//! The edge-velocity correction `u -= Δt/(ρh)·(p_right − p_left)` from the pressure in `p`, normal
-//! velocity 0 on solid faces (shaders/project.wgsl; CPU twin src/sim/cpu/project.rs; seed 002,
-//! step 7).
+//! The edge-velocity correction `u -= Δt/(ρh)·(p_right − p_left)` from the pressure `p + dp` (the
+//! solve's correction still apart, src/sim/solver.rs `encode_merge`), normal velocity 0 on solid
+//! faces (shaders/project.wgsl; CPU twin src/sim/cpu/project.rs, on p alone; seed 002, step 7).
 
 use super::kernel::Bound;
 use super::stage::Ctx;

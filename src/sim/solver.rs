@@ -139,6 +139,8 @@ pub struct Solvers {
     trace: Cell<bool>,
     /// The newest residual history read back, with its solve's number.
     history: RefCell<Option<(u64, ResidualHistory)>>,
+    /// The last solve's correction is in `dp`, not yet added to `p` (`encode_merge`).
+    unmerged: Cell<bool>,
 }
 
 impl Solvers {
@@ -195,6 +197,7 @@ impl Solvers {
             memory: Cell::new(Memory::default()),
             trace: Cell::new(false),
             history: RefCell::new(None),
+            unmerged: Cell::new(false),
         })
     }
 
@@ -430,7 +433,8 @@ impl Solvers {
         }
     }
 
-    /// The pressure solve; leaves the pressure in `p`. `bc_kind` are the boundary kinds of this
+    /// The pressure solve; leaves the pressure in `p`, or (every kind but Jacobi) in `p + dp`
+    /// until `encode_merge`. `bc_kind` are the boundary kinds of this
     /// step (a change re-runs the set-up).
     pub fn encode_solve(
         &self,
@@ -449,10 +453,6 @@ impl Solvers {
             self.schedule(encoder, spec, step.plan);
         }
         timed_pass(encoder, profiler, "pressure setup", |pass| self.encode_setup(pass, spec, &step));
-        if spec.kind == SolverKind::Mgpcg {
-            // the V-cycles' z starts from zero; the iterate is in the solver's own vectors
-            encoder.clear_buffer(&b.p, 0, None);
-        }
         let mut in_out = false;
         timed_pass(encoder, profiler, "pressure", |pass| {
             if spec.gated() {
@@ -461,15 +461,37 @@ impl Solvers {
                 self.encode_fixed(pass, spec, &mut in_out);
             }
         });
+        // the solvers but Jacobi leave the correction in dp (level 0's x), Jacobi p itself
+        let x = if spec.kind == SolverKind::Jacobi { &b.p } else { &b.dp };
         if in_out {
-            copy_all(encoder, &b.p_out, &b.p);
+            copy_all(encoder, &b.p_out, x);
         }
         if spec.kind == SolverKind::Mgpcg {
-            self.pcg.encode_finish(encoder, &b.p);
+            self.pcg.encode_finish(encoder, &b.dp);
         }
+        self.unmerged.set(spec.kind != SolverKind::Jacobi);
         if spec.gated() {
             self.copy_feedback(encoder, spec, step.plan);
         }
+    }
+
+    /// p += dp, where the last solve left its correction in dp (every kind but Jacobi): after
+    /// the projection, which reads the two apart (shaders/project.wgsl), or before anything
+    /// else reads p.
+    pub fn encode_merge(&self, pass: &mut wgpu::ComputePass<'_>) {
+        if self.unmerged.replace(false) {
+            self.mg.encode_correct(pass, self.launch(false));
+        }
+    }
+
+    /// Whether the pressure is `p + dp`, to be merged (`encode_merge`); the stage view sets it
+    /// again where it puts the two back apart.
+    pub fn unmerged(&self) -> bool {
+        self.unmerged.get()
+    }
+
+    pub fn set_unmerged(&self, unmerged: bool) {
+        self.unmerged.set(unmerged);
     }
 
     /// What this solve does before its units, from what the solver remembers: the plan of units,
@@ -549,13 +571,12 @@ impl Solvers {
         for chunk in step.eliminate.clone() {
             self.mg.encode_eliminate(pass, direct, chunk);
         }
-        // a warm start's sums load level 0's right-hand side as they go (one dispatch fewer)
-        if spec.kind != SolverKind::Jacobi && spec.start != Start::Warm {
-            self.mg.encode_load(pass, direct);
-        }
         if spec.start == Start::Warm {
             // with a tolerance, its scaling opens the gate too
             self.warm.encode(pass, Self::measure(spec.kind), spec.gated());
+        }
+        if spec.kind != SolverKind::Jacobi {
+            self.mg.encode_load(pass, direct);
         }
         match (spec.gated(), spec.start) {
             (false, _) => {}

@@ -219,6 +219,11 @@ fn side(w: u32, h: u32) -> String {
 /// ahead.
 struct Kept {
     p: wgpu::Buffer,
+    /// The solve's p and dp apart (`Solvers::unmerged`), for the correction stage, while the
+    /// solve stage shows their sum; `split` says they are there.
+    base: wgpu::Buffer,
+    dp: wgpu::Buffer,
+    split: std::cell::Cell<bool>,
     p_prev: wgpu::Buffer,
     p_prev2: wgpu::Buffer,
     u: wgpu::Buffer,
@@ -271,6 +276,9 @@ impl Simulation {
         let d = &self.device;
         let kept = Kept {
             p: spare(d, &b.p, "kept p"),
+            base: spare(d, &b.p, "kept p before the correction"),
+            dp: spare(d, &b.dp, "kept dp"),
+            split: std::cell::Cell::new(false),
             p_prev: spare(d, &b.p_prev, "kept p_prev"),
             p_prev2: spare(d, &b.p_prev2, "kept p_prev2"),
             u: spare(d, &b.u, "kept u"),
@@ -375,21 +383,37 @@ impl Simulation {
                 let spec = SolveSpec { iterations: k, tolerance: 0.0, ..self.solve_spec() };
                 s.solvers.keeping_memory(|solvers| solvers.encode_solve(encoder, None, b, spec, self.params.bc_kind));
                 self.encode_divergence_left(kept, encoder);
+                timed_pass(encoder, None, "pressure", |pass| s.solvers.encode_merge(pass));
             }
             Stage::Solve => {
                 pressures.iter().for_each(|(to, from)| copy_all(encoder, from, to));
                 s.solvers.encode_solve(encoder, None, b, self.solve_spec(), self.params.bc_kind);
                 self.encode_divergence_left(kept, encoder);
+                // the pressure shown is p + dp; the correction stage takes the two apart, as a step does
+                kept.split.set(s.solvers.unmerged());
+                if kept.split.get() {
+                    copy_all(encoder, &b.p, &kept.base);
+                    copy_all(encoder, &b.dp, &kept.dp);
+                    timed_pass(encoder, None, "pressure", |pass| s.solvers.encode_merge(pass));
+                }
             }
             Stage::Level { level, part, .. } => {
                 timed_pass(encoder, None, "level_picture", |pass| w.levels.encode(pass, level as usize, part))
             }
-            Stage::Project => timed_pass(encoder, None, "project", |pass| {
-                s.project.encode(pass);
-                if let Some(d) = &self.div_after {
-                    d.encode(pass);
+            Stage::Project => {
+                if kept.split.replace(false) {
+                    copy_all(encoder, &kept.base, &b.p);
+                    copy_all(encoder, &kept.dp, &b.dp);
+                    s.solvers.set_unmerged(true);
                 }
-            }),
+                timed_pass(encoder, None, "project", |pass| {
+                    s.project.encode(pass);
+                    s.solvers.encode_merge(pass);
+                    if let Some(d) = &self.div_after {
+                        d.encode(pass);
+                    }
+                });
+            }
             Stage::Advect => {
                 s.advection.encode(encoder, None, b, freeze, self.params.schemes);
                 // the tracers ride the same velocity, as in `encode_substep`

@@ -13,7 +13,7 @@ use super::multigrid::Mg;
 use crate::sim::params::Params;
 
 /// What the iterations carry between them: the right-hand side b, the iterate x (the V-cycles
-/// use level 0's x, `p`, for z), the direction d, q = A d and the last direction's d·q; the
+/// use level 0's x, `dp`, for z), the direction d, q = A d and the last direction's d·q; the
 /// residual r is level 0's rhs, which the V-cycle reads.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pcg {
@@ -54,16 +54,11 @@ fn fluid(mg: &Mg, c: usize) -> bool {
 }
 
 impl Pcg {
-    /// `pcg_start`: b = level 0's rhs, x = level 0's x (the start), r = b − A x in level 0's
-    /// rhs, and level 0's x cleared for the first V-cycle. `mg` is set up, its rhs loaded;
-    /// `singular`: no side is an outflow.
-    pub fn start(mg: &mut Mg, singular: bool) -> Pcg {
+    /// `start`: b = level 0's rhs (the correction's, from `Mg::load`) and x = 0; level 0's x is
+    /// zero from the load, for the first V-cycle. `singular`: no side is an outflow.
+    pub fn start(mg: &Mg, singular: bool) -> Pcg {
         let n = mg.levels[0].cells();
-        let (b, x) = (mg.rhs[..n].to_vec(), mg.x[..n].to_vec());
-        let r = residual(mg, &x, &b);
-        mg.rhs[..n].copy_from_slice(&r);
-        mg.x[..n].fill(0.0);
-        Pcg { b, x, d: vec![0.0; n], q: vec![0.0; n], dq: 0.0, singular }
+        Pcg { b: mg.rhs[..n].to_vec(), x: vec![0.0; n], d: vec![0.0; n], q: vec![0.0; n], dq: 0.0, singular }
     }
 
     /// One iteration; returns max |r| over the fluid cells after it. Level 0's x is zero again

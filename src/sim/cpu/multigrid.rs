@@ -1,7 +1,7 @@
 //! CPU reference of the multigrid passes (shaders/multigrid_*.wgsl): the same level layout
 //! (src/sim/multigrid.rs), the same packed stencils, plain loops. `Mg` mirrors the GPU's level
-//! buffers, except that x holds every level (the GPU keeps level 0's x in `p`, the rest in
-//! `mg_x`). The single-step methods (`relax`, `residual`, `restrict`, `prolong`) are the
+//! buffers, except that x holds every level (the GPU keeps level 0's x, the pressure's
+//! correction, in `dp`, the rest in `mg_x`). The single-step methods (`relax`, `residual`, `restrict`, `prolong`) are the
 //! building blocks; `*_pass` are the twins of the fused GPU dispatches.
 
 use super::grid::wrap;
@@ -113,7 +113,7 @@ impl Mg {
         (d.nx as i32, d.ny as i32, d.off as usize)
     }
 
-    /// `mark` and `pack` on every level, then `load` (level 0's rhs); x of level 0 = p.
+    /// `mark` and `pack` on every level, then `load`.
     pub fn setup(&mut self, f: &Fields, p: &Params) {
         self.periodic = [p.bc_kind[0] == BC_PERIODIC, p.bc_kind[2] == BC_PERIODIC];
         for l in 0..self.levels.len() {
@@ -170,11 +170,22 @@ impl Mg {
             }
             self.stencil = packed;
         }
-        let n0 = self.levels[0].cells();
-        for c in 0..n0 {
-            self.rhs[c] = if count(self.stencil[c]) > 0.0 { -p.rho * p.h * p.h * f.divergence[c] / p.dt } else { 0.0 };
+        self.load(f, p);
+    }
+
+    /// Level 0's rhs for the correction to the pressure `f.p`: b - A p, b from the divergence
+    /// (zero on solid cells), and x = 0 (shaders/multigrid/setup.wgsl `load`).
+    pub fn load(&mut self, f: &Fields, p: &Params) {
+        let (w, h, _) = self.dims(0);
+        self.x[..f.p.len()].copy_from_slice(&f.p);
+        for c in 0..f.p.len() {
+            let s = self.stencil[c];
+            self.rhs[c] = -p.rho * p.h * p.h * f.divergence[c] / p.dt;
+            let (i, j) = (c as i32 % w, c as i32 / w);
+            debug_assert!(j < h);
+            self.rhs[c] = if count(s) > 0.0 { local_residual(self, 0, i, j, s) } else { 0.0 };
         }
-        self.x[..n0].copy_from_slice(&f.p);
+        self.x[..f.p.len()].fill(0.0);
     }
 
     /// Whether any face of level `l - 1` across side `k` (0 left, 1 right, 2 bottom, 3 top) of

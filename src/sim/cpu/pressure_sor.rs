@@ -1,5 +1,6 @@
 //! CPU reference of shaders/pressure_sor.wgsl: one dispatch is two SOR sweeps (red, black and an odd periodic seam's own two colours) of the
-//! pressure on multigrid level 0 (same stencil, rhs -rho h^2 div / dt, over-relaxed by sor_omega).
+//! pressure's correction on multigrid level 0 (same stencil, rhs b - A p with b = -rho h^2 div / dt,
+//! over-relaxed by sor_omega), then p += dp.
 
 use super::multigrid::Mg;
 use crate::sim::fields::Fields;
@@ -13,5 +14,8 @@ pub fn pressure_sor(f: &mut Fields, p: &Params) {
     for _ in 0..SWEEPS_PER_DISPATCH {
         mg.sweep(0, p.sor_omega);
     }
-    f.p.copy_from_slice(&mg.x[..f.nx * f.ny]);
+    // the sweeps solved for the correction (`Mg::load`); p += dp as the GPU's `correct`
+    for (p, dp) in f.p.iter_mut().zip(&mg.x) {
+        *p += dp;
+    }
 }

@@ -32,7 +32,7 @@ fn level_buffer(device: &wgpu::Device, label: &str, words: usize) -> wgpu::Buffe
 pub struct LevelBuffers {
     /// Each level's description (`level`).
     descs: Vec<wgpu::Buffer>,
-    /// x of the levels below level 0 (level 0's x is `p`): level k's in `mg_x[k % 2]`, so a level
+    /// x of the levels below level 0 (level 0's x is the correction `dp`): level k's in `mg_x[k % 2]`, so a level
     /// and the next coarser one never share a buffer (WebGPU forbids binding one buffer twice
     /// where one binding writes); both at the offsets `x_off` of the levels.
     pub mg_x: [wgpu::Buffer; 2],
@@ -84,10 +84,10 @@ impl LevelBuffers {
     }
 
     /// Level `k`'s binding table: `state`'s buffers, with the level's description, its x (level
-    /// 0's is `p`), y (`p_out`), the coarser level's x, and the shared rhs, stencil, bottom
+    /// 0's is `dp`), y (`p_out`), the coarser level's x, and the shared rhs, stencil, bottom
     /// inverse, control words and arguments.
     pub fn table<'a>(&'a self, state: &'a Buffers, k: usize) -> Table<'a> {
-        let x = |k: usize| if k == 0 { &state.p } else { &self.mg_x[k % 2] };
+        let x = |k: usize| if k == 0 { &state.dp } else { &self.mg_x[k % 2] };
         state
             .table()
             .with("level", &self.descs[k])

@@ -6,7 +6,8 @@
 //! dispatches a V-cycle each (smooth, restrict, prolong + smooth; shaders/multigrid_*.wgsl).
 //!
 //! Per-level arrays (rhs, stencil) share one buffer each, every level at `off`. The iterate x of
-//! level 0 is the pressure `p` itself (no copy in or out); coarser levels' x live in `mg_x[k % 2]` at
+//! level 0 is the pressure's correction `dp` (src/sim/buffers.rs), which starts from zero each
+//! solve against the residual of the pressure `p` it corrects (`load`); coarser levels' x live in `mg_x[k % 2]` at
 //! `x_off` (two buffers, so a level's x and its coarser neighbour's are never one buffer bound
 //! twice, which WebGPU forbids where one binding writes). The tile smoothers read a halo that neighbouring workgroups own, so they cannot work in
 //! place: a level's pre-smoother writes its second buffer y (`p_out` on level 0, `mg_y` below),
@@ -52,7 +53,7 @@ pub struct LevelDesc {
     pub fine_nx: u32,
     pub fine_ny: u32,
     pub fine_off: u32,
-    /// Where this level's x lies in the buffer bound as its x (`p` for level 0, else `mg_x[k % 2]`).
+    /// Where this level's x lies in the buffer bound as its x (`dp` for level 0, else `mg_x[k % 2]`).
     pub x_off: u32,
     pub coarse_nx: u32,
     pub coarse_ny: u32,

@@ -26,7 +26,7 @@ pub const PARTS: &[(&str, &str)] = &[
 
 /// Each pass: the parts it takes, then its own file.
 pub const PASSES: &[(&str, &str)] = &[
-    ("multigrid/setup", concat!(include_str!("../../../shaders/shared/solid.wgsl"), mg!("level"), mg!("setup"))),
+    ("multigrid/setup", concat!(include_str!("../../../shaders/shared/solid.wgsl"), mg!("level"), mg!("common"), mg!("setup"))),
     ("multigrid/smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
     ("multigrid/restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
     ("multigrid/prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
