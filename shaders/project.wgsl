@@ -15,28 +15,21 @@
 @group(0) @binding(3) var<storage, read> solid: array<f32>;
 @group(0) @binding(4) var<storage, read> dp: array<f32>;
 
-// The cell at (i, j), wrapped on periodic sides; -1 outside an outflow side, where the ghost is
-// p = 0.
-fn pressure_cell(i: i32, j: i32) -> i32 {
+// (p, dp) at cell (i, j), wrapped on periodic sides: outside an outflow side the ghost is 0.
+fn pressure_or_ghost(i: i32, j: i32) -> vec2<f32> {
     var a = i;
     var b = j;
     if periodic_x() { a = wrap(a, nx()); }
     if periodic_y() { b = wrap(b, ny()); }
-    if a < 0 || a >= nx() || b < 0 || b >= ny() { return -1; }
-    return i32(cell_idx(a, b));
+    if a < 0 || a >= nx() || b < 0 || b >= ny() { return vec2<f32>(0.0); }
+    let c = cell_idx(a, b);
+    return vec2<f32>(p[c], dp[c]);
 }
 
-// The pressure's difference from cell (i0, j0) to cell (i1, j1), p's and dp's apart.
-fn pressure_step(i0: i32, j0: i32, i1: i32, j1: i32) -> f32 {
-    let c0 = pressure_cell(i0, j0);
-    let c1 = pressure_cell(i1, j1);
-    var p0 = 0.0;
-    var d0 = 0.0;
-    var p1 = 0.0;
-    var d1 = 0.0;
-    if c0 >= 0 { p0 = p[c0]; d0 = dp[c0]; }
-    if c1 >= 0 { p1 = p[c1]; d1 = dp[c1]; }
-    return (p1 - p0) + (d1 - d0);
+// The pressure's difference across a face, p's and dp's apart, then summed.
+fn pressure_step(low: vec2<f32>, high: vec2<f32>) -> f32 {
+    let d = high - low;
+    return d.x + d.y;
 }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
@@ -49,7 +42,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if f.fixed {
             u[u_idx(i, j)] = f.value;
         } else {
-            u[u_idx(i, j)] = u[u_idx(i, j)] - k * pressure_step(i - 1, j, i, j);
+            u[u_idx(i, j)] = u[u_idx(i, j)] - k * pressure_step(pressure_or_ghost(i - 1, j), pressure_or_ghost(i, j));
         }
     }
     if i < nx() && j <= ny() {
@@ -57,7 +50,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if f.fixed {
             v[v_idx(i, j)] = f.value;
         } else {
-            v[v_idx(i, j)] = v[v_idx(i, j)] - k * pressure_step(i, j - 1, i, j);
+            v[v_idx(i, j)] = v[v_idx(i, j)] - k * pressure_step(pressure_or_ghost(i, j - 1), pressure_or_ghost(i, j));
         }
     }
 }

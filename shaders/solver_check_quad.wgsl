@@ -8,7 +8,6 @@
 // Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs); multigrid/quad.wgsl declares the level's.
 @group(0) @binding(0) var<storage, read_write> mg_control: array<u32>;
 @group(0) @binding(1) var<storage, read> solid: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> divergence: array<vec4<f32>>;
 
 // max |rho h^2 div / dt|: the right-hand side's scale (the maximum of solver_check.wgsl's).
 @compute @workgroup_size(WG)

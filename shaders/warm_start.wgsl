@@ -11,6 +11,7 @@
 @group(0) @binding(4) var<storage, read> mg_stencil: array<LaneWords>;
 @group(0) @binding(5) var<storage, read_write> p_prev: array<Lanes>;
 @group(0) @binding(6) var<storage, read_write> p_prev2: array<Lanes>;
+@group(0) @binding(7) var<storage, read_write> dp: array<Lanes>;
 
 // The sums' terms of a thread's cells (or their sums over its cells so far), a lane each: p1·b,
 // d·b, p1·Ap1, p1·Ad, d·Ad; max |b| of the fluid lanes; g·b, p1·Ag, d·Ag, g·Ag (with `PAIR`,
@@ -159,5 +160,15 @@ fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
         }
         p[c] = x;
         p_prev[c] = p1;
+    }
+}
+
+// After the solve's projection (src/sim/solver.rs `encode_merge`): p += dp, dp = 0, the solve's
+// correction added to the pressure (multigrid/setup.wgsl `load` has why it is kept apart).
+@compute @workgroup_size(WG)
+fn correct(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    for (var c = wid.x * WG + lid.x; c < threads(); c += groups.x * WG) {
+        p[c] = p[c] + dp[c];
+        dp[c] = Lanes(0.0);
     }
 }

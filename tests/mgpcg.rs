@@ -318,18 +318,18 @@ fn walls_converge(masks: &[&str]) {
     }
 }
 
-/// Units to 1e-4 with each scene's own solver, the mean of steps 3-8 (the first, from rest, may
-/// take the cap) with the scene's domain `side` cells across, one sub-step a step, and the units
-/// of each step.
+/// Units to 1e-4 with each scene's own solver and time step (its CFL sub-steps), the mean over
+/// steps 3-8 of each step's last solve (the first steps, from rest, may take the cap), with the
+/// scene's domain `side` cells across; and the units of each step. With one sub-step a step
+/// instead (`time.max_cfl=0`), a step moves the flow 8 times as many cells at 2048 across as at
+/// 256, and the warm start, which extrapolates the last steps' pressures, leaves more: `logo`
+/// then takes 3 / 7 / 8-9 MGPCG iterations a step at 256 / 1024 / 2048 across, while from zero
+/// (`solver.warm_start=false`) it takes 9 / 10 / 12 (BENCHMARKS.md).
 fn units(gpu: &smokebox::gpu::Gpu, name: &str, side: usize) -> (f64, Vec<u32>) {
     let g = Scene::load(name, &[]).unwrap().0.grid;
     let k = side as f64 / g.nx as f64;
-    let sets = [
-        format!("grid.nx={side}"),
-        format!("grid.ny={}", (g.ny as f64 * k).round()),
-        format!("grid.cell_size={}", g.cell_size as f64 / k),
-        "time.max_cfl=0".into(),
-    ];
+    let sets =
+        [format!("grid.nx={side}"), format!("grid.ny={}", (g.ny as f64 * k).round()), format!("grid.cell_size={}", g.cell_size as f64 / k)];
     let (scene, source) = Scene::load(name, &sets).unwrap();
     let mut sim = Simulation::from_scene(gpu, &scene, &source).unwrap();
     let stats = sim.run_blocking(8, true);

@@ -12,6 +12,9 @@
 @group(0) @binding(2) var<storage, read_write> mg_rhs: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> mg_stencil: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> mg_xc: array<vec4<f32>>;
+// level 0's right-hand side and the correction (`load`)
+@group(0) @binding(5) var<storage, read> divergence: array<vec4<f32>>;
+@group(0) @binding(12) var<storage, read_write> dp: array<vec4<f32>>;
 // A level's x as a texture of quads (texel (q, j) = quad q of row j), in and out of the sweeps
 // inside a smoothing block (`red_to_tex` .. `black_from_tex`; src/sim/multigrid.rs `QuadTex`):
 // lavapipe gathers a texture's texels in one pass over the lanes, where it reads storage lane by
@@ -113,6 +116,23 @@ fn quad_sweep(id: vec3<u32>, parity: u32, omega: f32) {
     let j = i32(id.y);
     if !on_level(q, j) { return; }
     mg_x[x_row(j) + q] = relaxed_quad(quad_at(q, j), j, parity, omega);
+}
+
+// multigrid/setup.wgsl `load` four cells a thread, with mg_x bound to the pressure p there too:
+// level 0's rhs b - A p, b from the divergence (zero on solid cells), and dp = 0.
+@compute @workgroup_size(BLOCK_X / 4u, BLOCK_Y)
+fn load(@builtin(global_invocation_id) id: vec3<u32>) {
+    let q = i32(id.x);
+    let j = i32(id.y);
+    if !on_level(q, j) { return; }
+    let row = x_row(j);
+    let c = l_row(j) + q;
+    let s = mg_stencil[c];
+    let xc = mg_x[row + q];
+    let b = -params.rho * params.h * params.h * divergence[c] / params.dt;
+    let r = quad_residual(s, xc, mg_x[row + left_quad(q)].w, mg_x[row + right_quad(q)].x, mg_x[x_row(row_below(j)) + q], mg_x[x_row(row_above(j)) + q], b);
+    mg_rhs[c] = select(r, vec4<f32>(0.0), counts(s) == vec4<f32>(0.0));
+    dp[c] = vec4<f32>(0.0);
 }
 
 // The colour a half-sweep relaxes (0 red, 1 black; the first of `pair_tex`'s two) and whether

@@ -6,8 +6,8 @@
 // side for the correction dp: the residual b - A p of the pressure as it stands (after the warm
 // start), b from the divergence, and dp = 0. The solve then works on dp, whose float32 rounding is
 // at dp's size: solved on p itself, each update rounds at |p|, which grows as the grid's square,
-// and at 1024^2 that rounding stopped the residual at 1.5e-4 of max |b|. `correct`, after the
-// projection, which reads p and dp apart (project.wgsl): p += dp, dp = 0.
+// and at 1024^2 that rounding stopped the residual at 1.5e-4 of max |b|. warm_start.wgsl `correct`,
+// after the projection, which reads p and dp apart (project.wgsl): p += dp, dp = 0.
 
 // Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
 @group(0) @binding(0) var<storage, read> divergence: array<f32>;
@@ -18,7 +18,6 @@
 // `load`'s mg_x is the pressure p (src/sim/multigrid/mod.rs), which multigrid/common.wgsl reads
 @group(0) @binding(5) var<storage, read> mg_x: array<f32>;
 @group(0) @binding(6) var<storage, read_write> dp: array<f32>;
-@group(0) @binding(7) var<storage, read_write> p: array<f32>;
 
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
@@ -114,15 +113,5 @@ fn load(@builtin(global_invocation_id) id: vec3<u32>) {
         r = residual_for(i, j, s, -params.rho * params.h * params.h * divergence[cell_idx(i, j)] / params.dt);
     }
     mg_rhs[c] = r;
-    dp[c] = 0.0;
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn correct(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= lnx() || j >= lny() { return; }
-    let c = lidx(i, j);
-    p[c] = p[c] + dp[c];
     dp[c] = 0.0;
 }

@@ -480,7 +480,7 @@ impl Solvers {
     /// else reads p.
     pub fn encode_merge(&self, pass: &mut wgpu::ComputePass<'_>) {
         if self.unmerged.replace(false) {
-            self.mg.encode_correct(pass, self.launch(false));
+            self.warm.encode_correct(pass);
         }
     }
 

@@ -38,6 +38,8 @@ pub struct WarmStart {
     scale: [Kernel; 2],
     /// measure_p's, measure_mg's and the scaling's bind groups, each [fixed count, tolerance].
     groups: [[wgpu::BindGroup; 2]; 3],
+    /// p += dp after a solve's projection (`Solvers::encode_merge`), with its bind group.
+    correct: (Kernel, wgpu::BindGroup),
     scale_groups: u32,
     /// Workgroups of the measuring dispatch (`Target::reduction_groups`): one partial sum each, in
     /// the blocks of `partials` after the statistics' (the shader's GROUPS and `base`).
@@ -67,10 +69,13 @@ impl WarmStart {
         })?;
         let bind = |k: &[Kernel; 2]| [k[0].bind(device, table), k[1].bind(device, table)];
         let groups = [bind(&measure_p), bind(&measure_mg), bind(&scale)];
+        let correct =
+            super::kernel::with_level0_compiled(target, quads, || Kernel::with_options(target, shader, "correct", &constants[..1], false))?;
+        let correct_group = correct.bind(device, table);
         let cpu = target.profile().class == DeviceClass::Software;
         let threads = if quads { cells / 4 } else { cells };
         let scale_groups = (threads as u32).div_ceil(wg as u32).clamp(1, MAX_SCALE_GROUPS[cpu as usize]);
-        Ok(WarmStart { measure_p, measure_mg, scale, groups, scale_groups, sum_groups })
+        Ok(WarmStart { measure_p, measure_mg, scale, groups, correct: (correct, correct_group), scale_groups, sum_groups })
     }
 
     /// Sets p to its start for the system the solver `measure` uses (stencil set up and the
@@ -86,5 +91,10 @@ impl WarmStart {
             }
         }
         self.scale[k].dispatch_groups(pass, &self.groups[2][k], self.scale_groups);
+    }
+
+    /// p += dp, dp = 0: the solve's correction added to the pressure, a thread's lanes at a time.
+    pub fn encode_correct(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.correct.0.dispatch_groups(pass, &self.correct.1, self.scale_groups);
     }
 }

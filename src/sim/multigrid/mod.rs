@@ -24,7 +24,7 @@ use super::kernel::{Table, textures_fit};
 use super::solver_check::{Launch, ctl};
 use super::stage::Ctx;
 use crate::error::Result;
-use hierarchy::{Hierarchy, PerLevel, coarse_constants};
+use hierarchy::{Compiled, Hierarchy, PerLevel, coarse_constants};
 
 /// The multigrid hierarchy on the GPU and its passes.
 pub struct Multigrid {
@@ -39,10 +39,10 @@ pub struct Multigrid {
     assemble: PerLevel,
     eliminate: PerLevel,
     bottom_to_texture: PerLevel,
-    /// Level 0's right-hand side for the correction (b - A p) and dp = 0, before the solve; p += dp
-    /// after it (shaders/multigrid/setup.wgsl).
+    /// Level 0's right-hand side for the correction (b - A p) and dp = 0, before the solve
+    /// (shaders/multigrid/setup.wgsl), a cell or (`quad_load`) four a thread.
     load: PerLevel,
-    correct: PerLevel,
+    quad_load: Compiled,
     /// The levels from `coarse` down in one workgroup.
     coarse_solve: PerLevel,
     tiles: tiled::Tiled,
@@ -71,7 +71,7 @@ impl Multigrid {
         let per_level = !profile.solver_tiles;
         let textures = per_level && profile.textures && textures_fit(ctx.device, ctx.nx, ctx.ny, 1);
         let bottom = [("bottom_tex", &buffers.bottom_tex)];
-        let (fine, last) = (&tables[..1], &tables[tables.len() - 1..]);
+        let last = &tables[tables.len() - 1..];
         // `load` reads the pressure where the levels read x
         let lift = [tables[0].clone().with("mg_x", &ctx.buffers.p)];
         Ok(Multigrid {
@@ -81,7 +81,7 @@ impl Multigrid {
             eliminate: PerLevel::shared(target, "multigrid/bottom", "eliminate", last)?,
             bottom_to_texture: PerLevel::shared_with(target, "multigrid/bottom", "to_texture", last, &[], &bottom)?,
             load: PerLevel::new(target, "multigrid/setup", "load", &lift)?,
-            correct: PerLevel::new(target, "multigrid/setup", "correct", fine)?,
+            quad_load: Compiled::new(target, per_level, ("multigrid/quad", "load"), &h.levels, &lift)?,
             coarse_solve: PerLevel::shared_with(
                 target,
                 "multigrid/coarse",
@@ -152,14 +152,13 @@ impl Multigrid {
     /// Level 0's right-hand side for the correction, b - A p, and dp = 0 (every solve but
     /// Jacobi's, after the warm start).
     pub fn encode_load(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
+        // the quad kernel's workgroup covers the same cell block, so the counts serve both
         let (g, s) = self.h.cells(0);
-        launch.go(pass, &self.load.kernel, &self.load.groups[0], g, s);
-    }
-
-    /// p += dp, dp = 0 (after the solve's units).
-    pub fn encode_correct(&self, pass: &mut wgpu::ComputePass<'_>, launch: Launch<'_>) {
-        let (g, s) = self.h.cells(0);
-        launch.go(pass, &self.correct.kernel, &self.correct.groups[0], g, s);
+        if quad_rows(&self.h.levels[0]) {
+            launch.go(pass, self.quad_load.kernel(0), &self.quad_load.groups[0], g, s);
+        } else {
+            launch.go(pass, &self.load.kernel, &self.load.groups[0], g, s);
+        }
     }
 
     /// One V-cycle on level 0: 3 dispatches per level above the coarse solve, plus one (tiled);
