@@ -4,7 +4,7 @@
 // own face (in place); on periodic sides the duplicated last face computes the same value.
 //
 // The pressure is p + dp: a solve other than Jacobi's leaves its correction to p in dp, added to
-// p after this pass (multigrid/setup.wgsl `correct`). The two differences are taken apart, p's
+// p after this pass (warm_start.wgsl `correct`). The two differences are taken apart, p's
 // exact and dp's small, so the divergence left is the solve's: the rounding of p + dp, at |p|,
 // would leave 1.4e-4 of max |b| at 1024^2 (zero dp: p's difference).
 
