@@ -87,25 +87,25 @@ fn div_after(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     if lid.x == 0u { partials[GROUPS + wid.x] = red[0]; }
 }
 
+// Total ink where INK_TOTAL (partials 2G), then the flow's figures. Built without it, the figures
+// the next step's sub-steps are sized by (and the energy, from the same reads) alone: what the
+// window reduces in the steps between its full figures (src/sim/stats.rs `Figures`).
+override INK_TOTAL: bool = true;
+
 @compute @workgroup_size(WG)
 fn totals(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    // ink over the dye grid's cells
-    let n = cell_count() * u32(dye_k() * dye_k());
-    var s = 0.0;
-    for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
-        s += ink[3u * c] + ink[3u * c + 1u] + ink[3u * c + 2u];
+    if INK_TOTAL {
+        // ink over the dye grid's cells
+        let n = cell_count() * u32(dye_k() * dye_k());
+        var s = 0.0;
+        for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
+            s += ink[3u * c] + ink[3u * c + 1u] + ink[3u * c + 2u];
+        }
+        red[lid.x] = s;
+        reduce_sum(lid.x);
+        if lid.x == 0u { partials[2u * GROUPS + wid.x] = red[0]; }
+        workgroupBarrier();
     }
-    red[lid.x] = s;
-    reduce_sum(lid.x);
-    if lid.x == 0u { partials[2u * GROUPS + wid.x] = red[0]; }
-    workgroupBarrier();
-    flow(lid.x, wid.x);
-}
-
-// The figures the next step's sub-steps are sized by (and the energy, from the same reads) alone:
-// what the window reduces in the steps between its full figures (src/sim/stats.rs `Figures`).
-@compute @workgroup_size(WG)
-fn speeds(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     flow(lid.x, wid.x);
 }
 

@@ -226,7 +226,7 @@ fn an_entry_point_that_does_not_read_the_dye_scale_compiles_the_same_at_every_sc
         }
     }
     println!("read the dye scale: {}\nshared across scales: {}", readers.join(" "), free.join(" "));
-    for must in ["advect/ink.ink_cells", "sources.ink_and_density", "advect/maccormack.ink_correct"] {
+    for must in ["advect/ink.ink_cells", "sources.ink_and_density", "advect/maccormack.correct"] {
         assert!(readers.iter().any(|r| r == must), "{must} reads the dye grid: {readers:?}");
     }
     assert!(free.len() > 3 * readers.len(), "most kernels never touch the dye grid: {} of {}", free.len(), free.len() + readers.len());

@@ -46,7 +46,7 @@ fn fine_v(a: i32, b: i32, k: i32) -> f32 {
 }
 
 // On the lattice k times finer the step is taken as k sub-steps of Δt / k (the first by
-// `transport`, the rest by `transport_ink`), so a dye cell's Courant number is its flow cell's and
+// `transport`, the rest by it with `INK_ONLY`), so a dye cell's Courant number is its flow cell's and
 // the ink keeps up with the flow: in one step of Δt, a first-order flux form moves nothing more
 // than one cell of its own lattice.
 fn sub_dt(k: i32) -> f32 { return params.dt / f32(k); }
@@ -138,21 +138,17 @@ fn transport_ink_cell(a: i32, b: i32) {
     ink_out[3u * d + 2u] = q.z * keep;
 }
 
-// Ink's sub-steps after the first, alone; every other one is bound with ink and ink_out swapped.
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn transport_ink(@builtin(global_invocation_id) id: vec3<u32>) {
-    let a = i32(id.x);
-    let b = i32(id.y);
-    if a < dye_nx() && b < dye_ny() && ink_conservative() { transport_ink_cell(a, b); }
-}
+// Ink's sub-steps after the first are this kernel built with `INK_ONLY` (src/sim/advect.rs), each
+// other one bound with ink and ink_out swapped.
+override INK_ONLY: bool = false;
 
-// Ink's first sub-step and density's one step.
+// Ink's first sub-step and density's one step (ink's alone with `INK_ONLY`).
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn transport(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
     if a < dye_nx() && b < dye_ny() && ink_conservative() { transport_ink_cell(a, b); }
-    if a < nx() && b < ny() && density_conservative() {
+    if !INK_ONLY && a < nx() && b < ny() && density_conservative() {
         let c = cell_idx(a, b);
         var q = vec4<f32>(0.0);
         if !is_solid(a, b) { q = transported(a, b, 1, false, vec4<f32>(0.0, 0.0, 0.0, density[c])); }

@@ -1,10 +1,12 @@
 // MacCormack and BFECC corrections on top of the semi-Lagrangian step (Selle et al. 2008), for
 // ink (dye cells), density (flow cells) and for the edge velocities, chosen per field by params.schemes. The
 // semi-Lagrangian passes have already written φ̂ = A(φ) into the *_out buffers; then
-//   `*_reverse`:    φ̃ = A⁻¹(φ̂), a forward trace (−Δt) sampling φ̂, into the *_tmp buffers; for
-//                   BFECC φ̄ = φ + ½(φ − φ̃) in its place (a cell's own φ̃ alone, so in the same thread);
-//   `*_correct`:    MacCormack φ̂ + ½(φ − φ̃), BFECC A(φ̄), either clamped to the min/max of φ at
-//                   the four lattice points around the back-traced point (no new extrema).
+//   `reverse`, `velocity_reverse`: φ̃ = A⁻¹(φ̂), a forward trace (−Δt) sampling φ̂, into the *_tmp
+//                   buffers; for BFECC φ̄ = φ + ½(φ − φ̃) in its place (a cell's own φ̃ alone, so
+//                   in the same thread);
+//   `correct`, `velocity_correct`: MacCormack φ̂ + ½(φ − φ̃), BFECC A(φ̄), either clamped to the
+//                   min/max of φ at the four lattice points around the back-traced point (no new
+//                   extrema).
 // Ink dissipation and density drain (a factor `keep` already in φ̂) are folded in consistently.
 // Cells whose back-trace came in through an inflow side keep φ̂; prescribed faces keep their value.
 // Velocity lattices carry the wall and inflow ghosts of the semi-Lagrangian samplers.
@@ -37,8 +39,6 @@ fn trace(pos: vec2<f32>, dt: f32) -> vec2<f32> {
     return clamp_to_domain(trace_from(pos, dt));
 }
 
-fn cell_centre(i: i32, j: i32) -> vec2<f32> { return vec2<f32>((f32(i) + 0.5) * params.h, (f32(j) + 0.5) * params.h); }
-
 // Four array indices, bilinear weights, and per point the ghost map `value * gs + go` (identity
 // inside the domain; beyond a side, the same ghost as the semi-Lagrangian samplers in grid.wgsl).
 struct Lattice {
@@ -46,11 +46,6 @@ struct Lattice {
     w: vec4<f32>,
     gs: vec4<f32>,
     go: vec4<f32>,
-}
-
-fn cells_of(s: CellStencil) -> Lattice {
-    let k = vec4<u32>(cell_idx(s.c00.x, s.c00.y), cell_idx(s.c10.x, s.c10.y), cell_idx(s.c01.x, s.c01.y), cell_idx(s.c11.x, s.c11.y));
-    return Lattice(k, s.w, vec4<f32>(1.0), vec4<f32>(0.0));
 }
 
 fn weights(sx: Span, sy: Span) -> vec4<f32> {
@@ -111,12 +106,6 @@ fn limit(x: f32, w: vec4<f32>, a: vec4<f32>) -> f32 {
     return clamp(x, lo, hi);
 }
 
-fn ink_n(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink[3u * k.x + ch], ink[3u * k.y + ch], ink[3u * k.z + ch], ink[3u * k.w + ch]); }
-fn ink_hat(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(ink_out[3u * k.x + ch], ink_out[3u * k.y + ch], ink_out[3u * k.z + ch], ink_out[3u * k.w + ch]); }
-fn ink_bar(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(transport_tmp[3u * k.x + ch], transport_tmp[3u * k.y + ch], transport_tmp[3u * k.z + ch], transport_tmp[3u * k.w + ch]); }
-fn density_n(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density[k.x], density[k.y], density[k.z], density[k.w]); }
-fn density_hat(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(density_out[k.x], density_out[k.y], density_out[k.z], density_out[k.w]); }
-fn density_bar(k: vec4<u32>) -> vec4<f32> { return vec4<f32>(transport_tmp[density_tmp_at(k.x)], transport_tmp[density_tmp_at(k.y)], transport_tmp[density_tmp_at(k.z)], transport_tmp[density_tmp_at(k.w)]); }
 fn u_n(l: Lattice) -> vec4<f32> { return at_side(l, vec4<f32>(u[l.k.x], u[l.k.y], u[l.k.z], u[l.k.w])); }
 fn u_hat(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(u_out[l.k.x], u_out[l.k.y], u_out[l.k.z], u_out[l.k.w])); }
 fn u_bar(l: Lattice) -> vec4<f32> { return ghosted(l, vec4<f32>(vel_tmp[l.k.x], vel_tmp[l.k.y], vel_tmp[l.k.z], vel_tmp[l.k.w])); }
@@ -127,53 +116,67 @@ fn v_bar(l: Lattice) -> vec4<f32> {
     return ghosted(l, vec4<f32>(vel_tmp[q.x], vel_tmp[q.y], vel_tmp[q.z], vel_tmp[q.w]));
 }
 
-fn keep_ink() -> f32 { return exp(-params.ink_dissipation * params.dt); }
-fn keep_density() -> f32 { return exp(-params.density_drain * params.dt); }
+// ---- ink (dye cells) or density (flow cells) ----
+// One source for both fields: `INK` picks ink, three channels a dye cell, or density, one a flow
+// cell, each in a dispatch of its own (src/sim/advect.rs), so that each binds few enough buffers
+// to trace through the velocity's blocks within WebGPU's 8.
+override INK: bool = true;
 
-// ---- ink (dye cells) and density (flow cells) ----
-// Ink a thread per dye cell (`ink_*`), density a thread per flow cell (`density_*`), each in a
-// dispatch of its own (src/sim/advect.rs), so that each binds few enough buffers to trace through
-// the velocity's blocks within WebGPU's 8 (one kernel for both bound 9).
+fn channels() -> u32 { return select(1u, 3u, INK); }
+// The field's scheme (params.schemes: y ink, z density).
+fn field_scheme() -> u32 { return select(params.schemes.z, params.schemes.y, INK); }
+// The factor `keep` already in φ̂: ink dissipation, density drain.
+fn keep() -> f32 { return exp(-select(params.density_drain, params.ink_dissipation, INK) * params.dt); }
 
-fn dyes_of(s: CellStencil) -> Lattice {
-    let k = vec4<u32>(dye_idx(s.c00.x, s.c00.y), dye_idx(s.c10.x, s.c10.y), dye_idx(s.c01.x, s.c01.y), dye_idx(s.c11.x, s.c11.y));
+// The field's grid, k times the flow grid's: the dye grid for ink, the flow grid for density.
+fn field_k() -> i32 { return select(1, dye_k(), INK); }
+fn field_active(a: i32, b: i32) -> bool { return a < nx() * field_k() && b < ny() * field_k() && !is_solid(a / field_k(), b / field_k()); }
+fn field_idx(a: i32, b: i32) -> u32 { return u32(b * (nx() * field_k()) + a); }
+fn field_centre(a: i32, b: i32) -> vec2<f32> {
+    let h = params.h / f32(field_k());
+    return vec2<f32>((f32(a) + 0.5) * h, (f32(b) + 0.5) * h);
+}
+fn field_lattice(pos: vec2<f32>) -> Lattice {
+    let s = lattice_stencil(pos, field_k());
+    let k = vec4<u32>(field_idx(s.c00.x, s.c00.y), field_idx(s.c10.x, s.c10.y), field_idx(s.c01.x, s.c01.y), field_idx(s.c11.x, s.c11.y));
     return Lattice(k, s.w, vec4<f32>(1.0), vec4<f32>(0.0));
 }
 
-fn dye_active(a: i32, b: i32) -> bool { return a < dye_nx() && b < dye_ny() && !dye_solid(a, b); }
-fn flow_active(i: i32, j: i32) -> bool { return i < nx() && j < ny() && !is_solid(i, j); }
+// Channel ch of cell c: its word in the field (φ and φ̂), and in transport_tmp (φ̃ / φ̄).
+fn word(c: u32, ch: u32) -> u32 { return channels() * c + ch; }
+fn tmp_word(c: u32, ch: u32) -> u32 { return select(density_tmp_at(c), 3u * c + ch, INK); }
+fn now(w: u32) -> f32 {
+    if INK { return ink[w]; }
+    return density[w];
+}
+fn hat(w: u32) -> f32 {
+    if INK { return ink_out[w]; }
+    return density_out[w];
+}
+
+fn now4(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(now(word(k.x, ch)), now(word(k.y, ch)), now(word(k.z, ch)), now(word(k.w, ch))); }
+fn hat4(k: vec4<u32>, ch: u32) -> vec4<f32> { return vec4<f32>(hat(word(k.x, ch)), hat(word(k.y, ch)), hat(word(k.z, ch)), hat(word(k.w, ch))); }
+fn bar4(k: vec4<u32>, ch: u32) -> vec4<f32> {
+    return vec4<f32>(transport_tmp[tmp_word(k.x, ch)], transport_tmp[tmp_word(k.y, ch)], transport_tmp[tmp_word(k.z, ch)], transport_tmp[tmp_word(k.w, ch)]);
+}
 
 // BFECC's midpoint φ̄ = φ + ½(φ − φ̃), φ̃ without the factor `keep` already in φ̂.
 fn bfecc_mid(now: f32, rev: f32, keep: f32) -> f32 { return now + 0.5 * (now - rev / keep); }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn ink_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
+fn reverse(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
-    let si = params.schemes.y;
-    if dye_active(a, b) && corrected(si) {
-        let d = dye_idx(a, b);
-        let s = dyes_of(dye_stencil(trace(dye_centre(a, b), -params.dt)));
-        let k = keep_ink();
-        for (var ch = 0u; ch < 3u; ch++) {
-            var x = blend(s.w, ink_hat(s.k, ch));
-            if si == SCHEME_BFECC { x = bfecc_mid(ink[3u * d + ch], x, k); }
-            transport_tmp[3u * d + ch] = x;
+    let scheme = field_scheme();
+    if field_active(a, b) && corrected(scheme) {
+        let c = field_idx(a, b);
+        let s = field_lattice(trace(field_centre(a, b), -params.dt));
+        let k = keep();
+        for (var ch = 0u; ch < channels(); ch++) {
+            var x = blend(s.w, hat4(s.k, ch));
+            if scheme == SCHEME_BFECC { x = bfecc_mid(now(word(c, ch)), x, k); }
+            transport_tmp[tmp_word(c, ch)] = x;
         }
-    }
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn density_reverse(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    let sd = params.schemes.z;
-    if flow_active(i, j) && corrected(sd) {
-        let c = cell_idx(i, j);
-        let s = cells_of(cell_stencil(trace(cell_centre(i, j), -params.dt)));
-        var x = blend(s.w, density_hat(s.k));
-        if sd == SCHEME_BFECC { x = bfecc_mid(density[c], x, keep_density()); }
-        transport_tmp[density_tmp_at(c)] = x;
     }
 }
 
@@ -197,39 +200,23 @@ fn back_inside(pos: vec2<f32>) -> vec4<f32> {
 }
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn ink_correct(@builtin(global_invocation_id) id: vec3<u32>) {
+fn correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = i32(id.x);
     let b = i32(id.y);
-    let si = params.schemes.y;
-    if dye_active(a, b) && corrected(si) {
-        let back = back_inside(dye_centre(a, b));
+    let scheme = field_scheme();
+    if field_active(a, b) && corrected(scheme) {
+        let back = back_inside(field_centre(a, b));
         if back.z > 0.0 {
-            let d = dye_idx(a, b);
-            let s = dyes_of(dye_stencil(back.xy));
-            let k = keep_ink();
-            for (var ch = 0u; ch < 3u; ch++) {
+            let c = field_idx(a, b);
+            let s = field_lattice(back.xy);
+            let k = keep();
+            for (var ch = 0u; ch < channels(); ch++) {
                 var bar = vec4<f32>(0.0);
-                if si == SCHEME_BFECC { bar = ink_bar(s.k, ch); }
-                let at = 3u * d + ch;
-                ink_out[at] = correct_one(si, k, ink_out[at], ink[at], transport_tmp[at], s.w, ink_n(s.k, ch), bar);
+                if scheme == SCHEME_BFECC { bar = bar4(s.k, ch); }
+                let w = word(c, ch);
+                let x = correct_one(scheme, k, hat(w), now(w), transport_tmp[tmp_word(c, ch)], s.w, now4(s.k, ch), bar);
+                if INK { ink_out[w] = x; } else { density_out[w] = x; }
             }
-        }
-    }
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn density_correct(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    let sd = params.schemes.z;
-    if flow_active(i, j) && corrected(sd) {
-        let back = back_inside(cell_centre(i, j));
-        if back.z > 0.0 {
-            let c = cell_idx(i, j);
-            let s = cells_of(cell_stencil(back.xy));
-            var bar = vec4<f32>(0.0);
-            if sd == SCHEME_BFECC { bar = density_bar(s.k); }
-            density_out[c] = correct_one(sd, keep_density(), density_out[c], density[c], transport_tmp[density_tmp_at(c)], s.w, density_n(s.k), bar);
         }
     }
 }

@@ -31,7 +31,8 @@ pub struct Advection {
     density_corrections: Corrections,
     outflow_scale: Bound,
     transport: Bound,
-    /// Conservative ink's sub-steps after the first: ink -> ink_out, and the same swapped.
+    /// Conservative ink's sub-steps after the first (`transport` with `INK_ONLY`): ink -> ink_out,
+    /// and the same swapped.
     transport_ink: Kernel,
     transport_ink_groups: [wgpu::BindGroup; 2],
     /// Sub-steps of conservative ink: the dye scale k (shaders/advect/conservative.wgsl).
@@ -47,19 +48,20 @@ fn corrected(scheme: u32) -> bool {
     scheme == SCHEME_MACCORMACK || scheme == SCHEME_BFECC
 }
 
-/// One scalar field's correction (shaders/advect/maccormack.wgsl `ink_*` or `density_*`): the
-/// reverse trace (with BFECC's midpoint) and the limited correction.
+/// One scalar field's correction (shaders/advect/maccormack.wgsl `reverse` and `correct`, built
+/// with `INK` on for the ink, off for density): the reverse trace (with BFECC's midpoint) and the
+/// limited correction.
 struct Corrections {
     reverse: Bound,
     correct: Bound,
 }
 
 impl Corrections {
-    /// `field`: "ink" or "density"; `traced` builds a kernel whose traces read the velocity's
-    /// blocks where the device takes them.
-    fn new(field: &str, traced: impl Fn(&str) -> Result<Bound>) -> Result<Corrections> {
-        let k = |step: &str| traced(&format!("{field}_{step}"));
-        Ok(Corrections { reverse: k("reverse")?, correct: k("correct")? })
+    /// `ink`: the ink's (else density's); `traced` builds a kernel of maccormack.wgsl with extra
+    /// constants whose traces read the velocity's blocks where the device takes them.
+    fn new(ink: bool, traced: impl Fn(&str, (&'static str, f64)) -> Result<Bound>) -> Result<Corrections> {
+        let field = ("INK", f64::from(u8::from(ink)));
+        Ok(Corrections { reverse: traced("reverse", field)?, correct: traced("correct", field)? })
     }
 
     /// The correction of a field advected with `scheme` (none for semi-Lagrangian or flux form).
@@ -75,12 +77,15 @@ impl Corrections {
 impl Advection {
     pub fn new(ctx: &Ctx) -> Result<Advection> {
         let mc = "advect/maccormack";
-        let transport_ink = Kernel::new(ctx.target(), "advect/conservative", "transport_ink")?;
+        let transport_ink = Kernel::with_options(ctx.target(), "advect/conservative", "transport", &[("INK_ONLY", 1.0)], true)?;
         let blocked = ctx.target().profile().textures && textures_fit(ctx.device, ctx.nx, ctx.ny, ctx.dye_scale);
         let table = ctx.buffers.table();
         let views = ctx.buffers.views();
         let traced = |shader: &str, entry: &str| {
             Bound::with_views(ctx.target(), shader, entry, &[("BLOCKED", blocked as u8 as f64)], &table, &views)
+        };
+        let corrections = |entry: &str, field: (&str, f64)| {
+            Bound::with_views(ctx.target(), mc, entry, &[("BLOCKED", blocked as u8 as f64), field], &table, &views)
         };
         Ok(Advection {
             blocks: if blocked { Some(ctx.bound("advect/velocity", "fill_blocks")?) } else { None },
@@ -95,8 +100,8 @@ impl Advection {
             density: if ctx.dye_scale == 1 { None } else { Some(traced("advect/ink", "density_cells")?) },
             velocity_reverse: traced(mc, "velocity_reverse")?,
             velocity_correct: traced(mc, "velocity_correct")?,
-            ink_corrections: Corrections::new("ink", |entry| traced(mc, entry))?,
-            density_corrections: Corrections::new("density", |entry| traced(mc, entry))?,
+            ink_corrections: Corrections::new(true, corrections)?,
+            density_corrections: Corrections::new(false, corrections)?,
             outflow_scale: ctx.bound("advect/conservative", "outflow_scale")?,
             transport: ctx.bound("advect/conservative", "transport")?,
             transport_ink_groups: {

@@ -183,6 +183,7 @@ pub struct Stats {
     div_before: Bound,
     div_after: Bound,
     totals: Bound,
+    /// `totals` without the ink's total (`INK_TOTAL` off).
     speeds: Bound,
     finish: Bound,
     /// Workgroups of the first stage (`kernel::reduction_groups`).
@@ -194,11 +195,16 @@ pub struct Stats {
 /// whatever the grid; one SIMD batch of 8 needs no switching.
 /// `GROUPS` of them, whose partials `finish` folds in `FOLD` runs (`fold_invocations`).
 fn reduction(ctx: &Ctx, entry: &str) -> Result<Bound> {
+    reduction_with(ctx, entry, &[])
+}
+
+/// `reduction` with more constants.
+fn reduction_with(ctx: &Ctx, entry: &str, more: &[(&str, f64)]) -> Result<Bound> {
     let groups = ctx.target().reduction_groups();
     let constants =
         [("WG", ctx.target().profile().solver_workgroup as f64), ("GROUPS", groups as f64), ("FOLD", fold_invocations(groups) as f64)];
-    let constants = if entry == "finish" { &constants[1..] } else { &constants[..2] };
-    let kernel = Kernel::with_options(ctx.target(), "stats", entry, constants, false)?;
+    let constants = [if entry == "finish" { &constants[1..] } else { &constants[..2] }, more].concat();
+    let kernel = Kernel::with_options(ctx.target(), "stats", entry, &constants, false)?;
     let group = kernel.bind(ctx.device, &ctx.buffers.table());
     Ok(Bound { kernel, group })
 }
@@ -209,7 +215,7 @@ impl Stats {
             div_before: reduction(ctx, "div_before")?,
             div_after: reduction(ctx, "div_after")?,
             totals: reduction(ctx, "totals")?,
-            speeds: reduction(ctx, "speeds")?,
+            speeds: reduction_with(ctx, "totals", &[("INK_TOTAL", 0.0)])?,
             finish: reduction(ctx, "finish")?,
             groups: ctx.target().reduction_groups(),
         })
