@@ -1,4 +1,4 @@
-// `reduce_rhs` and `reduce_mg` of solver_check.wgsl four cells a thread, where level 0's rows are whole quads
+// `reduce_mg` of solver_check.wgsl four cells a thread, where level 0's rows are whole quads
 // (src/sim/solver_check.rs `Check::new`): the residual by multigrid/quad.wgsl `quad_at` (or
 // `quad_in`, from the textures: `reduce_mg_tex`), bit for bit multigrid_common `local_residual`'s,
 // and the same maximum. Why: lavapipe reads
@@ -7,21 +7,6 @@
 
 // Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs); multigrid/quad.wgsl declares the level's.
 @group(0) @binding(0) var<storage, read_write> mg_control: array<u32>;
-@group(0) @binding(1) var<storage, read> solid: array<vec4<f32>>;
-
-// max |rho h^2 div / dt|: the right-hand side's scale (the maximum of solver_check.wgsl's).
-@compute @workgroup_size(WG)
-fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var m = 0.0;
-    for (var c = wid.x * WG + lid.x; c < cell_count() / 4u; c += GROUPS * WG) {
-        let d = abs(divergence[c]);
-        let fluid = !(solid[c] > vec4<f32>(0.5));
-        for (var k = 0; k < 4; k++) {
-            if fluid[k] { m = max_nf(m, d[k]); }
-        }
-    }
-    finish_partial(lid.x, wid.x, m * params.rho * params.h * params.h / params.dt);
-}
 
 // max |residual| of multigrid level 0 (x = p, rhs from `load`), computed on the fly.
 @compute @workgroup_size(WG)

@@ -208,8 +208,8 @@ pub const MERGED_CHECK_CELLS: usize = 128 * 128;
 
 impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
-    /// level 0's rows are whole quads, and its residual and the right-hand side's scale are
-    /// measured four cells a thread (shaders/solver_check_quad.wgsl).
+    /// level 0's rows are whole quads, and its residual is measured four cells a thread
+    /// (shaders/solver_check_quad.wgsl).
     /// `level0_tex`: level 0's textures as `quad_in` reads them (src/sim/multigrid/plain.rs
     /// `level0_tex`), where the V-cycle goes through them.
     pub fn new(target: Target, table: &Table, quads: bool, level0_tex: Option<&[(&str, &wgpu::TextureView)]>) -> Result<Check> {
@@ -225,8 +225,9 @@ impl Check {
                 "gate" => [("GROUPS", reduce_groups as f64), ("GATE_WG", gate_wg)].into_iter().chain(polish).collect(),
                 _ => vec![],
             };
-            let shader =
-                if quads && matches!(entry, "reduce_rhs" | "reduce_mg" | "reduce_mg_tex") { "solver_check_quad" } else { "solver_check" };
+            // (`reduce_rhs` a cell a thread everywhere: it runs only in a gated solve without the warm
+            // start, whose sums take max |rhs| on their way)
+            let shader = if quads && matches!(entry, "reduce_mg" | "reduce_mg_tex") { "solver_check_quad" } else { "solver_check" };
             Kernel::with_options(target, shader, entry, &constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = super::kernel::with_level0_compiled(target, quads, || {
