@@ -4,7 +4,7 @@
 // the V-cycle gets wrong. CPU twin: src/sim/cpu/mgpcg.rs (the method and why each step is as it
 // is); Rust: src/sim/mgpcg.rs.
 //
-// The solve is for the pressure's correction (multigrid/setup.wgsl `load`): the iterate x, from
+// The solve is for the pressure's correction (multigrid/plain.wgsl `load`, multigrid/setup.wgsl has why): the iterate x, from
 // zero, lives in `pcg` while the V-cycles use level 0's x (`mg_x`, the correction buffer dp) for
 // z, and the residual r is level 0's rhs, which they read. One iteration: the V-cycle
 // (z = V(r), mg_x from zero), then
@@ -86,7 +86,7 @@ fn neighbours(c: u32) -> array<u32, 4> {
     );
 }
 
-// The difference form of multigrid/common.wgsl `local_residual` without its rhs, −(A v)_c: the
+// The difference form of multigrid/plain.wgsl `lanes_residual` without its rhs, −(A v)_c: the
 // fluid neighbours' differences v_nb − v_c and the outflow ghosts' share, from v at the cell
 // (`vc`) and its neighbours (`vn`, where the stencil s has them).
 fn differences(s: u32, vc: f32, vn: vec4<f32>) -> f32 {

@@ -1,6 +1,7 @@
 // One weighted-Jacobi sweep, p -> p_out (pressure.wgsl has the equation and why weighted), a
 // thread's lanes at a time (shared/lanes1.wgsl or lanes4.wgsl): thread (q, j) takes cells
-// LANES q .. LANES q + LANES - 1 of row j.
+// LANES q .. LANES q + LANES - 1 of row j. The cells beside them are read as one word each
+// (`p_first`, `p_last`: src/sim/kernel/compose.rs `lane_words!`).
 
 // Bindings (bound by name): the buffers of pressure.wgsl, in lanes.
 @group(0) @binding(0) var<storage, read> p: array<Lanes>;
@@ -21,8 +22,8 @@ fn sweep(@builtin(global_invocation_id) id: vec3<u32>) {
     let s = stencil[c];
     let mid = p[c];
     // neighbours wrapped, added only where the stencil says fluid
-    let left = lanes_left(last_lane(p[u32(row + select(q - 1, w - 1, q == 0))]), mid);
-    let right = lanes_right(mid, first_lane(p[u32(row + select(q + 1, 0, q == w - 1))]));
+    let left = lanes_left(p_last(u32(row + select(q - 1, w - 1, q == 0))), mid);
+    let right = lanes_right(mid, p_first(u32(row + select(q + 1, 0, q == w - 1))));
     let below = p[u32(select(j - 1, ny() - 1, j == 0) * w + q)];
     let above = p[u32(select(j + 1, 0, j == ny() - 1) * w + q)];
     let zero = Lanes(0.0);

@@ -19,11 +19,7 @@
 @group(0) @binding(1) var<storage, read> divergence: array<f32>;
 @group(0) @binding(2) var<storage, read> solid: array<f32>;
 @group(0) @binding(3) var<storage, read> stencil: array<u32>;
-@group(0) @binding(4) var<storage, read> level: Level;
-@group(0) @binding(5) var<storage, read> mg_x: array<f32>;
-@group(0) @binding(6) var<storage, read> mg_rhs: array<f32>;
-@group(0) @binding(7) var<storage, read_write> mg_control: array<u32>;
-@group(0) @binding(8) var<storage, read> mg_stencil: array<u32>;
+@group(0) @binding(4) var<storage, read_write> mg_control: array<u32>;
 // solver_gate.wgsl declares the arguments the gates write (mg_args, gate_args).
 
 // max |rho h^2 div / dt|: the right-hand side's scale.
@@ -37,21 +33,8 @@ fn reduce_rhs(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     finish_partial(lid.x, wid.x, m * params.rho * params.h * params.h / params.dt);
 }
 
-// max |residual| of multigrid level 0 (x = p, rhs from `load`), computed on the fly.
-@compute @workgroup_size(WG)
-fn reduce_mg(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    if gate_closed(lid.x) { return; }
-    let n = level.nx * level.ny;
-    var m = 0.0;
-    for (var c = wid.x * WG + lid.x; c < n; c += GROUPS * WG) {
-        let s = mg_stencil[c];
-        if stencil_count(s) > 0.0 { m = max_nf(m, abs(local_residual(i32(c % level.nx), i32(c / level.nx), s))); }
-    }
-    finish_partial(lid.x, wid.x, m);
-}
-
 // max |residual| of the pressure in p (Jacobi), with the packed stencil of pressure.wgsl, in the
-// difference form of multigrid_common `local_residual`: count p - sum rounds at |p|, which sits far
+// difference form of multigrid/plain.wgsl `lanes_residual`: count p - sum rounds at |p|, which sits far
 // above the residual once p is large against h^2 rhs (src/sim/cpu/solver_check.rs is its twin).
 @compute @workgroup_size(WG)
 fn reduce_p(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {

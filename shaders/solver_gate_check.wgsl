@@ -1,5 +1,5 @@
 // The gates of the pressure solvers' checks (composed after solver_reduce.wgsl and
-// solver_gate.wgsl, before solver_check.wgsl and solver_check_quad.wgsl, which declare
+// solver_gate.wgsl, before solver_check.wgsl and solver_check_mg.wgsl, which declare
 // mg_control): the fold of a reduction's partial maxima, the decision whether a solve is done,
 // the rewrite of the gated dispatches' arguments and the step's verdict. Layout of mg_control:
 // solver_check.wgsl.

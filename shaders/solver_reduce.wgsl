@@ -1,5 +1,5 @@
 // The first stage of the solver checks' max-reductions (composed before solver_check.wgsl and
-// solver_check_quad.wgsl, which declare mg_control): each workgroup leaves the max of its cells
+// solver_check_mg.wgsl, which declare mg_control): each workgroup leaves the max of its cells
 // at PARTIALS + its index, for the gates (solver_check.wgsl `partial_max`).
 
 // Workgroups of a reduction (src/sim/kernel/profile.rs `reduction_groups`): on a CPU adapter one a thread

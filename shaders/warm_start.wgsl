@@ -1,7 +1,8 @@
 // The warm start of the pressure solve (warm_start_mix.wgsl has the sums, the mix and why), a
 // thread's lanes at a time (shared/lanes1.wgsl or lanes4.wgsl): thread c takes cells LANES c ..
 // LANES c + LANES - 1 of the grid. Each cell's terms are the same arithmetic in the same order
-// in either layout; only the order in which a thread adds its cells up differs.
+// in either layout; only the order in which a thread adds its cells up differs. The cell after a
+// thread's is read as one word (`p_first` and the like: src/sim/kernel/compose.rs `lane_words!`).
 
 // Bindings (bound by name); warm_start_mix.wgsl declares `partials` and `mg_control`.
 @group(0) @binding(0) var<storage, read_write> p: array<Lanes>;
@@ -55,8 +56,8 @@ fn lane_terms(c: u32, s: LaneWords, b: Lanes) -> LaneTerms {
     let dc = pc - pp;
     // the right neighbours: the lanes after each, then the next thread's first (wrapped)
     let n = u32(row + select(q + 1, 0, q == w - 1));
-    let pn = first_lane(p[n]);
-    let pn0 = first_lane(p_prev[n]);
+    let pn = p_first(n);
+    let pn0 = p_prev_first(n);
     let pr = lanes_right(pc, pn);
     let dr = lanes_right(dc, pn - pn0);
     let up = u32(select(j + 1, 0, j == ny() - 1) * w + q);
@@ -82,7 +83,7 @@ fn lane_terms(c: u32, s: LaneWords, b: Lanes) -> LaneTerms {
     if PAIR {
         // g = d - (p0 - p00) at the cells, their right neighbours and the cells above, as d's
         let gc = dc - (pp - p_prev2[c]);
-        let gr = lanes_right(gc, pn - pn0 - (pn0 - first_lane(p_prev2[n])));
+        let gr = lanes_right(gc, pn - pn0 - (pn0 - p_prev2_first(n)));
         let gt = dt - (pt0 - p_prev2[up]);
         let dgr = gr - gc;
         let dgt = gt - gc;
@@ -164,7 +165,7 @@ fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wi
 }
 
 // After the solve's projection (src/sim/solver.rs `encode_merge`): p += dp, dp = 0, the solve's
-// correction added to the pressure (multigrid/setup.wgsl `load` has why it is kept apart).
+// correction added to the pressure (multigrid/setup.wgsl has why it is kept apart).
 @compute @workgroup_size(WG)
 fn correct(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     for (var c = wid.x * WG + lid.x; c < threads(); c += groups.x * WG) {

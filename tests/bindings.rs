@@ -120,7 +120,7 @@ fn a_buffer_bound_twice_where_one_binding_writes_is_refused() {
     // prolongation's plain kernel adds the coarse x (mg_xc, read) into this level's x (mg_x, written)
     let kernel = Kernel::new(
         kernel::Target { device, device_serial: None, grid: kernel::GridSize::NOMINAL, switches: None },
-        "multigrid/prolong",
+        "multigrid/smooth",
         "add",
     )
     .unwrap();

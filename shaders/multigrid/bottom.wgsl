@@ -3,7 +3,7 @@
 // x = M rhs on the bottom (multigrid/coarse_levels.wgsl `s_bottom`): one product, where 48 SOR
 // sweeps, 96 barriers of the whole workgroup, cost a CPU adapter (lavapipe) 0.4 ms a V-cycle.
 //
-// The operator is the levels' (multigrid/common.wgsl `local_residual`): row c is diagonal(c) on
+// The operator is the levels' (multigrid/plain.wgsl `lanes_residual`): row c is diagonal(c) on
 // the diagonal and -1 at each fluid neighbour, wrapped across periodic sides. A fluid component
 // with no outflow face is singular (p is fixed only up to a constant there): its last cell (the
 // highest index, the last one Gauss-Jordan reaches) is pinned, x = 0 there, which is exact: by

@@ -2,8 +2,8 @@
 // (the bound `level`, at most LOWER_CELLS cells: src/sim/multigrid.rs `lower_level`) smoothed,
 // restricted, solved below by the coarse solve (multigrid/coarse_levels.wgsl), corrected and
 // smoothed again, by one workgroup with barriers between the steps. The same steps in the same
-// order, with the same arithmetic, as the plain passes multigrid/quad.wgsl `half_sweep` (red, black),
-// `restriction`, multigrid/coarse.wgsl and `add`, so the result is theirs bit for bit. Why: on
+// order, with the same arithmetic, as the plain passes multigrid/plain.wgsl `half_sweep` (red, black),
+// `restriction`, multigrid/coarse.wgsl and multigrid/quad.wgsl `add`, so the result is theirs bit for bit. Why: on
 // lavapipe every dispatch wakes the compute threads and waits for them (60-100 µs on a 2-core
 // VM), and at 64² the ten dispatches of such a level did little else; one thread does the
 // level's work in less than their waits (BENCHMARKS.md, "Where the time goes: lavapipe").
@@ -22,9 +22,9 @@ const POST_SMOOTH: u32 = 2u;
 
 // A half-sweep of this level in place, a quad an invocation at a time.
 fn lower_half(lid: u32, parity: u32) {
-    let w = u32(row_quads());
+    let w = u32(row_units());
     for (var t = lid; t < w * level.ny; t += WG) {
-        quad_sweep(vec3<u32>(t % w, t / w, 0u), parity, SMOOTH_OMEGA);
+        sweep_at(i32(t % w), i32(t / w), parity, SMOOTH_OMEGA);
     }
     storageBarrier();
 }
@@ -43,10 +43,7 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
     // `restriction`: the coarse level's rhs, and its x zeroed
     let cw = level.coarse_nx / 4u;
     for (var t = lid; t < cw * level.coarse_ny; t += WG) {
-        let ti = i32(t % cw);
-        let tj = i32(t / cw);
-        let sum = restricted(vec4<f32>(0.0), residual_pair(2 * ti, 2 * tj));
-        restriction_store(ti, tj, restricted(sum, residual_pair(2 * ti, 2 * tj + 1)));
+        restriction_at(i32(t % cw), i32(t / cw));
     }
     storageBarrier();
     // the coarse solve, as multigrid/coarse.wgsl `main` (x is zero after the restriction)
@@ -67,7 +64,7 @@ fn main(@builtin(local_invocation_id) lid3: vec3<u32>) {
     }
     storageBarrier();
     // `add`, then the post-smoothing
-    let w = u32(row_quads());
+    let w = u32(row_units());
     for (var t = lid; t < w * level.ny; t += WG) {
         let q = i32(t % w);
         let j = i32(t / w);

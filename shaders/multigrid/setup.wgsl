@@ -2,7 +2,7 @@
 // (src/sim/solver.rs): `mark` flags solid cells (level 0: the solid field; coarser: a cell all of
 // whose children are solid or outside), `pack` packs the reduced stencil as pressure.wgsl's
 // stencil_pack does, on the level's own grid, with a face open only where the finer level's
-// faces across it are. `load`, every solve, writes level 0's right-hand
+// faces across it are. multigrid/plain.wgsl `load`, every solve, writes level 0's right-hand
 // side for the correction dp: the residual b - A p of the pressure as it stands (after the warm
 // start), b from the divergence, and dp = 0. The solve then works on dp, whose float32 rounding is
 // at dp's size: solved on p itself, each update rounds at |p|, which grows as the grid's square,
@@ -10,15 +10,9 @@
 // after the projection, which reads p and dp apart (project.wgsl): p += dp, dp = 0.
 
 // Bindings, numbered by this pass and bound by name (src/sim/kernel/reflect.rs).
-@group(0) @binding(0) var<storage, read> divergence: array<f32>;
-@group(0) @binding(1) var<storage, read> solid: array<f32>;
-@group(0) @binding(2) var<storage, read> level: Level;
-@group(0) @binding(3) var<storage, read_write> mg_rhs: array<f32>;
-@group(0) @binding(4) var<storage, read_write> mg_stencil: array<u32>;
-// `load`'s mg_x is the pressure p (src/sim/multigrid/mod.rs), which multigrid/common.wgsl reads
-@group(0) @binding(5) var<storage, read> mg_x: array<f32>;
-@group(0) @binding(6) var<storage, read_write> dp: array<f32>;
-
+@group(0) @binding(0) var<storage, read> solid: array<f32>;
+@group(0) @binding(1) var<storage, read> level: Level;
+@group(0) @binding(2) var<storage, read_write> mg_stencil: array<u32>;
 
 @compute @workgroup_size(BLOCK_X, BLOCK_Y)
 fn mark(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -99,19 +93,4 @@ fn pack(@builtin(global_invocation_id) id: vec3<u32>) {
     if t == NB_FLUID { packed |= STENCIL_TOP; }
     let count = select(0u, 1u, l != NB_NONE) + select(0u, 1u, r != NB_NONE) + select(0u, 1u, b != NB_NONE) + select(0u, 1u, t != NB_NONE);
     mg_stencil[c] = packed | (count << 4u);
-}
-
-@compute @workgroup_size(BLOCK_X, BLOCK_Y)
-fn load(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = i32(id.x);
-    let j = i32(id.y);
-    if i >= lnx() || j >= lny() { return; }
-    let c = lidx(i, j);
-    let s = mg_stencil[c];
-    var r = 0.0;
-    if stencil_count(s) > 0.0 {
-        r = residual_for(i, j, s, -params.rho * params.h * params.h * divergence[cell_idx(i, j)] / params.dt);
-    }
-    mg_rhs[c] = r;
-    dp[c] = 0.0;
 }

@@ -1,11 +1,11 @@
-// The tile of the fused red-black smoothers (multigrid_smooth, multigrid_prolong, pressure_sor;
-// composed after multigrid/common.wgsl). A 16 x 16 workgroup owns a TILE x TILE block of the level
+// The tile of the fused red-black smoothers (multigrid/smooth.wgsl, multigrid/prolong.wgsl,
+// pressure_sor.wgsl; composed after multigrid/level.wgsl). A 16 x 16 workgroup owns a TILE x TILE block of the level
 // and loads it with a HALO-cell border into workgroup memory (wrapped on periodic sides). Each
 // colour's sub-sweep can only be trusted one cell further in from the border than the last, so
 // HALO = 4 covers two red-black sweeps, or one sweep of the four colours of a level with an odd
 // periodic seam (multigrid/level.wgsl `colour`; `tile_sweeps`); then the owned block goes to y
 // (mg_y: the level's other buffer). Colours are the level's own, so the result equals global
-// sweeps (multigrid_common's cell update, src/sim/cpu/multigrid.rs `relax`).
+// sweeps (multigrid/plain.wgsl `relaxed`, src/sim/cpu/multigrid.rs `relax`).
 
 const TILE: i32 = 24;
 const HALO: i32 = 4;

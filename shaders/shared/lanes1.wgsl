@@ -20,3 +20,13 @@ fn lane_sum(v: Lanes) -> f32 { return v; }
 // Whether each lane's packed stencil has `side`, and its neighbour count.
 fn lanes_have(s: LaneWords, side: u32) -> LaneFlags { return (s & LaneWords(side)) != LaneWords(0u); }
 fn lanes_count(s: LaneWords) -> Lanes { return Lanes((s >> LaneWords(4u)) & LaneWords(7u)); }
+// Lane k's place in its unit; the even (odd) cells of two units side by side, as one unit (a
+// restriction's children di = 0 and 1); the unit a thread takes in a half-sweep of colour `parity`
+// (multigrid/plain.wgsl): here only the cells of that colour.
+const LANE_INDEX: LaneWords = 0u;
+fn lanes_even(a: Lanes, b: Lanes) -> Lanes { return a; }
+fn lanes_odd(a: Lanes, b: Lanes) -> Lanes { return b; }
+fn sweep_unit(x: i32, j: i32, parity: u32) -> i32 { return 2 * x + ((j + i32(parity)) & 1); }
+// A unit from a texel (textures of units: multigrid/plain.wgsl `cells_in`).
+fn lanes_texel(v: vec4<f32>) -> Lanes { return v.x; }
+fn lane_words_texel(v: vec4<u32>) -> LaneWords { return v.x; }

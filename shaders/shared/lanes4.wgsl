@@ -23,3 +23,12 @@ fn lane_sum(v: Lanes) -> f32 { return ((v.x + v.y) + v.z) + v.w; }
 // Whether each lane's packed stencil has `side`, and its neighbour count.
 fn lanes_have(s: LaneWords, side: u32) -> LaneFlags { return (s & LaneWords(side)) != LaneWords(0u); }
 fn lanes_count(s: LaneWords) -> Lanes { return Lanes((s >> LaneWords(4u)) & LaneWords(7u)); }
+// Lane k's place in its quad; the even (odd) cells of two quads side by side, as one quad (a
+// restriction's children di = 0 and 1); the quad a thread takes in a half-sweep: every one.
+const LANE_INDEX: LaneWords = vec4<u32>(0u, 1u, 2u, 3u);
+fn lanes_even(a: Lanes, b: Lanes) -> Lanes { return vec4<f32>(a.xz, b.xz); }
+fn lanes_odd(a: Lanes, b: Lanes) -> Lanes { return vec4<f32>(a.yw, b.yw); }
+fn sweep_unit(x: i32, j: i32, parity: u32) -> i32 { return x; }
+// A unit from a texel (textures of quads: multigrid/plain.wgsl `cells_in`).
+fn lanes_texel(v: vec4<f32>) -> Lanes { return v; }
+fn lane_words_texel(v: vec4<u32>) -> LaneWords { return v; }

@@ -1,4 +1,4 @@
-//! Red-black SOR (shaders/pressure_sor.wgsl): two sweeps per dispatch through workgroup memory on
+//! Red-black SOR (shaders/multigrid/smooth.wgsl with SOR): two sweeps per dispatch through workgroup memory on
 //! multigrid level 0, from p to p_out and back (a tile's halo belongs to its neighbours); the dispatch itself lives with the hierarchy it binds
 //! (src/sim/multigrid/mod.rs `encode_sor`). CPU twin: src/sim/cpu/pressure_sor.rs.
 

@@ -173,12 +173,12 @@ pub struct Check {
     gate_groups: [wgpu::BindGroup; 2],
     /// Which of `gate_args` the next gate reads (0 after `encode_start`).
     turn: std::cell::Cell<usize>,
-    /// The check of multigrid level 0 in one dispatch (shaders/solver_check_quad.wgsl
+    /// The check of multigrid level 0 in one dispatch (shaders/solver_check_mg.wgsl
     /// `check_mg`: the reduction and the gate in one workgroup), with its bind groups by turns
     /// as `gate_groups`: on a CPU adapter, where level 0's rows are whole quads and it has at
     /// most `MERGED_CHECK_CELLS` cells.
     merged: Option<(Kernel, [wgpu::BindGroup; 2])>,
-    /// `reduce_mg` from level 0's textures (`Measure::Level0Tex`; solver_check_quad.wgsl
+    /// `reduce_mg` from level 0's textures (`Measure::Level0Tex`; solver_check_mg.wgsl
     /// `reduce_mg_tex`), where the V-cycle goes through them and the check is not `merged`.
     reduce_mg_tex: Option<(Kernel, wgpu::BindGroup)>,
     /// Workgroups of a reduction (`Target::reduction_groups`).
@@ -209,8 +209,8 @@ pub const MERGED_CHECK_CELLS: usize = 128 * 128;
 impl Check {
     /// `table` is multigrid level 0's binding table (x = p, the control buffer in place). `quads`:
     /// level 0's rows are whole quads, and its residual is measured four cells a thread
-    /// (shaders/solver_check_quad.wgsl).
-    /// `level0_tex`: level 0's textures as `quad_in` reads them (src/sim/multigrid/plain.rs
+    /// (shaders/solver_check_mg.wgsl).
+    /// `level0_tex`: level 0's textures as `cells_in` reads them (src/sim/multigrid/plain.rs
     /// `level0_tex`), where the V-cycle goes through them.
     pub fn new(target: Target, table: &Table, quads: bool, level0_tex: Option<&[(&str, &wgpu::TextureView)]>) -> Result<Check> {
         let device = target.device;
@@ -227,7 +227,11 @@ impl Check {
             };
             // (`reduce_rhs` a cell a thread everywhere: it runs only in a gated solve without the warm
             // start, whose sums take max |rhs| on their way)
-            let shader = if quads && matches!(entry, "reduce_mg" | "reduce_mg_tex") { "solver_check_quad" } else { "solver_check" };
+            let shader = match (matches!(entry, "reduce_mg" | "reduce_mg_tex"), quads) {
+                (true, true) => "solver_check_mg_quad",
+                (true, false) => "solver_check_mg",
+                _ => "solver_check",
+            };
             Kernel::with_options(target, shader, entry, &constants, false)
         };
         let (reduce_rhs, reduce_mg, reduce_p, gate_start, gate) = super::kernel::with_level0_compiled(target, quads, || {
@@ -255,7 +259,7 @@ impl Check {
         let merged = if quads && wg < 64.0 && (target.grid.nx * target.grid.ny) as usize <= MERGED_CHECK_CELLS {
             let constants: Vec<(&str, f64)> = [("WG", gate_wg), ("GROUPS", 1.0), ("GATE_WG", gate_wg)].into_iter().chain(polish).collect();
             let k = super::kernel::with_level0_compiled(target, quads, || {
-                Kernel::with_options(target, "solver_check_quad", "check_mg", &constants, false)
+                Kernel::with_options(target, "solver_check_mg_quad", "check_mg", &constants, false)
             })?;
             let groups = [k.bind(device, &writing(1)), k.bind(device, &writing(0))];
             Some((k, groups))

@@ -29,8 +29,8 @@ pub struct Pcg {
 }
 
 /// `A v` at every cell of level 0 (zero on solid cells): count v_c − the fluid neighbours' v,
-/// outflow ghosts at v = 0, in the difference form of shaders/multigrid/common.wgsl
-/// `local_residual` with a zero right-hand side.
+/// outflow ghosts at v = 0, in the difference form of shaders/multigrid/plain.wgsl
+/// `lanes_residual` with a zero right-hand side.
 pub fn apply(mg: &Mg, v: &[f32]) -> Vec<f32> {
     residual(mg, v, &vec![0.0; v.len()]).iter().map(|r| -r).collect()
 }

@@ -53,7 +53,7 @@ fn neighbours(w: i32, h: i32, i: i32, j: i32) -> [(i32, i32, u32); 4] {
 }
 
 /// The residual of cell `c` = (i, j) of a level (w x h at offset `off`) with stencil `s`, in the
-/// cancellation-free form of shaders/multigrid/common.wgsl `local_residual`.
+/// cancellation-free form of shaders/multigrid/plain.wgsl `lanes_residual`.
 /// The weight of an outflow (p = 0) neighbour on level `l`: level 0's ghost centre, where p = 0,
 /// lies half a fine cell beyond the side; a coarse cell's centre is H/2 from the side, so that
 /// point is H/2 + h/2 away instead of H: weight H / (H/2 + h/2) = 2^(l+1) / (2^l + 1).
@@ -174,7 +174,7 @@ impl Mg {
     }
 
     /// Level 0's rhs for the correction to the pressure `f.p`: b - A p, b from the divergence
-    /// (zero on solid cells), and x = 0 (shaders/multigrid/setup.wgsl `load`).
+    /// (zero on solid cells), and x = 0 (shaders/multigrid/plain.wgsl `load`).
     pub fn load(&mut self, f: &Fields, p: &Params) {
         let (w, h, _) = self.dims(0);
         self.x[..f.p.len()].copy_from_slice(&f.p);
@@ -322,7 +322,7 @@ impl Mg {
         }
     }
 
-    /// multigrid/restrict: level `l`'s residual restricted onto level `l + 1`.
+    /// multigrid/plain `restriction`: level `l`'s residual restricted onto level `l + 1`.
     pub fn restrict_pass(&mut self, l: usize) {
         self.residual(l);
         self.restrict(l);

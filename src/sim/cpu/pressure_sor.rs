@@ -1,4 +1,4 @@
-//! CPU reference of shaders/pressure_sor.wgsl: one dispatch is two SOR sweeps (red, black and an odd periodic seam's own two colours) of the
+//! CPU reference of shaders/multigrid/smooth.wgsl with SOR: one dispatch is two SOR sweeps (red, black and an odd periodic seam's own two colours) of the
 //! pressure's correction on multigrid level 0 (same stencil, rhs b - A p with b = -rho h^2 div / dt,
 //! over-relaxed by sor_omega), then p += dp.
 

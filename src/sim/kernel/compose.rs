@@ -59,6 +59,41 @@ macro_rules! mg {
     };
 }
 
+/// `NAME_first(u)` and `NAME_last(u)`: the first and last cell of unit u of the `Lanes` array
+/// NAME (shaders/shared/lanes1.wgsl), each read as one word. A CPU adapter reads a vector lane by
+/// lane, so a word taken from a unit's whole vector costs the vector's reads: the quads beside a
+/// quad made a Jacobi sweep read 28 words a quad for 22 (on lavapipe the equal-work step took 0.90
+/// of the CPU with words). Composed after the pass's own file, which declares NAME, so that a
+/// mistake's line in it stays its own.
+macro_rules! lane_words {
+    (lanes1, $($name:literal),+) => {
+        concat!($("fn ", $name, "_first(u: u32) -> f32 { return ", $name, "[u]; }\n",
+                  "fn ", $name, "_last(u: u32) -> f32 { return ", $name, "[u]; }\n"),+)
+    };
+    (lanes4, $($name:literal),+) => {
+        concat!($("fn ", $name, "_first(u: u32) -> f32 { return ", $name, "[u].x; }\n",
+                  "fn ", $name, "_last(u: u32) -> f32 { return ", $name, "[u].w; }\n"),+)
+    };
+}
+pub(crate) use lane_words;
+
+/// The multigrid level 0 check (shaders/solver_check_mg.wgsl) over `Lanes` of one width.
+macro_rules! check_mg {
+    ($lanes:ident) => {
+        concat!(
+            part!(nonfinite),
+            part!($lanes),
+            mg!("level"),
+            mg!("plain"),
+            reduce!(),
+            gate!(),
+            decide!(),
+            include_str!("../../../shaders/solver_check_mg.wgsl"),
+            lane_words!($lanes, "mg_x")
+        )
+    };
+}
+
 /// The first stage of the solver checks' reductions.
 macro_rules! reduce {
     () => {
@@ -96,8 +131,8 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("divergence", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/divergence.wgsl"))),
     ("pressure", concat!(part!(solid), include_str!("../../../shaders/pressure.wgsl"))),
     // one source, a cell or a quad a thread (shaders/shared/lanes1.wgsl)
-    ("pressure_sweep", concat!(part!(lanes1), include_str!("../../../shaders/pressure_sweep.wgsl"))),
-    ("pressure_sweep_quad", concat!(part!(lanes4), include_str!("../../../shaders/pressure_sweep.wgsl"))),
+    ("pressure_sweep", concat!(part!(lanes1), include_str!("../../../shaders/pressure_sweep.wgsl"), lane_words!(lanes1, "p"))),
+    ("pressure_sweep_quad", concat!(part!(lanes4), include_str!("../../../shaders/pressure_sweep.wgsl"), lane_words!(lanes4, "p"))),
     ("project", concat!(part!(solid), include_str!("../../../shaders/project.wgsl"))),
     (
         "advect/velocity",
@@ -115,39 +150,36 @@ pub const SHADERS: &[(&str, &str)] = &[
         concat!(part!(solid), part!(velocity), part!(velocity_blocks), include_str!("../../../shaders/advect/maccormack.wgsl")),
     ),
     ("advect/conservative", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/advect/conservative.wgsl"))),
-    ("pressure_sor", concat!(mg!("level"), mg!("common"), mg!("tile"), include_str!("../../../shaders/pressure_sor.wgsl"))),
     (
         "solver_check",
-        concat!(
-            part!(solid),
-            part!(nonfinite),
-            mg!("level"),
-            mg!("common"),
-            reduce!(),
-            gate!(),
-            decide!(),
-            include_str!("../../../shaders/solver_check.wgsl")
-        ),
+        concat!(part!(solid), part!(nonfinite), reduce!(), gate!(), decide!(), include_str!("../../../shaders/solver_check.wgsl")),
     ),
-    (
-        "solver_check_quad",
-        concat!(
-            part!(nonfinite),
-            mg!("level"),
-            mg!("quad"),
-            reduce!(),
-            gate!(),
-            decide!(),
-            include_str!("../../../shaders/solver_check_quad.wgsl")
-        ),
-    ),
+    // one source, a cell or a quad a thread (shaders/shared/lanes1.wgsl)
+    ("solver_check_mg", check_mg!(lanes1)),
+    ("solver_check_mg_quad", check_mg!(lanes4)),
     (
         "warm_start",
-        concat!(part!(nonfinite), part!(lanes1), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl")),
+        concat!(
+            part!(nonfinite),
+            part!(lanes1),
+            mg!("level"),
+            warm!(),
+            gate!(),
+            include_str!("../../../shaders/warm_start.wgsl"),
+            lane_words!(lanes1, "p", "p_prev", "p_prev2")
+        ),
     ),
     (
         "warm_start_quad",
-        concat!(part!(nonfinite), part!(lanes4), mg!("level"), warm!(), gate!(), include_str!("../../../shaders/warm_start.wgsl")),
+        concat!(
+            part!(nonfinite),
+            part!(lanes4),
+            mg!("level"),
+            warm!(),
+            gate!(),
+            include_str!("../../../shaders/warm_start.wgsl"),
+            lane_words!(lanes4, "p", "p_prev", "p_prev2")
+        ),
     ),
     ("mgpcg", concat!(part!(nonfinite), mg!("level"), reduce!(), include_str!("../../../shaders/mgpcg.wgsl"))),
     ("viscosity", concat!(part!(solid), part!(velocity), include_str!("../../../shaders/viscosity.wgsl"))),

@@ -6,6 +6,7 @@
 //! name (`Kernel::bind_with`); tests/bindings.rs checks every entry point against WebGPU's rules.
 
 mod compose;
+pub(crate) use compose::lane_words;
 mod pipelines;
 mod profile;
 mod reflect;

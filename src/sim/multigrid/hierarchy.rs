@@ -136,8 +136,9 @@ impl PerLevel {
 
     /// A kernel of the fused smoothers' tile (shaders/multigrid/tile.wgsl): its workgroup is the
     /// tile's 16 x 16 on every device, memory not cleared.
-    pub fn tiled(target: Target, shader: &str, tables: &Tables) -> Result<PerLevel> {
-        let kernel = Kernel::with_options(target, shader, "main", &[], false)?;
+    /// The pipeline constants choose which (shaders/multigrid/smooth.wgsl: PROLONG, SOR).
+    pub fn tiled(target: Target, constants: &[(&str, f64)], tables: &Tables) -> Result<PerLevel> {
+        let kernel = Kernel::with_options(target, "multigrid/smooth", "main", constants, false)?;
         let groups = tables.iter().map(|t| kernel.bind(target.device, t)).collect();
         Ok(PerLevel { kernel, groups })
     }
@@ -194,7 +195,7 @@ pub fn prolong_quads(d: &LevelDesc, c: &LevelDesc) -> bool {
 }
 
 /// Whether a level's rows are whole quads at offsets of whole quads (the quad kernels read it as
-/// vec4s: shaders/multigrid/quad.wgsl, shaders/solver_check_quad.wgsl).
+/// vec4s: shaders/multigrid/plain.wgsl over lanes4 and quad.wgsl, shaders/solver_check_mg.wgsl).
 pub fn quad_rows(d: &LevelDesc) -> bool {
     d.nx.is_multiple_of(4) && d.off.is_multiple_of(4) && d.x_off.is_multiple_of(4)
 }

@@ -40,7 +40,7 @@ pub struct Multigrid {
     eliminate: PerLevel,
     bottom_to_texture: PerLevel,
     /// Level 0's right-hand side for the correction (b - A p) and dp = 0, before the solve
-    /// (shaders/multigrid/setup.wgsl), a cell or (`quad_load`) four a thread.
+    /// (shaders/multigrid/plain.wgsl), a cell or (`quad_load`) four a thread.
     load: PerLevel,
     quad_load: Compiled,
     /// The levels from `coarse` down in one workgroup.
@@ -80,7 +80,7 @@ impl Multigrid {
             assemble: PerLevel::shared(target, "multigrid/bottom", "assemble", last)?,
             eliminate: PerLevel::shared(target, "multigrid/bottom", "eliminate", last)?,
             bottom_to_texture: PerLevel::shared_with(target, "multigrid/bottom", "to_texture", last, &[], &bottom)?,
-            load: PerLevel::new(target, "multigrid/setup", "load", &lift)?,
+            load: PerLevel::new(target, "multigrid/plain", "load", &lift)?,
             quad_load: Compiled::new(target, per_level, ("multigrid/quad", "load"), &h.levels, &lift)?,
             coarse_solve: PerLevel::shared_with(
                 target,
@@ -105,7 +105,7 @@ impl Multigrid {
     }
 
     /// Level 0's textures as the checks read them after a V-cycle that left x there
-    /// (`level0_tex`): x, rhs and stencil under the names of shaders/multigrid/quad.wgsl `quad_in`.
+    /// (`level0_tex`): x, rhs and stencil under the names of shaders/multigrid/plain.wgsl `cells_in`.
     pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.plain.level0_views()
     }

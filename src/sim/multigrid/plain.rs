@@ -1,5 +1,5 @@
-//! The plain V-cycle (a CPU adapter's): a dispatch a half-sweep, or on levels of whole quads four
-//! cells a thread (shaders/multigrid/quad.wgsl), through textures of quads where the device reads
+//! The plain V-cycle (a CPU adapter's): a dispatch a half-sweep, a cell a thread, or on levels of
+//! whole quads four (shaders/multigrid/plain.wgsl over shared/lanes1.wgsl or lanes4.wgsl), through textures of quads where the device reads
 //! textures (`QuadTex`: a black and a red half-sweep a dispatch), and the level just above the
 //! coarse solve in one dispatch with it (`Lower`, shaders/multigrid/lower.wgsl).
 
@@ -9,10 +9,14 @@ use crate::error::Result;
 use crate::sim::kernel::{Kernel, Target, with_level_compiled};
 use crate::sim::solver_check::{Launch, ctl};
 
+/// A half-sweep a cell a thread, and the seam's (shaders/multigrid/plain.wgsl).
+const HALF_SWEEP: (&str, &str) = ("multigrid/plain", "half_sweep");
+const SEAM: (&str, &str) = ("multigrid/plain", "seam_half_sweep");
+
 /// The plain passes' kernels, in place on each level's x.
 pub struct Plain {
-    /// The smoother's half-sweeps by colour (red, black; shaders/multigrid/smooth.wgsl `half_sweep`)
-    /// and SOR's.
+    /// The smoother's half-sweeps by colour (red, black; shaders/multigrid/plain.wgsl `half_sweep`
+    /// a cell a thread) and SOR's.
     smooth: [PerLevel; 2],
     sor: [PerLevel; 2],
     /// The seam's two colours, on levels with an odd periodic axis.
@@ -20,7 +24,8 @@ pub struct Plain {
     sor_seam: [PerLevel; 2],
     restrict: PerLevel,
     prolong_add: PerLevel,
-    /// The same four cells a thread (shaders/multigrid/quad.wgsl): the smoother's red and black,
+    /// The same four cells a thread (shaders/multigrid/plain.wgsl over lanes4, and quad.wgsl
+    /// `add`): the smoother's red and black,
     /// SOR's red and black, restriction, add; each level's compiled in where the plain path is
     /// the device's.
     quad: [Compiled; 6],
@@ -33,17 +38,17 @@ pub struct Plain {
 
 /// The plain sweeps' textures and kernels (CPU adapters): each quad level's x as two textures of
 /// quads, a and b, so the half-sweeps inside a smoothing block read x through textures
-/// (shaders/multigrid/quad.wgsl `red_to_tex` .. `red_black_from_tex`), two half-sweeps a dispatch
+/// (shaders/multigrid/quad.wgsl `red_to_tex`, `sweep_tex`), two half-sweeps a dispatch
 /// after the first. lavapipe gathers texels a pass over the lanes where it reads storage lane by
 /// lane; a half-sweep at 128² took 0.17-0.21 ms from textures against 0.47-0.57 ms from storage
 /// buffers (BENCHMARKS.md, "Where the time goes: lavapipe").
 pub struct QuadTex {
     /// Each kernel's bind groups by the texture it writes (`to`: a = 0, b = 1), reading the
     /// other. A smoothing block leaves x in a, where the prolongation reads it: `red_to_tex`
-    /// (x -> a texture, with rhs and stencil), `pair_tex` black then red by turns, then
-    /// `black_from_tex` (-> x and a) or, before the restriction, `black_restriction_tex` (-> x
-    /// and a, and the coarse rhs); `add_from_tex` (a -> b), `pair_tex` red then black by turns,
-    /// `red_black_from_tex` (-> x and a texture: `Multigrid::level0_tex`).
+    /// (x -> a texture, with rhs and stencil), `sweep_tex` black then red by turns, then black
+    /// alone (-> x and a) or, before the restriction, `black_restriction_tex` (-> x and a, and the
+    /// coarse rhs); `add_from_tex` (a -> b), `sweep_tex` red then black by turns, the last into x
+    /// too (-> x and a texture: `Multigrid::level0_tex`).
     red_to: TexKernel,
     black_red: TexKernel,
     black_from: TexKernel,
@@ -96,13 +101,12 @@ impl QuadTex {
             .collect();
         let views: Vec<[wgpu::TextureView; 4]> =
             textures.iter().map(|t| std::array::from_fn(|k| t[k].create_view(&Default::default()))).collect();
-        // (entry and its colour, whether it reads a texture of x, whether it writes one)
-        let build = |(entry, parity): (&str, u32), reads: bool, writes: bool| -> Result<TexKernel> {
-            let constants = [("PARITY", f64::from(parity))];
+        // an entry with its pipeline constants, and whether it reads a texture of x (each writes one)
+        let build = |entry: &str, constants: &[(&str, f64)], reads: bool| -> Result<TexKernel> {
             let kernels = levels
                 .iter()
                 .take(tables.len())
-                .map(|l| with_level_compiled(l, || Kernel::with_options(target, "multigrid/quad", entry, &constants, true)))
+                .map(|l| with_level_compiled(l, || Kernel::with_options(target, "multigrid/quad", entry, constants, true)))
                 .collect::<Result<Vec<_>>>()?;
             let groups = tables
                 .iter()
@@ -114,30 +118,33 @@ impl QuadTex {
                         if reads {
                             bound.push(("x_in", &v[1 - to]));
                         }
-                        if writes {
-                            bound.push(("x_out", &v[to]));
-                        }
+                        bound.push(("x_out", &v[to]));
                         kernels[l].bind_with(d, t, &bound)
                     })
                 })
                 .collect();
             Ok(TexKernel { kernels, groups })
         };
+        // `sweep_tex`: its colour, whether a pair of half-sweeps, whether into x too
+        let flag = |b: bool| f64::from(u8::from(b));
+        let sweep = |parity: u32, pair: bool, to_x: bool| {
+            build("sweep_tex", &[("PARITY", f64::from(parity)), ("PAIR", flag(pair)), ("TO_X", flag(to_x))], true)
+        };
         Ok(QuadTex {
-            red_to: build(("red_to_tex", 0), false, true)?,
-            black_red: build(("pair_tex", 1), true, true)?,
-            black_from: build(("black_from_tex", 0), true, true)?,
-            black_restriction: build(("black_restriction_tex", 0), true, true)?,
-            add: build(("add_from_tex", 0), true, true)?,
-            red_black: build(("pair_tex", 0), true, true)?,
-            red_black_from: build(("red_black_from_tex", 0), true, true)?,
+            red_to: build("red_to_tex", &[], false)?,
+            black_red: sweep(1, true, false)?,
+            black_from: sweep(1, false, true)?,
+            black_restriction: build("black_restriction_tex", &[], true)?,
+            add: build("add_from_tex", &[], true)?,
+            red_black: sweep(0, true, false)?,
+            red_black_from: sweep(0, true, true)?,
             _textures: textures,
             views,
         })
     }
 
     /// Level 0's x after a V-cycle (`LEVEL0_TEX`), rhs and stencil under the texture names of
-    /// `quad_in` (shaders/multigrid/quad.wgsl).
+    /// `cells_in` (shaders/multigrid/plain.wgsl).
     pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.views.first().map(|v| [("x_in", &v[LEVEL0_TEX]), ("rhs_in", &v[2]), ("stencil_in", &v[3])])
     }
@@ -170,8 +177,8 @@ impl Plain {
         };
         // a half-sweep's pipeline constants: its colour, and whether it is SOR's
         let colour = |parity: u32, sor: bool| [("PARITY", f64::from(parity)), ("SOR", f64::from(u8::from(sor)))];
-        let plain = |entry: &str, parity: u32, sor: bool| {
-            PerLevel::with_constants(target, "multigrid/smooth", entry, &colour(parity, sor), if sor { fine } else { above })
+        let plain = |(shader, entry): (&str, &str), parity: u32, sor: bool| {
+            PerLevel::with_constants(target, shader, entry, &colour(parity, sor), if sor { fine } else { above })
         };
         let lower = match coarse.checked_sub(1) {
             Some(l)
@@ -191,12 +198,12 @@ impl Plain {
             _ => None,
         };
         Ok(Plain {
-            smooth: [plain("half_sweep", 0, false)?, plain("half_sweep", 1, false)?],
-            sor: [plain("half_sweep", 0, true)?, plain("half_sweep", 1, true)?],
-            seam: [plain("seam_half_sweep", 0, false)?, plain("seam_half_sweep", 1, false)?],
-            sor_seam: [plain("seam_half_sweep", 0, true)?, plain("seam_half_sweep", 1, true)?],
-            restrict: PerLevel::new(target, "multigrid/restrict", "main", above)?,
-            prolong_add: PerLevel::new(target, "multigrid/prolong", "add", above)?,
+            smooth: [plain(HALF_SWEEP, 0, false)?, plain(HALF_SWEEP, 1, false)?],
+            sor: [plain(HALF_SWEEP, 0, true)?, plain(HALF_SWEEP, 1, true)?],
+            seam: [plain(SEAM, 0, false)?, plain(SEAM, 1, false)?],
+            sor_seam: [plain(SEAM, 0, true)?, plain(SEAM, 1, true)?],
+            restrict: PerLevel::new(target, "multigrid/plain", "restriction", above)?,
+            prolong_add: PerLevel::new(target, "multigrid/smooth", "add", above)?,
             quad: [
                 quad("half_sweep", &colour(0, false), &levels[..coarse], above)?,
                 quad("half_sweep", &colour(1, false), &levels[..coarse], above)?,
@@ -210,7 +217,7 @@ impl Plain {
         })
     }
 
-    /// Level 0's x after a V-cycle, rhs and stencil under the texture names of `quad_in`, where the
+    /// Level 0's x after a V-cycle, rhs and stencil under the texture names of `cells_in`, where the
     /// sweeps go through textures.
     pub fn level0_views(&self) -> Option<[(&'static str, &wgpu::TextureView); 3]> {
         self.quad_tex.as_ref().and_then(QuadTex::level0_views)

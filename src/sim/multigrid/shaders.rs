@@ -1,7 +1,9 @@
 //! The multigrid family's shaders beside its code: the parts its passes share, and each pass's
 //! composition (its parts, then its own file; src/sim/kernel/compose.rs puts the prelude in
-//! front). The solver checks, the warm start and SOR take `level` (and SOR `common` and `tile`)
-//! through their own compositions there.
+//! front). The solver checks and the warm start take `level` through their own
+//! compositions there.
+
+use crate::sim::kernel::lane_words;
 
 /// A file of shaders/multigrid/.
 macro_rules! mg {
@@ -10,15 +12,20 @@ macro_rules! mg {
     };
 }
 
+/// A file of shaders/shared/.
+macro_rules! lanes {
+    ($name:literal) => {
+        include_str!(concat!("../../../shaders/shared/", $name, ".wgsl"))
+    };
+}
+
 /// The family's files as parts, by name (where a mistake lies: `kernel::parse`).
 pub const PARTS: &[(&str, &str)] = &[
     ("multigrid/level", mg!("level")),
-    ("multigrid/common", mg!("common")),
     ("multigrid/tile", mg!("tile")),
     ("multigrid/setup", mg!("setup")),
     ("multigrid/smooth", mg!("smooth")),
-    ("multigrid/restrict", mg!("restrict")),
-    ("multigrid/prolong", mg!("prolong")),
+    ("multigrid/plain", mg!("plain")),
     ("multigrid/coarse", mg!("coarse")),
     ("multigrid/coarse_levels", mg!("coarse_levels")),
     ("multigrid/quad", mg!("quad")),
@@ -26,12 +33,15 @@ pub const PARTS: &[(&str, &str)] = &[
 
 /// Each pass: the parts it takes, then its own file.
 pub const PASSES: &[(&str, &str)] = &[
-    ("multigrid/setup", concat!(include_str!("../../../shaders/shared/solid.wgsl"), mg!("level"), mg!("common"), mg!("setup"))),
-    ("multigrid/smooth", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("smooth"))),
-    ("multigrid/restrict", concat!(mg!("level"), mg!("common"), mg!("restrict"))),
-    ("multigrid/prolong", concat!(mg!("level"), mg!("common"), mg!("tile"), mg!("prolong"))),
-    ("multigrid/coarse", concat!(mg!("level"), mg!("common"), mg!("coarse_levels"), mg!("coarse"))),
-    ("multigrid/quad", concat!(mg!("level"), mg!("quad"))),
-    ("multigrid/lower", concat!(mg!("level"), mg!("quad"), mg!("coarse_levels"), mg!("lower"))),
+    ("multigrid/setup", concat!(include_str!("../../../shaders/shared/solid.wgsl"), mg!("level"), mg!("setup"))),
+    ("multigrid/smooth", concat!(mg!("level"), mg!("tile"), mg!("smooth"))),
+    ("multigrid/coarse", concat!(mg!("level"), mg!("coarse_levels"), mg!("coarse"))),
+    // one source, a cell or a quad a thread (shaders/shared/lanes1.wgsl)
+    ("multigrid/plain", concat!(lanes!("lanes1"), mg!("level"), mg!("plain"), lane_words!(lanes1, "mg_x"))),
+    ("multigrid/quad", concat!(lanes!("lanes4"), mg!("level"), mg!("plain"), mg!("quad"), lane_words!(lanes4, "mg_x"))),
+    (
+        "multigrid/lower",
+        concat!(lanes!("lanes4"), mg!("level"), mg!("plain"), mg!("quad"), mg!("coarse_levels"), mg!("lower"), lane_words!(lanes4, "mg_x")),
+    ),
     ("multigrid/bottom", concat!(mg!("level"), mg!("bottom"))),
 ];

@@ -1,7 +1,7 @@
 //! The tiled passes (a GPU's and the page's): two red-black sweeps a dispatch through workgroup
-//! memory, each workgroup a tile and its halo (shaders/multigrid/tile.wgsl, smooth.wgsl,
-//! prolong.wgsl), and the restriction of the smoothed iterate (restrict.wgsl). A tile reads a
-//! halo its neighbours own, so a sweep writes the level's other buffer: x -> y, and back.
+//! memory, each workgroup a tile and its halo (shaders/multigrid/tile.wgsl, smooth.wgsl), and the
+//! restriction of the smoothed iterate (plain.wgsl `restriction`). A tile reads a halo its
+//! neighbours own, so a sweep writes the level's other buffer: x -> y, and back.
 
 use super::hierarchy::{Hierarchy, PerLevel, Tables};
 use super::levels::cell_groups;
@@ -22,18 +22,24 @@ pub struct Tiled {
     sor: [PerLevel; 2],
 }
 
+/// The tiled smoother's pipeline constants (shaders/multigrid/smooth.wgsl): the V-cycle's
+/// smoothing, the prolongation with it, and the SOR solver's sweeps.
+const SMOOTH: &[(&str, f64)] = &[];
+const PROLONG: &[(&str, f64)] = &[("PROLONG", 1.0)];
+const SOR: &[(&str, f64)] = &[("SOR", 1.0)];
+
 impl Tiled {
     /// `tables` bind each level's x and y as they are, `back` with them swapped; `coarse` is the
     /// first level of the coarse solve.
     pub fn new(target: Target, tables: &Tables, back: &Tables, coarse: usize) -> Result<Tiled> {
         let (above, back_above) = (&tables[..coarse], &back[..coarse]);
         Ok(Tiled {
-            smooth: PerLevel::tiled(target, "multigrid/smooth", above)?,
-            restrict: PerLevel::new(target, "multigrid/restrict", "main", back_above)?,
-            prolong: PerLevel::tiled(target, "multigrid/prolong", back_above)?,
-            smooth_back: PerLevel::tiled(target, "multigrid/smooth", back_above)?,
-            prolong_fwd: PerLevel::tiled(target, "multigrid/prolong", above)?,
-            sor: [PerLevel::tiled(target, "pressure_sor", &tables[..1])?, PerLevel::tiled(target, "pressure_sor", &back[..1])?],
+            smooth: PerLevel::tiled(target, SMOOTH, above)?,
+            restrict: PerLevel::new(target, "multigrid/plain", "restriction", back_above)?,
+            prolong: PerLevel::tiled(target, PROLONG, back_above)?,
+            smooth_back: PerLevel::tiled(target, SMOOTH, back_above)?,
+            prolong_fwd: PerLevel::tiled(target, PROLONG, above)?,
+            sor: [PerLevel::tiled(target, SOR, &tables[..1])?, PerLevel::tiled(target, SOR, &back[..1])?],
         })
     }
 
