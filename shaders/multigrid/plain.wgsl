@@ -161,6 +161,7 @@ fn seam_half_sweep(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_wo
     var c = vec2<i32>(w - 1, t);
     if t >= h { c = vec2<i32>(t - h, h - 1); }
     if t >= w + h - 1 || !on_seam(c.x, c.y, w, h) || colour(c.x, c.y, w, h) != 2 + i32(PARITY) { return; }
+    // `relaxed` keeps the cells whose i + j parity it is given: this cell's own
     let own = u32((c.x + c.y) & 1);
     mg_x[x_row(c.y) + c.x] = relaxed(cells_at(c.x, c.y), c.x, c.y, own, select(SMOOTH_OMEGA, params.sor_omega, SOR));
 }
@@ -181,8 +182,8 @@ fn children(a: Lanes, b: Lanes, sa: LaneWords, sb: LaneWords, b_exists: bool) ->
 
 // The residuals of units q and q + 1 of fine row j, both rows' neighbours read once. On a row of
 // odd width a cell a thread, the last cell has no q + 1: its right neighbour wraps to cell 0. Rows
-// of quads come in whole pairs (src/sim/multigrid/hierarchy.rs `restrict_quads`): q + 1 as it is,
-// so that a CPU adapter sees the two reads side by side (a wrapped index cost the V-cycle 5 %).
+// of quads come in whole pairs (src/sim/multigrid/hierarchy.rs `restrict_quads`), so there q + 1
+// always exists and the wrap and the masks fold away (`QUAD_PAIRS`).
 fn residual_pair(q: i32, j: i32) -> Pair {
     let row = x_row(j);
     let qb = select(right_unit(q), q + 1, QUAD_PAIRS);
