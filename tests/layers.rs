@@ -237,3 +237,32 @@ fn the_app_reaches_the_os_only_through_the_platform_seam() {
         vec!["std::fs"]
     );
 }
+
+/// No source file over 700 lines: a file that long holds more than one concern.
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = Vec::new();
+    files(&root.join("src"), &mut all);
+    let shaders = root.join("shaders");
+    let mut stack = vec![shaders];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "wgsl") {
+                all.push(path);
+            }
+        }
+    }
+    assert!(all.len() > 100, "found only {} files", all.len());
+    let long: Vec<String> = all
+        .iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > 700).then(|| format!("{} ({n} lines)", f.strip_prefix(root).unwrap().display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over 700 lines:\n{}", long.join("\n"));
+}

@@ -26,7 +26,8 @@
 //!   in the canvas's alpha;
 //! - `a_narrow_window_opens_with_the_panel_folded`: 400 x 800, the Settings button above the
 //!   field;
-//! - `equal_work_race` (ignored: minutes): ms a step of the equal-work plume at 128² and 256².
+//! - `equal_work_race` (ignored: minutes): ms a step of the equal-work plume at 128² and 256²
+//!   (`RACE=64/20,128/40` runs other sides and sweep counts, `RACE_CANVAS=128x128` another canvas).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -554,11 +555,24 @@ fn time_to_done(query: &str, steps: u64) -> (f64, f64) {
 #[ignore]
 fn equal_work_race() {
     let _alone = BROWSERS.write().unwrap_or_else(|e| e.into_inner());
-    for (side, sweeps, n1, n2) in [(128, 20, 24, 264), (256, 40, 24, 120)] {
+    // RACE=side/sweeps,… runs other rows (side² with that many sweeps, steps 24 to 264)
+    let rows: Vec<(u32, u32, u64, u64)> = match std::env::var("RACE") {
+        Ok(list) => list
+            .split(',')
+            .map(|row| {
+                let (side, sweeps) = row.split_once('/').expect("RACE: side/sweeps,…");
+                (side.trim().parse().expect("RACE: a side"), sweeps.trim().parse().expect("RACE: sweeps"), 24, 264)
+            })
+            .collect(),
+        Err(_) => vec![(128, 20, 24, 264), (256, 40, 24, 120)],
+    };
+    // RACE_CANVAS=WxH another canvas (the picture's share of a step)
+    let canvas = std::env::var("RACE_CANVAS").unwrap_or("512x512".into());
+    for (side, sweeps, n1, n2) in rows {
         let query = format!(
             "scene=plume&grid.nx={side}&grid.ny={side}&solver.kind=jacobi&solver.tolerance=0&solver.iterations={sweeps}\
              &advection.velocity=semi-lagrangian&advection.ink=semi-lagrangian&grid.dye_scale=1&time.max_cfl=0\
-             &display.steps_per_frame=8&view.show_panel=false&canvas=512x512"
+             &display.steps_per_frame=8&view.show_panel=false&canvas={canvas}"
         );
         let ((t1, p1), (t2, p2)) = (time_to_done(&query, n1), time_to_done(&query, n2));
         let ms = (t2 - t1) * 1e3 / (n2 - n1) as f64;

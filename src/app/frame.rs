@@ -11,6 +11,7 @@
 //! running), only that region is drawn again (src/ui/region.rs).
 
 use super::capture::Capture;
+use super::kept_frame::{KeptFrame, Picture};
 use super::numbers;
 use super::profile::{FrameLog, lap};
 use crate::error::{Error, Result};
@@ -68,56 +69,6 @@ pub struct Running {
     /// picture is see-through now (`set_see_through`).
     opaque_mode: wgpu::CompositeAlphaMode,
     see_through: bool,
-}
-
-/// A picture drawn without the hover layer, and what it was drawn from. It reaches the surface
-/// by a copy where the surface allows (desktop), else drawn by the field's blit (WebGPU's
-/// canvas in wgpu takes no copies).
-struct KeptFrame {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    blit: wgpu::BindGroup,
-    drawn: Option<Picture>,
-}
-
-/// What a kept picture shows: the same again draws the same pixels (with the same field image).
-#[derive(PartialEq)]
-struct Picture {
-    size: [u32; 2],
-    viewport: Viewport,
-    pixels_per_point: f32,
-    shapes: Vec<egui::epaint::ClippedShape>,
-}
-
-impl Picture {
-    /// Where `next` differs from this picture, when only some of its egui shapes differ and not
-    /// over the field (`ui::region::changed`), in points.
-    fn changed_region(&self, next: &Picture) -> Option<egui::Rect> {
-        if (self.size, self.viewport, self.pixels_per_point) != (next.size, next.viewport, next.pixels_per_point) {
-            return None;
-        }
-        let v = self.viewport;
-        let field = egui::Rect::from_min_size(egui::pos2(v.x, v.y), egui::vec2(v.w, v.h));
-        ui::region::changed(&self.shapes, &next.shapes, self.pixels_per_point, self.size, field)
-    }
-}
-
-impl KeptFrame {
-    fn new(device: &wgpu::Device, format: wgpu::TextureFormat, size: wgpu::Extent3d, field: &CachedField) -> KeptFrame {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("kept picture"),
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&Default::default());
-        let blit = field.bind(device, &view);
-        KeptFrame { texture, view, blit, drawn: None }
-    }
 }
 
 impl Running {

@@ -18,6 +18,7 @@ mod files;
 mod frame;
 mod idle;
 pub mod input;
+mod kept_frame;
 mod numbers;
 mod overlay_notes;
 mod plain_paint;

@@ -25,6 +25,7 @@ pub mod pressure_sor;
 pub mod probes;
 pub mod project;
 pub mod residual_history;
+mod solve_memory;
 pub mod solve_plan;
 pub mod solver;
 pub mod solver_check;

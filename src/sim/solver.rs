@@ -33,6 +33,7 @@ use super::multigrid::Multigrid;
 use super::pressure::Jacobi;
 use super::pressure_sor;
 use super::residual_history::{ResidualHistory, every_unit_checked};
+use super::solve_memory::{FeedbackSlot, Memory, SlotState};
 pub use super::solve_plan::{
     EXTRA_UNITS, FLOOR_FALL, FLOOR_UNITS, GATE_MARGIN, MAX_COUNT, Plan, SolveSpec, Start, floor_window, scratch_units, unit_sweeps,
 };
@@ -50,64 +51,6 @@ use wgpu::util::DeviceExt;
 pub const PEAK_DECAY: f32 = 0.98;
 /// The units recorded reach this many times the recent peak (`Memory::peak`).
 pub const PEAK_REACH: f32 = 1.5;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum SlotState {
-    Free,
-    Copied,
-    Mapping,
-}
-
-struct FeedbackSlot {
-    buffer: wgpu::Buffer,
-    state: SlotState,
-    mapped: Arc<AtomicBool>,
-    plan: Plan,
-    spec: Option<SolveSpec>,
-    /// Copied before the last `forget_prediction`: its count of failed steps is the old state's.
-    stale: bool,
-    /// Which gated solve copied it (`Solvers::gated_solves`).
-    solve: u64,
-    /// The residual history was copied after the verdict (`Solvers::set_trace`).
-    traced: bool,
-}
-
-/// What the solver remembers between steps.
-#[derive(Clone, Copy, Debug, Default)]
-struct Memory {
-    spec: Option<SolveSpec>,
-    prediction: Option<u32>,
-    /// The most units the recent solves needed, each solve's weighed down by `PEAK_DECAY` per
-    /// solve read back since: the recorded units reach `PEAK_REACH` times it (`Plan::new`'s reach). In `logo` a V-cycle takes
-    /// about 13 % off the residual, so the count a step needs jumps by several from one step to the
-    /// next; after steps that needed one, the prediction's spares (two) left 29 of 200 steps above
-    /// the tolerance (BENCHMARKS.md, "Targets not yet met").
-    peak: f32,
-    /// Boundary kinds the set-up was done for; None: solids changed since.
-    setup_for: Option<[u32; 4]>,
-    jacobi_ready: bool,
-    multigrid_ready: bool,
-    last_plan: Plan,
-    last_report: Option<SolveReport>,
-    /// The newest count of steps that stopped above the tolerance (`Verdict::failed_steps`).
-    failed_steps: u32,
-    /// Of them, those that stopped at float32's floor only (`Verdict::floor_steps`).
-    floor_steps: u32,
-    /// The next solve may start far from its answer (after a solve at rest, or a load): its gated
-    /// part reaches a solve from zero.
-    cold: bool,
-    /// The next chunk of the multigrid bottom's elimination (`Multigrid::encode_eliminate`); all
-    /// done at `bottom_chunks`.
-    bottom_next: u32,
-    /// The set-up is for obstacles being painted: the bottom's elimination (about 23 ms at 128² on
-    /// lavapipe, whole) then runs a chunk a step, and the coarse solve relaxes the bottom until it
-    /// is done, so painting keeps its frame rate.
-    lazy: bool,
-    /// The brush changed the obstacles since the last solve (`mark_dirty`).
-    painted: bool,
-    /// The last solve read back stopped at float32's floor (`Stop::Floor`).
-    floored: bool,
-}
 
 /// What one solve does before its units (`Solvers::plan_solve`).
 struct SolveSteps {

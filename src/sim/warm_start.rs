@@ -20,13 +20,15 @@
 //! in a span that holds p1 is never worse in the energy norm than the best multiple of p1, nor than
 //! zero, so the bound the scaling gave still holds.
 
-use super::kernel::{DeviceClass, Kernel, Target, fold_invocations};
+use super::kernel::{Kernel, Target, fold_invocations};
 use super::solver_check::Measure;
 use crate::error::Result;
 
 /// Most workgroups of the scaling dispatch: each folds the partials once, then loops over cells.
-/// A GPU wants a thousand or so in flight; on a CPU adapter each costs a coroutine start, so a few
-/// per core do (128² on lavapipe: 2.4 ms with 1024 of 8 invocations, 0.4 ms with 64).
+/// A GPU wants a thousand or so in flight; on a CPU adapter (a CPU's small workgroups: software
+/// and browser-software) each costs a coroutine start, so a few per core do (128²: 2.4 ms with
+/// 1024 of 8 invocations, 0.4 ms with 64 on lavapipe; 1.43 ms with 512 natively on Chromium's
+/// SwiftShader).
 const MAX_SCALE_GROUPS: [u32; 2] = [1024, 64];
 
 pub struct WarmStart {
@@ -72,7 +74,7 @@ impl WarmStart {
         let correct =
             super::kernel::with_level0_compiled(target, quads, || Kernel::with_options(target, shader, "correct", &constants[..1], false))?;
         let correct_group = correct.bind(device, table);
-        let cpu = target.profile().class == DeviceClass::Software;
+        let cpu = target.profile().solver_workgroup < 64;
         let threads = if quads { cells / 4 } else { cells };
         let scale_groups = (threads as u32).div_ceil(wg as u32).clamp(1, MAX_SCALE_GROUPS[cpu as usize]);
         Ok(WarmStart { measure_p, measure_mg, scale, groups, correct: (correct, correct_group), scale_groups, sum_groups })
