@@ -27,7 +27,8 @@
 //! - `a_narrow_window_opens_with_the_panel_folded`: 400 x 800, the Settings button above the
 //!   field;
 //! - `equal_work_race` (ignored: minutes): ms a step of the equal-work plume at 128² and 256²
-//!   (`RACE=64/20,128/40` runs other sides and sweep counts, `RACE_CANVAS=128x128` another canvas).
+//!   (`RACE=64/20,128/40` runs other sides and sweep counts, `RACE_CANVAS=128x128` another canvas;
+//!   `CHROMIUM_FLAGS` adds flags to every browser the tests open, e.g. Dawn's toggles).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -179,6 +180,8 @@ impl Browser {
             // the same browser, but WebGPU not unlocked
             args.extend(WEBGPU_FLAGS[1..].iter().map(|s| s.to_string()));
         }
+        // CHROMIUM_FLAGS adds flags of one's own (e.g. Dawn's toggles, for a measurement)
+        args.extend(std::env::var("CHROMIUM_FLAGS").unwrap_or_default().split_whitespace().map(str::to_string));
         args.push(format!("--user-data-dir={}", profile.display()));
         args.push(format!("--window-size={size}"));
         args.push(url.to_string());
