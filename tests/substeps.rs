@@ -55,13 +55,18 @@ fn dab(x: f32) -> Splat {
     Splat { x, y: 0.5, radius: 0.08, mode: SPLAT_ADD, ink_r: 1.0, ..Default::default() }
 }
 
-#[test]
-fn several_steps_in_one_submission_each_land_their_own_dab() {
-    let gpu = gpu();
+/// A 32² closed box at rest without gravity: its side, constants and fields.
+fn still_box() -> (usize, Params, Fields) {
     let n = 32;
     let mut p = box_params(n, n, 1.0 / n as f32, 0.01);
     p.gravity_y = 0.0;
-    let f = Fields::zeros(n, n);
+    (n, p, Fields::zeros(n, n))
+}
+
+#[test]
+fn several_steps_in_one_submission_each_land_their_own_dab() {
+    let gpu = gpu();
+    let (n, p, f) = still_box();
     let mut sim = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(4)).unwrap();
     let xs = [0.2f32, 0.5, 0.8];
     let mut encoder = sim.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
@@ -83,6 +88,31 @@ fn several_steps_in_one_submission_each_land_their_own_dab() {
         cpu::step(&mut want, &sim.params, &[dab(x)], 4, true, false);
     }
     assert_close("ink after three dabs", &got.ink, &want.ink, 1e-3);
+}
+
+/// More steps in one submission than a buffer of step inputs has slots (src/sim/uploads.rs:
+/// 64), a dab in every fifth: the same fields as the steps submitted one at a time.
+#[test]
+fn more_steps_in_one_submission_than_input_slots_each_see_their_own() {
+    let gpu = gpu();
+    let (_, p, f) = still_box();
+    let dabs = |k: usize| k.is_multiple_of(5).then(|| dab(0.1 + 0.8 * k as f32 / 70.0));
+    let mut one = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(4)).unwrap();
+    let mut encoder = one.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+    for k in 0..70 {
+        dabs(k).into_iter().for_each(|d| one.add_splat(d));
+        one.encode_step(&mut encoder, smokebox::sim::Figures::None, None);
+    }
+    one.queue.submit([encoder.finish()]);
+    let mut each = Simulation::new(&gpu, &f, p, SolverConfig::jacobi(4)).unwrap();
+    for k in 0..70 {
+        dabs(k).into_iter().for_each(|d| each.add_splat(d));
+        each.run_blocking(1, false);
+    }
+    let (got, want) = (one.download(), each.download());
+    assert!(want.ink.iter().sum::<f32>() > 1.0, "the dabs left no ink");
+    assert_close("ink, 70 steps in one submission", &got.ink, &want.ink, 0.0);
+    assert_close("u, 70 steps in one submission", &got.u, &want.u, 0.0);
 }
 
 #[test]
@@ -124,10 +154,7 @@ fn substeps_of_one_step_each_see_their_own_time_step() {
 #[test]
 fn a_dab_into_a_frozen_flow_is_projected() {
     let gpu = gpu();
-    let n = 32;
-    let mut p = box_params(n, n, 1.0 / n as f32, 0.01);
-    p.gravity_y = 0.0;
-    let f = Fields::zeros(n, n);
+    let (_, p, f) = still_box();
     let settings = SolverConfig { iterations: Some(200), tolerance: 1e-5, kind: SolverKind::Multigrid, ..Default::default() };
     let mut sim = Simulation::new(&gpu, &f, p, settings).unwrap();
     sim.freeze_velocity = true;

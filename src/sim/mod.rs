@@ -36,6 +36,7 @@ pub mod stepwise;
 pub mod streamlines;
 pub mod substeps;
 pub mod tracers;
+mod uploads;
 pub mod viscosity;
 pub mod vorticity;
 pub mod warm_start;
@@ -149,6 +150,8 @@ pub struct Simulation {
     edits_solids: bool,
     /// The cells this (sub-)step's splats can reach (`sources::reach`).
     reach: sources::Reach,
+    /// Each step's constants and splats on their way to `buffers` (`prepare`).
+    uploads: uploads::Uploads,
     pub buffers: Buffers,
     pub stages: Stages,
     /// What the state may hold, which picks the kernels' variants (`Switches`): solids, set from
@@ -244,6 +247,7 @@ impl Simulation {
             pending_splats: Vec::new(),
             edits_solids: false,
             reach: sources::reach(&[], &params),
+            uploads: uploads::Uploads::new(&gpu.device, std::mem::size_of::<Params>() + MAX_SPLATS * std::mem::size_of::<Splat>()),
             buffers,
             stages,
             switches,
@@ -387,11 +391,10 @@ impl Simulation {
     }
 
     /// Records this (sub-)step's constants and splats into the command stream, ahead of its
-    /// passes. They travel in a small upload buffer of their own and are copied in order, so every
-    /// step of one submission sees its own values (`queue.write_buffer` would give all of them
-    /// the last write).
+    /// passes. They travel in a slot of their own (src/sim/uploads.rs) and are copied in order, so
+    /// every step of one submission sees its own values (`queue.write_buffer` straight into the
+    /// params would give all of them the last write).
     fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, splats: &[Splat]) {
-        use wgpu::util::DeviceExt;
         self.edits_solids = splats.iter().any(|s| s.mode >= params::SPLAT_PAINT_SOLID);
         // a painted obstacle may make the first solid cell; erasing never clears the switch
         if splats.iter().any(|s| s.mode == params::SPLAT_PAINT_SOLID) {
@@ -407,18 +410,14 @@ impl Simulation {
         let head = std::mem::size_of::<Params>();
         let mut bytes = bytemuck::bytes_of(&self.params).to_vec();
         bytes.extend_from_slice(bytemuck::cast_slice(splats));
-        let upload = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("step inputs"),
-            contents: &bytes,
-            usage: wgpu::BufferUsages::COPY_SRC,
-        });
-        encoder.copy_buffer_to_buffer(&upload, 0, &self.buffers.params, 0, head as u64);
+        let (upload, at) = self.uploads.write(&self.device, &self.queue, &bytes);
+        encoder.copy_buffer_to_buffer(upload, at, &self.buffers.params, 0, head as u64);
+        if !splats.is_empty() {
+            encoder.copy_buffer_to_buffer(upload, at + head as u64, &self.buffers.splats, 0, (bytes.len() - head) as u64);
+        }
         self.stages.solvers.prepare(&self.queue, self.solve_spec());
         if self.edits_solids || self.params.body_stage == params::BODY_MOVE {
             self.stages.solvers.mark_dirty(true);
-        }
-        if !splats.is_empty() {
-            encoder.copy_buffer_to_buffer(&upload, head as u64, &self.buffers.splats, 0, (bytes.len() - head) as u64);
         }
     }
 
@@ -602,6 +601,7 @@ impl Simulation {
 
     /// Call after submitting encoded steps: requests the non-blocking read-backs.
     pub fn after_submit(&mut self) {
+        self.uploads.reset();
         self.readback.request_maps();
         self.stages.solvers.request_feedback();
     }
