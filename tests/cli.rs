@@ -204,7 +204,7 @@ fn bad_scene_input_gets_one_line_and_exit_2() {
     assert_bad(&["run", "--scene", "box", "--steps", "x"], "--steps");
     // a missing flag is named on the one line, not left to the usage block clap prints below it
     assert_bad(&["run", "--scene", "box"], "the following required arguments were not provided: --steps <STEPS>");
-    // counts and forces that cannot be meant (issue 20): one line with the limit
+    // counts and forces that cannot be meant: one line with the limit
     let set = |kv: &'static str| ["run", "--scene", "box", "--steps", "1", "--set", kv];
     assert_bad(&set("solver.iterations=201"), "solver.mgpcg_iterations = 201: expected a whole number from 0 to 200 iterations");
     assert_bad(

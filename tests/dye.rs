@@ -115,7 +115,7 @@ fn a_finer_dye_keeps_an_edge_sharper() {
 
 /// Conservative ink on a dye grid k times finer takes k sub-steps, so it keeps up with the flow it
 /// rides: on `plume` (128², 150 steps) its centroid height at k = 2 and 4 is the k = 1 one within
-/// 2 % (measured: 0.2330, 0.2328, 0.2326 m; with one sub-step a step issue 20 measured 0.197 m at
+/// 2 % (measured: 0.2330, 0.2328, 0.2326 m; in one step instead of k sub-steps it is 0.197 m at
 /// k = 4).
 #[test]
 fn conservative_ink_keeps_up_with_the_flow_on_a_finer_dye_grid() {

@@ -216,10 +216,10 @@ fn a_dump_with_substeps_continues_bit_for_bit() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The sub-steps count what buoyancy can add over dt from the first step (issue 20): `drops` at
-/// 64² with time.dt = 10 starts at rest, and was one unsplit step that reached 0.13 J (34× the
-/// most a normal 2000-step run reaches); now the first step is split (and shortened, with the
-/// warning) like any other.
+/// The sub-steps count what buoyancy can add over dt from the first step: `drops` at 64² with
+/// time.dt = 10 starts at rest, and its first step, taken unsplit, would reach 0.13 J (34× the
+/// most a normal 2000-step run reaches); it is split (and shortened, with the warning) like any
+/// other.
 #[test]
 fn the_first_step_from_rest_counts_buoyancy() {
     let gpu = gpu();

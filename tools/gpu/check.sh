@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU figures of issue 22 item 6 in one run on a GPU machine (tools/gpu/prepare.sh first).
+# The GPU figures of BENCHMARKS.md's GPU tables in one run on a GPU machine (tools/gpu/prepare.sh first).
 # For each size: the plume's step with multigrid to 1e-4 (the default), with no pressure solve
 # (Jacobi 0: the rest of the step) and with Jacobi 40, one sub-step a step (time.max_cfl=0, as
 # BENCHMARKS.md's GPU figures are taken), `run --stats` medians of steps 21+; then `bench
