@@ -164,15 +164,14 @@ impl DeviceProfile {
     };
 
     /// The page on SwiftShader: a CPU adapter's shapes but 16 x 16 cells a workgroup (the page's
-    /// equal-work step 8 % quicker than with 8 x 8 at 128², 12 % at 256²), a dispatch a half-sweep down to the
-    /// coarse solve (the one-workgroup lower V-cycle took 3 s of the first step to compile), one
-    /// kernel for every level (a pipeline each level was about half a second more of it) and the
-    /// coarse solve on the bottom level alone (its 32 x 32 level's workgroup memory took 0.6 s
-    /// more),
-    /// every check kept. Chromium's SwiftShader clears a dispatch's workgroup memory for every
-    /// invocation, and compiles the clearing a word at a time: with the tiles and 64 or 256
-    /// invocations the page's steps took two to seven times as long (docs/architecture.md, "What
-    /// runs where").
+    /// equal-work step 8 % quicker than with 8 x 8 at 128², 12 % at 256²), a dispatch a
+    /// half-sweep down to the coarse solve (the one-workgroup lower V-cycle took 3 s of the first
+    /// step to compile), one kernel for every level (a pipeline each level was about half a second
+    /// more of it) and the coarse solve on the bottom level alone (its 32 x 32 level's workgroup
+    /// memory took 0.6 s more), every check kept. Chromium's SwiftShader clears a dispatch's
+    /// workgroup memory for every invocation, and compiles the clearing a word at a time: with the
+    /// tiles and 64 or 256 invocations the page's steps took two to seven times as long
+    /// (docs/architecture.md, "What runs where").
     pub const BROWSER_SOFTWARE: DeviceProfile = DeviceProfile {
         class: DeviceClass::BrowserSoftware,
         cell_block: [16, 16],
